@@ -1,0 +1,251 @@
+"""Billiard table models: exact geometry as data, in table millimetres.
+
+Frame (docs/architecture.md): origin at the bottom-left corner of the playing area at the cushion noses,
+``y`` along the long axis from the bottom (baulk / head) cushion to the top cushion, ``x`` across it to the
+right. Every figure below names its source; the rules texts in ``shared/seeds`` come first, then the
+governing body's, and where neither gives a figure (pocket templates, pin spacing) the value is the common
+one in the trade and is marked ``assumed``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Literal
+
+GameId = Literal["snooker", "straight-pool", "pyramid", "five-pins"]
+GAMES: tuple[GameId, ...] = ("snooker", "straight-pool", "pyramid", "five-pins")
+POCKET_IDS = ("bl", "br", "ml", "mr", "tl", "tr")
+CUSHION_SIDES = ("bottom", "top", "left", "right")
+
+XY = tuple[float, float]
+
+
+@dataclass(frozen=True)
+class Pocket:
+    """One pocket. ``mouth_xy_mm`` is the midpoint of the line between its jaws on the cushion-nose lines;
+    ``opening_mm`` is the distance between the jaws (what a pocket template measures)."""
+
+    id: str
+    mouth_xy_mm: XY
+    opening_mm: float
+    inward: XY  # unit vector from the pocket into the table
+
+    @property
+    def corner(self) -> bool:
+        return self.inward[1] != 0.0
+
+
+@dataclass(frozen=True)
+class Line:
+    """A marked line across the table at ``y_mm`` (baulk line, head string, ...)."""
+
+    name: str
+    y_mm: float
+
+
+@dataclass(frozen=True)
+class Arc:
+    """A marked semicircle (the snooker D): centre, radius, and which side of its diameter it opens to."""
+
+    name: str
+    centre_xy_mm: XY
+    radius_mm: float
+    toward: Literal["bottom", "top"]
+
+
+@dataclass(frozen=True)
+class PinSpec:
+    """A standing pin of five-pins: where it stands and its size (for rendering and knock-down contact)."""
+
+    id: str
+    xy_mm: XY
+    base_diameter_mm: float
+    head_diameter_mm: float
+    height_mm: float
+
+
+@dataclass(frozen=True)
+class TableModel:
+    """The geometry of one game's table. All lengths in millimetres."""
+
+    game: GameId
+    name: str
+    width_mm: float  # x extent, across the table between the side cushion noses
+    length_mm: float  # y extent, between the bottom and top cushion noses
+    ball_diameter_mm: float
+    cushion_width_mm: float
+    cushion_height_mm: float  # nose height above the cloth
+    pockets: tuple[Pocket, ...]
+    spots: MappingProxyType[str, XY]
+    lines: tuple[Line, ...] = ()
+    arcs: tuple[Arc, ...] = ()
+    pins: tuple[PinSpec, ...] = ()
+    sources: tuple[str, ...] = field(default=(), compare=False)
+
+    @property
+    def ball_radius_mm(self) -> float:
+        return self.ball_diameter_mm / 2
+
+    @property
+    def centre_xy_mm(self) -> XY:
+        return (self.width_mm / 2, self.length_mm / 2)
+
+    def pocket(self, pocket_id: str) -> Pocket:
+        for p in self.pockets:
+            if p.id == pocket_id:
+                return p
+        raise KeyError(f"{self.game} has no pocket {pocket_id!r}; pockets: {[p.id for p in self.pockets]}")
+
+    def line(self, name: str) -> Line:
+        for ln in self.lines:
+            if ln.name == name:
+                return ln
+        raise KeyError(f"{self.game} has no line {name!r}; lines: {[ln.name for ln in self.lines]}")
+
+    def on_table(self, xy_mm: XY, margin_mm: float = 0.0) -> bool:
+        """Whether a ball centre at ``xy_mm`` lies inside the playing area shrunk by ``margin_mm``."""
+        x, y = xy_mm
+        return margin_mm <= x <= self.width_mm - margin_mm and margin_mm <= y <= self.length_mm - margin_mm
+
+
+def _pockets(width: float, length: float, corner_opening: float, middle_opening: float) -> tuple[Pocket, ...]:
+    c = corner_opening / (2 * math.sqrt(2))  # mouth midpoint sits on the diagonal, half the jaw gap in
+    d = math.sqrt(0.5)
+    return (
+        Pocket("bl", (c, c), corner_opening, (d, d)),
+        Pocket("br", (width - c, c), corner_opening, (-d, d)),
+        Pocket("ml", (0.0, length / 2), middle_opening, (1.0, 0.0)),
+        Pocket("mr", (width, length / 2), middle_opening, (-1.0, 0.0)),
+        Pocket("tl", (c, length - c), corner_opening, (d, -d)),
+        Pocket("tr", (width - c, length - c), corner_opening, (-d, -d)),
+    )
+
+
+def _snooker() -> TableModel:
+    width, length = 1778.0, 3569.0  # WPBSA Part 1 rule 1(a), quoted in the rules text (seed 000)
+    baulk = 737.0  # rule 1(d)
+    d_radius = 292.0  # rule 1(e)
+    cx = width / 2
+    blue_y = length / 2
+    spots = {
+        "black": (cx, length - 324.0),  # rule 1(f)(i): 324 mm from the top cushion
+        "pink": (cx, (blue_y + length) / 2),  # (iii): midway between the centre spot and the top cushion
+        "blue": (cx, blue_y),  # (ii)
+        "brown": (cx, baulk),  # (iv)
+        # "viewed from the baulk end, the one on the right is the yellow spot"; the viewer stands at the
+        # bottom cushion looking up the table, so right is +x.
+        "yellow": (cx + d_radius, baulk),
+        "green": (cx - d_radius, baulk),
+    }
+    return TableModel(
+        game="snooker",
+        name="Snooker, 12 ft (WPBSA)",
+        width_mm=width,
+        length_mm=length,
+        ball_diameter_mm=52.5,  # rules text, section 5 p.2 and WPBSA rule 2(a)
+        cushion_width_mm=50.0,
+        cushion_height_mm=36.75,  # 0.7 ball diameters (WPBSA table specification)
+        # Pocket openings follow WPBSA templates the text does not reproduce: assumed typical Star values.
+        pockets=_pockets(width, length, corner_opening=86.0, middle_opening=95.0),
+        spots=MappingProxyType(spots),
+        lines=(Line("baulk", baulk),),
+        arcs=(Arc("D", (cx, baulk), d_radius, "bottom"),),
+        sources=("seed 000: WPBSA rules Part 1 rule 1 (a)-(f), rule 2(a)",
+                 "pocket openings: assumed (WPBSA templates, not in the text)"),
+    )
+
+
+def _straight_pool() -> TableModel:
+    width, length = 1270.0, 2540.0  # WPA 9 ft table: 100 x 50 in playing surface
+    cx = width / 2
+    head = length / 4  # head string: a quarter of the length from the head cushion (WPA 8.)
+    spots = {
+        "head": (cx, head),
+        "centre": (cx, length / 2),
+        "foot": (cx, 3 * length / 4),  # the rack's apex ball stands here (rules text 14.1 p.4.2)
+    }
+    return TableModel(
+        game="straight-pool",
+        name="Pool, 9 ft (WPA) for 14.1 continuous",
+        width_mm=width,
+        length_mm=length,
+        ball_diameter_mm=57.15,  # WPA equipment specifications: 2 1/4 in
+        cushion_width_mm=50.8,
+        cushion_height_mm=36.5,  # K-66 profile nose at 63.5% of ball height
+        pockets=_pockets(width, length, corner_opening=116.0, middle_opening=129.0),  # WPA 4.5-4.625/5-5.125 in
+        spots=MappingProxyType(spots),
+        lines=(Line("head_string", head), Line("foot_string", 3 * length / 4)),
+        sources=("WPA equipment specifications (table, balls, pockets)",
+                 "seed 000: 14.1 continuous rules 4.2 (rack on the foot spot), 7.6 (spots table)"),
+    )
+
+
+def _pyramid() -> TableModel:
+    width, length = 1778.0, 3569.0  # 12 ft, the playing area given in the IPC document of seed 000
+    cx = width / 2
+    front = length / 4
+    spots = {
+        "front": (cx, front),  # передняя отметка: the break is from home, behind the line through it
+        "centre": (cx, length / 2),
+        "back": (cx, 3 * length / 4),  # задняя отметка: the rack's apex stands here (14.1 text, p.7.3)
+    }
+    return TableModel(
+        game="pyramid",
+        name="Russian pyramid, 12 ft",
+        width_mm=width,
+        length_mm=length,
+        ball_diameter_mm=68.0,  # IPC tournament balls
+        cushion_width_mm=50.0,
+        cushion_height_mm=44.0,
+        # "Corner pockets only 4-5 mm wider than the ball, middle ones 14-18 mm wider" (IPC / federation).
+        pockets=_pockets(width, length, corner_opening=72.5, middle_opening=84.0),
+        spots=MappingProxyType(spots),
+        lines=(Line("home", front),),
+        sources=("seed 000: IPC Pyramid rules header (12 ft playing area 3569 x 1778 mm)",
+                 "IPC: balls 68 mm; pockets 4-5 mm (corners) and 14-18 mm (middles) wider than a ball"),
+    )
+
+
+def _five_pins() -> TableModel:
+    width, length = 1420.0, 2840.0  # UMB match carom table; the text's 710 mm = half of 1420 from a long cushion
+    cx, cy = width / 2, length / 2
+    pin_spacing = 63.0  # assumed: centre-to-centre along the cross, closer than one ball (61.5 mm) can pass
+    spots = {
+        "top": (cx, length - 100.0),  # rules text 1.1: 100 mm from the top short cushion
+        "red": (cx, 3 * length / 4),  # 1.2: the centre of the top half
+        "lag": (cx, 710.0),  # 1.3: 710 mm from the bottom cushion, on the lag line
+        "bottom": (cx, 100.0),  # 1.4: 100 mm from the bottom cushion
+        "centre": (cx, cy),
+    }
+    pins = tuple(
+        PinSpec(pid, (cx + dx * pin_spacing, cy + dy * pin_spacing), 7.0, 11.0, 25.0)
+        for pid, dx, dy in (("pin:c", 0, 0), ("pin:n", 0, 1), ("pin:s", 0, -1), ("pin:e", 1, 0), ("pin:w", -1, 0))
+    )
+    return TableModel(
+        game="five-pins",
+        name="Five-pins carom, match table (UMB)",
+        width_mm=width,
+        length_mm=length,
+        ball_diameter_mm=61.5,  # UMB carom balls
+        cushion_width_mm=50.0,
+        cushion_height_mm=37.0,
+        pockets=(),
+        spots=MappingProxyType(spots),
+        lines=(Line("middle", cy), Line("lag", 710.0)),
+        pins=pins,
+        sources=("seed 000: international five-pins rules p.1 (marks at 100 mm and 710 mm, red on the top half)",
+                 "UMB carom table 2840 x 1420 mm, balls 61.5 mm; pin spacing 63 mm and pin size: assumed"),
+    )
+
+
+_BUILDERS = {"snooker": _snooker, "straight-pool": _straight_pool, "pyramid": _pyramid, "five-pins": _five_pins}
+
+
+def table_for(game: str) -> TableModel:
+    """The table model of a game id (``snooker``, ``straight-pool``, ``pyramid``, ``five-pins``)."""
+    try:
+        return _BUILDERS[game]()
+    except KeyError:
+        raise ValueError(f"unknown billiards game {game!r}; choose one of {', '.join(GAMES)}") from None
