@@ -56,7 +56,16 @@ APPEARANCE_CLASSES: tuple[str, ...] = (
 def ball_ids(game: str) -> tuple[str, ...]:
     """Every ball id of a game's set, cue ball first (architecture.md, Identifiers)."""
     if game == "snooker":
-        return ("white", *(f"red:{i}" for i in range(1, 16)), "yellow", "green", "brown", "blue", "pink", "black")
+        return (
+            "white",
+            *(f"red:{i}" for i in range(1, 16)),
+            "yellow",
+            "green",
+            "brown",
+            "blue",
+            "pink",
+            "black",
+        )
     if game in ("straight-pool", "pyramid"):
         return ("cue", *(str(i) for i in range(1, 16)))
     if game == "five-pins":
@@ -82,8 +91,11 @@ def ball_look(game: str, ball_id: str) -> BallLook:
         return BallLook(k, _SNOOKER_RGB[k])
     if ball_id == "cue":
         # A pool cue ball is white; the pyramid set's cue ball is the coloured unnumbered one (yellow).
-        return BallLook("white", _SNOOKER_RGB["white"]) if game == "straight-pool" else BallLook(
-            "yellow", _SNOOKER_RGB["yellow"])
+        return (
+            BallLook("white", _SNOOKER_RGB["white"])
+            if game == "straight-pool"
+            else BallLook("yellow", _SNOOKER_RGB["yellow"])
+        )
     n = int(ball_id)
     if game == "pyramid":
         return BallLook("pyramid_ball", _IVORY, number=n)

@@ -152,8 +152,10 @@ def _snooker() -> TableModel:
         spots=MappingProxyType(spots),
         lines=(Line("baulk", baulk),),
         arcs=(Arc("D", (cx, baulk), d_radius, "bottom"),),
-        sources=("seed 000: WPBSA rules Part 1 rule 1 (a)-(f), rule 2(a)",
-                 "pocket openings: assumed (WPBSA templates, not in the text)"),
+        sources=(
+            "seed 000: WPBSA rules Part 1 rule 1 (a)-(f), rule 2(a)",
+            "pocket openings: assumed (WPBSA templates, not in the text)",
+        ),
     )
 
 
@@ -174,11 +176,15 @@ def _straight_pool() -> TableModel:
         ball_diameter_mm=57.15,  # WPA equipment specifications: 2 1/4 in
         cushion_width_mm=50.8,
         cushion_height_mm=36.5,  # K-66 profile nose at 63.5% of ball height
-        pockets=_pockets(width, length, corner_opening=116.0, middle_opening=129.0),  # WPA 4.5-4.625/5-5.125 in
+        pockets=_pockets(
+            width, length, corner_opening=116.0, middle_opening=129.0
+        ),  # WPA 4.5-4.625/5-5.125 in
         spots=MappingProxyType(spots),
         lines=(Line("head_string", head), Line("foot_string", 3 * length / 4)),
-        sources=("WPA equipment specifications (table, balls, pockets)",
-                 "seed 000: 14.1 continuous rules 4.2 (rack on the foot spot), 7.6 (spots table)"),
+        sources=(
+            "WPA equipment specifications (table, balls, pockets)",
+            "seed 000: 14.1 continuous rules 4.2 (rack on the foot spot), 7.6 (spots table)",
+        ),
     )
 
 
@@ -203,13 +209,18 @@ def _pyramid() -> TableModel:
         pockets=_pockets(width, length, corner_opening=72.5, middle_opening=84.0),
         spots=MappingProxyType(spots),
         lines=(Line("home", front),),
-        sources=("seed 000: IPC Pyramid rules header (12 ft playing area 3569 x 1778 mm)",
-                 "IPC: balls 68 mm; pockets 4-5 mm (corners) and 14-18 mm (middles) wider than a ball"),
+        sources=(
+            "seed 000: IPC Pyramid rules header (12 ft playing area 3569 x 1778 mm)",
+            "IPC: balls 68 mm; pockets 4-5 mm (corners) and 14-18 mm (middles) wider than a ball",
+        ),
     )
 
 
 def _five_pins() -> TableModel:
-    width, length = 1420.0, 2840.0  # UMB match carom table; the text's 710 mm = half of 1420 from a long cushion
+    width, length = (
+        1420.0,
+        2840.0,
+    )  # UMB match carom table; the text's 710 mm = half of 1420 from a long cushion
     cx, cy = width / 2, length / 2
     pin_spacing = 63.0  # assumed: centre-to-centre along the cross, closer than one ball (61.5 mm) can pass
     spots = {
@@ -221,7 +232,13 @@ def _five_pins() -> TableModel:
     }
     pins = tuple(
         PinSpec(pid, (cx + dx * pin_spacing, cy + dy * pin_spacing), 7.0, 11.0, 25.0)
-        for pid, dx, dy in (("pin:c", 0, 0), ("pin:n", 0, 1), ("pin:s", 0, -1), ("pin:e", 1, 0), ("pin:w", -1, 0))
+        for pid, dx, dy in (
+            ("pin:c", 0, 0),
+            ("pin:n", 0, 1),
+            ("pin:s", 0, -1),
+            ("pin:e", 1, 0),
+            ("pin:w", -1, 0),
+        )
     )
     return TableModel(
         game="five-pins",
@@ -235,12 +252,19 @@ def _five_pins() -> TableModel:
         spots=MappingProxyType(spots),
         lines=(Line("middle", cy), Line("lag", 710.0)),
         pins=pins,
-        sources=("seed 000: international five-pins rules p.1 (marks at 100 mm and 710 mm, red on the top half)",
-                 "UMB carom table 2840 x 1420 mm, balls 61.5 mm; pin spacing 63 mm and pin size: assumed"),
+        sources=(
+            "seed 000: international five-pins rules p.1 (marks at 100 mm and 710 mm, red on the top half)",
+            "UMB carom table 2840 x 1420 mm, balls 61.5 mm; pin spacing 63 mm and pin size: assumed",
+        ),
     )
 
 
-_BUILDERS = {"snooker": _snooker, "straight-pool": _straight_pool, "pyramid": _pyramid, "five-pins": _five_pins}
+_BUILDERS = {
+    "snooker": _snooker,
+    "straight-pool": _straight_pool,
+    "pyramid": _pyramid,
+    "five-pins": _five_pins,
+}
 
 
 def table_for(game: str) -> TableModel:

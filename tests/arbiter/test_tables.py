@@ -1,0 +1,121 @@
+"""Every game's table against its rules text (seed 000) and the governing body's figures."""
+
+from __future__ import annotations
+
+import math
+import re
+
+import numpy as np
+import pytest
+
+from arbiter.balls import APPEARANCE_CLASSES, ball_ids, ball_look
+from arbiter.tables import GAMES, POCKET_IDS, table_for
+from datasets.billiards import layouts
+
+
+def test_snooker_table_is_the_wpbsa_table_of_the_rules_text(seed_text):
+    t = table_for("snooker")
+    # The text: "3 569 мм на 1 778 мм", baulk line "29″ (737 мм)", D "радиусом 11″ (292 мм)",
+    # black spot "12″ (324 мм) от дальнего борта", balls "диаметр 52,5 мм".
+    assert "3 569 мм на 1 778 мм" in seed_text
+    assert (t.length_mm, t.width_mm) == (3569.0, 1778.0)
+    assert "(737 мм) от нижнего борта" in seed_text and t.line("baulk").y_mm == 737.0
+    assert "радиусом 11″ (292 мм)" in seed_text and t.arcs[0].radius_mm == 292.0
+    assert "(324 мм) от дальнего борта" in seed_text and t.length_mm - t.spots["black"][1] == 324.0
+    assert "52,5 мм" in seed_text and t.ball_diameter_mm == 52.5
+    assert t.spots["blue"] == (889.0, 3569.0 / 2)
+    assert t.spots["pink"][1] == pytest.approx((t.spots["blue"][1] + 3569.0) / 2)
+    assert t.spots["brown"] == (889.0, 737.0)
+    # "viewed from the baulk end, the spot on the right is the yellow spot"
+    assert t.spots["yellow"][0] > t.spots["green"][0]
+    assert {math.dist(t.spots[c], t.spots["brown"]) for c in ("yellow", "green")} == {292.0}
+
+
+def test_snooker_opening_rack_follows_the_text():
+    t = table_for("snooker")
+    lay = layouts.opening(t, np.random.default_rng(0))
+    reds = [lay[b] for b in lay if b.startswith("red:")]
+    assert len(reds) == 15
+    apex = min(reds, key=lambda p: p[1])
+    # apex as close to the pink as possible without touching it; base parallel to the top cushion
+    gap = math.dist(apex, t.spots["pink"]) - t.ball_diameter_mm
+    assert 0 < gap < 2.0
+    assert len({round(p[1], 3) for p in reds}) == 5
+    for colour in ("yellow", "green", "brown", "blue", "pink", "black"):
+        assert lay[colour] == t.spots[colour]
+    white = lay["white"]  # in hand: inside the D
+    assert white[1] <= 737.0 and math.dist(white, t.spots["brown"]) <= 292.0
+
+
+def test_straight_pool_rack_and_table(seed_text):
+    t = table_for("straight-pool")
+    assert (t.width_mm, t.length_mm, t.ball_diameter_mm) == (1270.0, 2540.0, 57.15)
+    assert t.line("head_string").y_mm == 635.0
+    # "Стандартная треугольная пирамида с передним шаром (вершиной) на задней отметке, единицей справа и
+    # пятеркой слева."
+    assert "единицей справа и пятеркой слева" in seed_text
+    lay = layouts.opening(t, np.random.default_rng(3))
+    balls = {b: lay[b] for b in lay if b != "cue"}
+    apex = min(balls.values(), key=lambda p: p[1])
+    assert apex == pytest.approx(t.spots["foot"])
+    back = max(p[1] for p in balls.values())
+    assert lay["1"][1] == pytest.approx(back) and lay["5"][1] == pytest.approx(back)
+    assert lay["1"][0] > lay["5"][0]  # one on the right corner, five on the left
+    assert lay["cue"][1] <= 635.0
+
+
+def test_pyramid_pockets_are_barely_wider_than_a_ball():
+    t = table_for("pyramid")
+    assert t.ball_diameter_mm == 68.0
+    for p in t.pockets:
+        slack = p.opening_mm - t.ball_diameter_mm
+        assert (4.0 <= slack <= 5.0) if p.corner else (14.0 <= slack <= 18.0)
+    lay = layouts.opening(t, np.random.default_rng(1))
+    apex = min((lay[b] for b in lay if b != "cue"), key=lambda p: p[1])
+    assert apex == pytest.approx(t.spots["back"])
+    assert lay["cue"][1] <= t.line("home").y_mm
+
+
+def test_five_pins_marks_of_the_rules_text(seed_text):
+    t = table_for("five-pins")
+    assert not t.pockets
+    # "верхняя отметка, на расстоянии 100 мм от верхнего короткого борта (на средней линии - 710 мм от
+    # длинного борта)", the lag line 710 mm from the bottom cushion, the red on the centre of the top half.
+    assert re.search(r"100 мм от верхнего короткого борта", seed_text)
+    assert "710 мм от длинного борта" in seed_text
+    assert t.width_mm / 2 == 710.0
+    assert t.spots["top"] == (710.0, t.length_mm - 100.0)
+    assert t.spots["bottom"] == (710.0, 100.0)
+    assert t.spots["lag"] == (710.0, 710.0)
+    assert t.spots["red"] == (710.0, t.length_mm * 3 / 4)
+    assert {p.id for p in t.pins} == {"pin:c", "pin:n", "pin:s", "pin:e", "pin:w"}
+    centre = next(p for p in t.pins if p.id == "pin:c")
+    assert centre.xy_mm == t.centre_xy_mm
+    # no ball can pass between the centre pin and an outer pin
+    for p in t.pins:
+        if p.id != "pin:c":
+            assert math.dist(p.xy_mm, centre.xy_mm) - p.base_diameter_mm < t.ball_diameter_mm
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_pocket_geometry_is_consistent(game):
+    t = table_for(game)
+    if game == "five-pins":
+        return
+    assert tuple(p.id for p in t.pockets) == POCKET_IDS
+    for p in t.pockets:
+        assert p.opening_mm > t.ball_diameter_mm
+        assert math.hypot(*p.inward) == pytest.approx(1.0)
+        x, y = p.mouth_xy_mm
+        assert -1e-9 <= x <= t.width_mm + 1e-9 and -1e-9 <= y <= t.length_mm + 1e-9
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_ball_has_a_detector_class(game):
+    for b in ball_ids(game):
+        assert ball_look(game, b).cls in APPEARANCE_CLASSES
+
+
+def test_unknown_game_is_refused_with_the_choices():
+    with pytest.raises(ValueError, match="snooker, straight-pool, pyramid, five-pins"):
+        table_for("8-ball")
