@@ -31,6 +31,7 @@ class Pocket:
     mouth_xy_mm: XY
     opening_mm: float
     inward: XY  # unit vector from the pocket into the table
+    jaw_angle_deg: float  # how far each jaw face opens outward from the pocket's axis (0: parallel jaws)
 
     @property
     def corner(self) -> bool:
@@ -110,16 +111,27 @@ class TableModel:
         return margin_mm <= x <= self.width_mm - margin_mm and margin_mm <= y <= self.length_mm - margin_mm
 
 
-def _pockets(width: float, length: float, corner_opening: float, middle_opening: float) -> tuple[Pocket, ...]:
+# Jaw faces open outward by a few degrees on snooker and pool tables (pooltool's WPA-like defaults); Russian
+# pyramid pockets are cut with straight, parallel jaws.
+FLARED_JAWS = (5.3, 7.14)  # corner, middle
+
+
+def _pockets(
+    width: float,
+    length: float,
+    corner_opening: float,
+    middle_opening: float,
+    jaw_angles: tuple[float, float] = FLARED_JAWS,
+) -> tuple[Pocket, ...]:
     c = corner_opening / (2 * math.sqrt(2))  # mouth midpoint sits on the diagonal, half the jaw gap in
     d = math.sqrt(0.5)
     return (
-        Pocket("bl", (c, c), corner_opening, (d, d)),
-        Pocket("br", (width - c, c), corner_opening, (-d, d)),
-        Pocket("ml", (0.0, length / 2), middle_opening, (1.0, 0.0)),
-        Pocket("mr", (width, length / 2), middle_opening, (-1.0, 0.0)),
-        Pocket("tl", (c, length - c), corner_opening, (d, -d)),
-        Pocket("tr", (width - c, length - c), corner_opening, (-d, -d)),
+        Pocket("bl", (c, c), corner_opening, (d, d), jaw_angles[0]),
+        Pocket("br", (width - c, c), corner_opening, (-d, d), jaw_angles[0]),
+        Pocket("ml", (0.0, length / 2), middle_opening, (1.0, 0.0), jaw_angles[1]),
+        Pocket("mr", (width, length / 2), middle_opening, (-1.0, 0.0), jaw_angles[1]),
+        Pocket("tl", (c, length - c), corner_opening, (d, -d), jaw_angles[0]),
+        Pocket("tr", (width - c, length - c), corner_opening, (-d, -d), jaw_angles[0]),
     )
 
 
@@ -206,7 +218,7 @@ def _pyramid() -> TableModel:
         cushion_width_mm=50.0,
         cushion_height_mm=44.0,
         # "Corner pockets only 4-5 mm wider than the ball, middle ones 14-18 mm wider" (IPC / federation).
-        pockets=_pockets(width, length, corner_opening=72.5, middle_opening=84.0),
+        pockets=_pockets(width, length, corner_opening=72.5, middle_opening=84.0, jaw_angles=(0.0, 0.0)),
         spots=MappingProxyType(spots),
         lines=(Line("home", front),),
         sources=(

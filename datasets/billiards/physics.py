@@ -79,7 +79,10 @@ class ShotTrace:
         """Every ball's state at each time in ``times`` (seconds after the strike; clamped to the shot)."""
         import pooltool as pt
 
-        ts = np.clip(np.asarray(times, dtype=np.float64), 0.0, self.duration_s)
+        raw = np.asarray(times, dtype=np.float64)
+        # Before the strike the balls stand still: the engine's state at t=0 already has the cue's impulse.
+        waiting = raw < 0.0
+        ts = np.clip(raw, 0.0, self.duration_s)
         order = np.argsort(ts, kind="stable")
         per_ball: dict[str, list] = {}
         for bid, ball in self._system.balls.items():  # type: ignore[attr-defined]
@@ -101,7 +104,7 @@ class ShotTrace:
                     BallState(
                         bid,
                         (x, y),
-                        moving=not pocketed and speed > MOVING_SPEED_MM_S,
+                        moving=not (pocketed or waiting[i]) and speed > MOVING_SPEED_MM_S,
                         on_table=not pocketed,
                         pocket=pocket_of.get(bid) if pocketed else None,
                     )
@@ -136,6 +139,8 @@ def _pooltool_table(table: TableModel):
         **common,
         corner_pocket_width=corner.opening_mm / MM_PER_M,
         side_pocket_width=middle.opening_mm / MM_PER_M,
+        corner_pocket_angle=corner.jaw_angle_deg,
+        side_pocket_angle=middle.jaw_angle_deg,
     )
     return pt.Table.from_table_specs(specs)
 

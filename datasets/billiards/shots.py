@@ -7,12 +7,12 @@ the outcome (pots, in-offs, kisses, misses...) is read back from the simulated c
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from arbiter.balls import cue_ball_id
-from arbiter.tables import TableModel
+from arbiter.tables import Pocket, TableModel
 
 from .physics import Strike
 
@@ -21,8 +21,18 @@ XY = tuple[float, float]
 INTENTS = ("break", "pot", "double", "plant", "in_off", "safety", "miss", "power")
 # Cue speeds in m/s: a touch, a normal shot, a power shot, a break. Pooltool's ranges from its own AI.
 SPEEDS = {"soft": (0.4, 1.2), "medium": (1.2, 3.0), "hard": (3.0, 5.5), "break": (6.0, 8.5)}
-# Aiming error of a good amateur, in degrees: shots are tried, not guaranteed.
-AIM_ERROR_DEG = 0.4
+POCKET_AIM_DEPTH = 1.0  # ball radii behind the mouth
+HEADING_WINDOW_S = 0.01  # the potter's departure direction is read over its first 10 ms
+HEADING_TOLERANCE_DEG = 0.05
+SECANT_STEP_DEG = 0.2
+ROLL_DECEL = 0.098  # pooltool's rolling resistance times g (u_r = 0.01)
+SLIDE_LOSS = 1.4  # a struck ball keeps 5/7 of its speed once it rolls
+# Aiming error of a good amateur, in degrees: shots are tried, not guaranteed. At 0.15 degrees about half of
+# the aimed pots drop on a snooker table's tight pockets, a club player's rate.
+AIM_ERROR_DEG = 0.15
+# Pyramid pockets leave 4-5 mm over the ball: the game is played, and filmed, by players about three times
+# as precise (pooltool's jaws are rigid, real ones give a little), or hardly an aimed ball would drop.
+AIM_ERROR_DEG_BY_GAME = {"pyramid": 0.03}
 
 
 @dataclass(frozen=True)
@@ -31,6 +41,32 @@ class PlannedShot:
     strike: Strike
     target: str | None = None  # the object ball aimed at first
     pocket: str | None = None  # the pocket the intent aims for
+    potter: str | None = None  # the ball meant to drop (the cue ball for an in-off)
+    heading_deg: float | None = None  # the direction the potter must leave its contact in
+
+
+def _pocket_aim(pocket: Pocket, r: float) -> XY:
+    """Where a player aims to pot into ``pocket``: behind the mouth along the pocket's axis, so that balls
+    arriving at an angle clear the near jaw (the effective opening shrinks with the approach angle)."""
+    depth = POCKET_AIM_DEPTH * r
+    return (
+        pocket.mouth_xy_mm[0] - pocket.inward[0] * depth,
+        pocket.mouth_xy_mm[1] - pocket.inward[1] * depth,
+    )
+
+
+def _approach_deg(pocket: Pocket, obj: XY) -> float:
+    """Angle between the pocket's axis and the line from its mouth to the ball."""
+    dx, dy = obj[0] - pocket.mouth_xy_mm[0], obj[1] - pocket.mouth_xy_mm[1]
+    cos = (dx * pocket.inward[0] + dy * pocket.inward[1]) / max(math.hypot(dx, dy), 1e-9)
+    return math.degrees(math.acos(max(-1.0, min(1.0, cos))))
+
+
+def _max_approach_deg(pocket: Pocket, ball_mm: float) -> float:
+    """The widest approach a pocket accepts grows with its slack over the ball: about 22 degrees for a
+    pyramid corner (4.5 mm of slack), 37 for snooker, 45 for a pool corner; middles take more."""
+    slack = pocket.opening_mm - ball_mm
+    return min(45.0, 20.0 + 0.5 * slack) if pocket.corner else min(55.0, 25.0 + 0.5 * slack)
 
 
 def _phi(a: XY, b: XY) -> float:
@@ -83,11 +119,23 @@ def _speed(rng: np.random.Generator, kind: str) -> float:
     return float(rng.uniform(lo, hi))
 
 
+def _speed_for(rng: np.random.Generator, *legs_mm: float) -> float:
+    """A speed that carries the balls over the legs of the shot, with a player's margin on top.
+
+    A rolling ball slows at about ``ROLL_DECEL`` m/s^2; the first leg is the cue ball's, every later leg
+    gets roughly half the energy at a contact, and the cue ball loses a third of its speed while it slides.
+    """
+    path_m = sum(leg * (2.0**i) for i, leg in enumerate(legs_mm)) / 1000.0
+    base = math.sqrt(2 * ROLL_DECEL * path_m) * SLIDE_LOSS
+    return float(np.clip(base * rng.uniform(1.2, 2.5), SPEEDS["soft"][0], SPEEDS["hard"][1]))
+
+
 def _spin(rng: np.random.Generator) -> tuple[float, float]:
-    """Tip offset: mostly near the centre, sometimes side, follow or screw."""
-    if rng.random() < 0.5:
-        return 0.0, float(rng.uniform(-0.15, 0.15))
-    return float(rng.uniform(-0.4, 0.4)), float(rng.uniform(-0.5, 0.5))
+    """Tip offset: mostly on the vertical axis (follow or screw), sometimes a touch of side, which squirts
+    the cue ball off line, so players use little of it on a pot."""
+    if rng.random() < 0.7:
+        return 0.0, float(rng.uniform(-0.4, 0.4))
+    return float(rng.uniform(-0.25, 0.25)), float(rng.uniform(-0.4, 0.4))
 
 
 def plan(
@@ -108,54 +156,31 @@ def plan(
     err = float(rng.normal(0.0, AIM_ERROR_DEG))
     side, follow = _spin(rng)
 
-    def strike(phi: float, kind: str, theta: float = 0.0, a: float = side, b: float = follow) -> Strike:
-        return Strike(cue, _speed(rng, kind), (phi + err) % 360, theta, a, b)
+    def strike(
+        phi: float, speed: float | str, a: float = side, b: float = follow, aimed: bool = False
+    ) -> Strike:
+        """``speed`` in m/s, or the name of a speed band to draw from. Aimed shots get their error after
+        ``refine_aim`` has found the line, like a player who knows the table but not his own cue arm."""
+        v = _speed(rng, speed) if isinstance(speed, str) else speed
+        return Strike(cue, v, (phi + (0.0 if aimed else err)) % 360, 0.0, a, b)
 
     if intent == "break" or not objects:
         if not objects:
             return PlannedShot("miss", strike(float(rng.uniform(0, 360)), "medium"))
         return _break(table, layout, cue, objects, rng)
 
-    pockets = list(table.pockets)
-    if intent in ("pot", "double", "plant", "in_off") and pockets:
-        order = [str(b) for b in rng.permutation(objects)]
-        for target in order:
-            t = layout[target]
-            for pocket in rng.permutation(len(pockets)):
-                p = pockets[int(pocket)]
-                mouth = p.mouth_xy_mm
-                aim_at = mouth
-                if intent == "double":
-                    aim_at = _mirror_pocket(table, mouth, rng)
-                if intent == "plant":
-                    # Hit a first ball into the target so that the target goes to the pocket.
-                    g2 = _ghost(t, mouth, r)
-                    for first in order:
-                        if first == target:
-                            continue
-                        f = layout[first]
-                        if not _path_clear(f, g2, layout, {first, target, cue}, 2 * r):
-                            continue
-                        g1 = _ghost(f, g2, r)
-                        if _path_clear(c, g1, layout, {cue, first}, 2 * r) and _cut_ok(c, g1, f):
-                            return PlannedShot("plant", strike(_phi(c, g1), "medium"), first, p.id)
-                    continue
-                if intent == "in_off":
-                    g = _in_off_ghost(t, mouth, r, c)
-                    if g and _path_clear(c, g, layout, {cue, target}, 2 * r):
-                        return PlannedShot(
-                            "in_off",
-                            strike(_phi(c, g), "medium", a=0.0, b=float(rng.uniform(-0.3, 0.0))),
-                            target,
-                            p.id,
-                        )
-                    continue
-                g = _ghost(t, aim_at, r)
-                if not _path_clear(t, mouth if intent == "pot" else aim_at, layout, {target, cue}, 2 * r):
-                    continue
-                if _path_clear(c, g, layout, {cue, target}, 2 * r) and _cut_ok(c, g, t):
-                    kind = str(rng.choice(["soft", "medium", "medium", "hard"]))
-                    return PlannedShot(intent, strike(_phi(c, g), kind), target, p.id)
+    if intent in ("pot", "double", "plant", "in_off") and table.pockets:
+        options = _aimed_options(table, layout, cue, intent, rng)
+        if options:
+            # A player takes one of the easiest shots on, not the first he sees.
+            options.sort(key=lambda o: o[0])
+            _, kind, target, pocket, potter, phi, legs, heading = options[
+                int(rng.integers(min(3, len(options))))
+            ]
+            b = float(rng.uniform(-0.3, 0.0)) if kind == "in_off" else follow
+            a = 0.0 if kind == "in_off" else side
+            planned_strike = strike(phi, _speed_for(rng, *legs), a, b, aimed=True)
+            return PlannedShot(kind, planned_strike, target, pocket, potter, heading)
         intent = "safety"
 
     target = str(rng.choice(objects))
@@ -171,6 +196,55 @@ def plan(
     return PlannedShot("power", strike(_phi(c, t), "hard"), target)
 
 
+def _aimed_options(
+    table: TableModel, layout: dict[str, XY], cue: str, intent: str, rng: np.random.Generator
+) -> list[tuple[float, str, str, str, str, float, tuple[float, ...], float]]:
+    """Every makeable try at ``intent``: (difficulty, intent, first ball, pocket, potter, cue direction,
+    legs of the path in mm, the potter's heading). Difficulty grows with distance, cut and approach angle."""
+    r = table.ball_radius_mm
+    c = layout[cue]
+    objects = [b for b in layout if b != cue]
+    out = []
+    for target in objects:
+        t = layout[target]
+        for p in table.pockets:
+            approach = _approach_deg(p, t)
+            if approach > _max_approach_deg(p, table.ball_diameter_mm):
+                continue  # no player tries a pocket at this angle: the near jaw is in the way
+            mouth = _pocket_aim(p, r)
+            if intent == "plant":
+                # Hit a first ball into the target so that the target goes to the pocket.
+                g2 = _ghost(t, mouth, r)
+                if not _path_clear(t, mouth, layout, {target, cue}, 2 * r):
+                    continue
+                for first in objects:
+                    f = layout[first]
+                    if first == target or not _path_clear(f, g2, layout, {first, target, cue}, 2 * r):
+                        continue
+                    g1 = _ghost(f, g2, r)
+                    if _path_clear(c, g1, layout, {cue, first}, 2 * r) and _cut_ok(c, g1, f):
+                        legs = (math.dist(c, g1), math.dist(f, g2), math.dist(t, mouth))
+                        hard = sum(legs) / 1000 + _cut_deg(c, g1, f) / 30 + approach / 15
+                        out.append((hard, "plant", first, p.id, target, _phi(c, g1), legs, _phi(t, mouth)))
+                continue
+            if intent == "in_off":
+                g = _in_off_ghost(t, mouth, r, c)
+                if g and _path_clear(c, g, layout, {cue, target}, 2 * r):
+                    legs = (math.dist(c, g), math.dist(g, mouth))
+                    hard = sum(legs) / 1000 + _cut_deg(c, g, t) / 30
+                    out.append((hard, "in_off", target, p.id, cue, _phi(c, g), legs, _phi(g, mouth)))
+                continue
+            aim_at = _mirror_pocket(table, mouth, rng) if intent == "double" else mouth
+            g = _ghost(t, aim_at, r)
+            if not _path_clear(t, aim_at, layout, {target, cue}, 2 * r):
+                continue
+            if _path_clear(c, g, layout, {cue, target}, 2 * r) and _cut_ok(c, g, t):
+                legs = (math.dist(c, g), math.dist(t, aim_at))
+                hard = sum(legs) / 1000 + _cut_deg(c, g, t) / 30 + approach / 15
+                out.append((hard, intent, target, p.id, target, _phi(c, g), legs, _phi(t, aim_at)))
+    return out
+
+
 def _break(
     table: TableModel, layout: dict[str, XY], cue: str, objects: list[str], rng: np.random.Generator
 ) -> PlannedShot:
@@ -179,24 +253,27 @@ def _break(
     c = layout[cue]
     r = table.ball_radius_mm
     if table.game == "snooker":
+        # Break-off: from the D toward the end red of the back row on the cue ball's side, a thin contact on
+        # its outside half, so the white comes off the top and side cushions back toward baulk.
         reds = [b for b in objects if b.startswith("red:")] or objects
         back = max(layout[b][1] for b in reds)
-        corner = [
-            b for b in reds if abs(layout[b][1] - back) < 1 and abs(layout[b][0] - table.width_mm / 2) > 3 * r
-        ]
-        target = str(rng.choice(corner or reds))
+        row = [b for b in reds if abs(layout[b][1] - back) < 1]
+        target = (
+            max(row, key=lambda b: layout[b][0])
+            if c[0] >= table.width_mm / 2
+            else min(row, key=lambda b: layout[b][0])
+        )
         t = layout[target]
-        thin = math.degrees(math.asin(0.85)) * (1 if t[0] > c[0] else -1)  # a half-ball-and-more thin cut
-        phi = _phi(c, t) + thin * float(rng.uniform(0.02, 0.06))
+        ux, uy = _unit((t[0] - c[0], t[1] - c[1]))
+        outside = 1.0 if t[0] >= table.width_mm / 2 else -1.0
+        normal = (outside * uy, -outside * ux) if uy * outside > 0 else (-outside * uy, outside * ux)
+        clip = 2 * r * float(rng.uniform(0.8, 0.95))
+        ghost = (t[0] + normal[0] * clip, t[1] + normal[1] * clip)
+        speed = float(rng.uniform(3.0, 4.5))
         return PlannedShot(
             "break",
             Strike(
-                cue,
-                _speed(rng, "medium") + 1.0,
-                phi % 360,
-                0.0,
-                float(rng.uniform(-0.3, 0.3)),
-                float(rng.uniform(-0.1, 0.3)),
+                cue, speed, _phi(c, ghost), 0.0, float(rng.uniform(-0.3, 0.3)), float(rng.uniform(0.0, 0.3))
             ),
             target,
         )
@@ -212,15 +289,20 @@ def _break(
     )
 
 
-def _cut_ok(cue: XY, ghost: XY, obj: XY, max_cut_deg: float = 75.0) -> bool:
-    """The cut angle between the cue ball's line and the object ball's line is makeable."""
+def _cut_deg(cue: XY, ghost: XY, obj: XY) -> float:
+    """The cut angle between the cue ball's line and the object ball's line."""
     v1 = (ghost[0] - cue[0], ghost[1] - cue[1])
     v2 = (obj[0] - ghost[0], obj[1] - ghost[1])
     n1, n2 = math.hypot(*v1), math.hypot(*v2)
-    if n1 < 1e-6:
-        return False
+    if n1 < 1e-6 or n2 < 1e-6:
+        return 180.0
     cos = (v1[0] * v2[0] + v1[1] * v2[1]) / (n1 * n2)
-    return math.degrees(math.acos(max(-1.0, min(1.0, cos)))) < max_cut_deg
+    return math.degrees(math.acos(max(-1.0, min(1.0, cos))))
+
+
+def _cut_ok(cue: XY, ghost: XY, obj: XY, max_cut_deg: float = 75.0) -> bool:
+    """The cut is makeable."""
+    return _cut_deg(cue, ghost, obj) < max_cut_deg
 
 
 def _in_off_ghost(obj: XY, pocket: XY, r: float, cue: XY) -> XY | None:
@@ -240,3 +322,59 @@ def _in_off_ghost(obj: XY, pocket: XY, r: float, cue: XY) -> XY | None:
     ]
     best = min(cands, key=lambda g: math.dist(g, cue))
     return best if _cut_ok(cue, best, obj, 80.0) else None
+
+
+def refine_aim(
+    table: TableModel,
+    layout: dict[str, XY],
+    planned: PlannedShot,
+    rng: np.random.Generator,
+    iterations: int = 5,
+) -> PlannedShot:
+    """Correct an aimed shot for throw and squirt the way a practised player does, then add his aiming error.
+
+    The ghost-ball line ignores the friction between the balls (throw) and the cue ball's deflection
+    under side spin, which together move the object ball a few degrees: enough to miss a pocket. Secant
+    steps on the cue direction bring the potter's departure heading onto the intended one, measured in the
+    engine itself."""
+    if planned.potter is None or planned.heading_deg is None:
+        return planned
+    from .physics import simulate
+
+    def error(phi: float) -> float | None:
+        trace = simulate(table, layout, replace(planned.strike, phi_deg=phi % 360))
+        cue = planned.strike.cue_ball
+        first = next(
+            (
+                c
+                for c in trace.contacts
+                if c.kind == "ball_ball"
+                and planned.potter in c.ids
+                and (planned.potter != cue or c.ids[0] == cue)
+            ),
+            None,
+        )
+        if first is None:
+            return None
+        start, later = trace.states_at([first.t, first.t + HEADING_WINDOW_S])
+        a = next(b.xy_mm for b in start if b.id == planned.potter)
+        b = next(b.xy_mm for b in later if b.id == planned.potter)
+        if math.dist(a, b) < 1.0:
+            return None
+        return (_phi(a, b) - planned.heading_deg + 180.0) % 360.0 - 180.0
+
+    phi0 = planned.strike.phi_deg
+    e0 = error(phi0)
+    if e0 is not None and abs(e0) > HEADING_TOLERANCE_DEG:
+        phi1 = phi0 + SECANT_STEP_DEG
+        e1 = error(phi1)
+        for _ in range(iterations):
+            if e1 is None or e1 == e0 or abs(e1) <= HEADING_TOLERANCE_DEG:
+                break
+            phi0, e0, phi1 = phi1, e1, phi1 - e1 * (phi1 - phi0) / (e1 - e0)
+            e1 = error(phi1)
+        if e1 is not None and abs(e1) < abs(e0):
+            phi0 = phi1
+    sigma = AIM_ERROR_DEG_BY_GAME.get(table.game, AIM_ERROR_DEG)
+    aimed = replace(planned.strike, phi_deg=(phi0 + float(rng.normal(0.0, sigma))) % 360)
+    return replace(planned, strike=aimed)

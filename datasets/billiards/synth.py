@@ -1,0 +1,391 @@
+"""The synthetic billiards world: simulated shots filmed by a simulated overhead camera, with the truth.
+
+``arbiter synth billiards`` writes, per shot, under ``OUT/shot_NNN/``:
+
+- ``truth.jsonl``: the match header and the shot's events in the contract, times from the physics engine;
+- ``frames.jsonl``: per frame, every ball's position in mm and in pixels, its radius in pixels, and whether
+  it is moving, pocketed or hidden behind an occluder (and every pin, standing or down);
+- ``video.mp4``: the clip (H.264);
+- ``camera.json``, ``look.json``, ``shot.json``: the recorded camera, every appearance option, and the layout,
+  strike, intent and outcome of the shot, so that any frame can be re-created and checked;
+- ``yolo/images`` and ``yolo/labels``: every ``yolo_every``-th frame in YOLO format; ``OUT/data.yaml``
+  lists them with the class names (``arbiter.balls.APPEARANCE_CLASSES``).
+
+Randomness comes from ``numpy.random.default_rng([seed, shot, stream])``, one stream per concern (physics,
+camera, look, renderer), so the same seed gives byte-identical truth and frames, and changing the renderer
+never changes the physics.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from arbiter import contract as c
+from arbiter.balls import APPEARANCE_CLASSES, cue_ball_id
+from arbiter.tables import TableModel, table_for
+
+from . import layouts, pins, shots
+from .camera import Camera
+from .look import Look
+from .physics import ShotTrace, simulate
+from .render import RenderedFrame, Stroke, TableRenderer, exposure_times
+from .scene import SceneSample
+
+# Shot intents and how often each is drawn: the mix of a real session (breaks are one shot in many).
+INTENT_WEIGHTS = {
+    "break": 0.12,
+    "pot": 0.28,
+    "double": 0.08,
+    "plant": 0.1,
+    "in_off": 0.1,
+    "safety": 0.14,
+    "miss": 0.04,
+    "power": 0.14,
+}
+IN_HAND_PROBABILITY = 0.3  # after a foul or an in-off the next player has the cue ball in hand
+MAX_SHOT_S = 14.0  # a shot still rolling after this is re-drawn: clips stay short
+_STREAMS = {"physics": 0, "camera": 1, "look": 2, "render": 3}
+
+
+@dataclass(frozen=True)
+class SynthConfig:
+    """What to generate. ``blur_samples`` sub-frames per frame trade render time for motion-blur realism;
+    ``yolo_every`` trades dataset size against near-duplicate frames."""
+
+    game: str
+    shots: int = 1
+    seed: int = 0
+    fps: float = 60.0
+    width: int = 1920
+    height: int = 1080
+    blur_samples: int = 3
+    yolo_every: int = 10
+    video: bool = True
+    players: tuple[str, ...] = ("A", "B")
+    pre_roll_s: tuple[float, float] = (0.6, 1.0)
+    post_roll_s: float = 0.5
+    intents: dict[str, float] = field(default_factory=lambda: dict(INTENT_WEIGHTS))
+
+    def __post_init__(self) -> None:
+        table_for(self.game)  # raises ValueError naming the games
+        if self.shots < 1:
+            raise ValueError(f"shots must be at least 1 (got {self.shots})")
+        if not 1 <= self.fps <= 1000:
+            raise ValueError(f"fps must be between 1 and 1000 (got {self.fps})")
+        if self.width < 64 or self.height < 64:
+            raise ValueError(f"frame size {self.width}x{self.height} is too small; use at least 64x64")
+        if self.blur_samples < 1 or self.blur_samples % 2 == 0:
+            raise ValueError(f"blur_samples must be odd and at least 1 (got {self.blur_samples})")
+        unknown = set(self.intents) - set(shots.INTENTS)
+        if unknown:
+            raise ValueError(f"unknown intents {sorted(unknown)}; choose from {', '.join(shots.INTENTS)}")
+
+
+def rng_for(seed: int, shot: int, stream: str) -> np.random.Generator:
+    return np.random.default_rng([seed, shot, _STREAMS[stream]])
+
+
+@dataclass(frozen=True)
+class SimulatedShot:
+    """A shot ready to film: the trace, what was planned, pin falls, and the clip's time offset."""
+
+    index: int
+    trace: ShotTrace
+    planned: shots.PlannedShot
+    in_hand: bool
+    falls: tuple[pins.PinFall, ...]
+    t0: float  # clip time of the strike
+    clip_s: float
+
+    def clip_time(self, shot_time: float) -> float:
+        return self.t0 + shot_time
+
+
+def simulate_shot(cfg: SynthConfig, index: int) -> SimulatedShot:
+    """Draw and simulate shot ``index`` of the run: a layout, an intent, a strike; shots that are still
+    rolling after ``MAX_SHOT_S`` are re-drawn from the same stream."""
+    table = table_for(cfg.game)
+    rng = rng_for(cfg.seed, index, "physics")
+    names = list(cfg.intents)
+    weights = np.array([cfg.intents[n] for n in names], dtype=float)
+    for _ in range(50):
+        intent = str(rng.choice(names, p=weights / weights.sum()))
+        if intent == "break":
+            layout, in_hand = layouts.opening(table, rng), True
+        else:
+            layout = layouts.midgame(table, rng)
+            in_hand = bool(rng.random() < IN_HAND_PROBABILITY)
+        cue = cue_ball_id(cfg.game)
+        if cfg.game == "five-pins" and intent != "break" and rng.random() < 0.5:
+            cue = "yellow"  # the players alternate balls
+        if in_hand and intent != "break":
+            layout.pop(cue)
+            layout[cue] = layouts.place_in_hand(table, rng, layout)
+        planned = shots.refine_aim(table, layout, shots.plan(table, layout, intent, rng, cue_ball=cue), rng)
+        trace = simulate(table, layout, planned.strike, max_duration_s=MAX_SHOT_S)
+        if trace.duration_s >= MAX_SHOT_S - 1e-9:
+            continue
+        falls = pins.knockdowns(trace)
+        lo, hi = cfg.pre_roll_s
+        t0 = float(rng.uniform(lo, hi))
+        return SimulatedShot(
+            index, trace, planned, in_hand, falls, t0, t0 + trace.duration_s + cfg.post_roll_s
+        )
+    raise RuntimeError(f"shot {index}: no shot under {MAX_SHOT_S} s in 50 draws; check the intents")
+
+
+def truth_events(cfg: SynthConfig, shot: SimulatedShot) -> list[object]:
+    """The contract lines of the shot's truth: header, shot_start, every contact, pins, shot_end."""
+    header = c.Match(game=cfg.game, players=tuple(cfg.players), options={"source": "synthetic"})
+    events: list[tuple[float, int, object]] = []
+    for k, con in enumerate(shot.trace.contacts):
+        t = round(shot.clip_time(con.t), 6)
+        if con.kind == "stick":
+            ev = c.ShotStart(t=t, ball=con.ids[0])
+        elif con.kind == "ball_ball":
+            ev = c.BallBall(t=t, balls=(con.ids[0], con.ids[1]))
+        elif con.kind == "cushion":
+            ev = c.Cushion(t=t, ball=con.ids[0], side=con.where)
+        else:
+            ev = c.Pot(t=t, ball=con.ids[0], pocket=con.where)
+        events.append((t, k, ev))
+    for k, fall in enumerate(shot.falls):
+        t = round(shot.clip_time(fall.t), 6)
+        events.append((t, len(shot.trace.contacts) + k, c.PinDown(t=t, pin=fall.pin, by=fall.by)))
+    events.sort(key=lambda e: (e[0], e[1]))
+    end_t = round(shot.clip_time(shot.trace.duration_s), 6)
+    positions = {b: (round(x, 2), round(y, 2)) for b, (x, y) in shot.trace.final_positions().items()}
+    return [header, *(e for _, _, e in events), c.ShotEnd(t=end_t, positions=positions)]
+
+
+def frame_times(cfg: SynthConfig, shot: SimulatedShot, look: Look) -> tuple[np.ndarray, np.ndarray]:
+    """Clip times of the frames and, per frame, of its ``blur_samples`` sub-samples over the exposure."""
+    n = math.ceil(shot.clip_s * cfg.fps)
+    t = np.arange(n) / cfg.fps
+    sub = np.array([exposure_times(float(ti), cfg.fps, look.exposure, cfg.blur_samples) for ti in t])
+    return t, sub.reshape(n, cfg.blur_samples)
+
+
+def scenes(cfg: SynthConfig, shot: SimulatedShot, sub_times: np.ndarray) -> Iterator[list[SceneSample]]:
+    """The scene at every sub-sample of every frame, computed in one pass over the engine's trajectories."""
+    flat = sub_times.ravel()
+    states = shot.trace.states_at(flat - shot.t0)
+    table = shot.trace.table
+    k = sub_times.shape[1]
+    for i in range(sub_times.shape[0]):
+        yield [
+            SceneSample(
+                float(flat[i * k + j]),
+                states[i * k + j],
+                pins.pins_at(table, shot.falls, float(flat[i * k + j] - shot.t0)),
+            )
+            for j in range(k)
+        ]
+
+
+def frame_record(index: int, t: float, sample: SceneSample, rendered: RenderedFrame) -> dict:
+    objects = {o.id: o for o in rendered.objects}
+    balls = {}
+    for b in sample.balls:
+        o = objects.get(b.id)
+        balls[b.id] = {
+            "xy_mm": [round(b.xy_mm[0], 3), round(b.xy_mm[1], 3)],
+            "xy_px": [round(float(o.xy_px[0]), 3), round(float(o.xy_px[1]), 3)] if o else None,
+            "radius_px": round(float(o.radius_px), 3) if o else None,
+            "moving": b.moving,
+            "pocketed": not b.on_table,
+            "hidden": bool(o.hidden) if o else False,
+        }
+    record = {"frame": index, "t": round(t, 6), "balls": balls}
+    if sample.pins:
+        record["pins"] = {
+            p.id: {
+                "xy_mm": [round(p.xy_mm[0], 3), round(p.xy_mm[1], 3)],
+                "xy_px": [round(float(objects[p.id].xy_px[0]), 3), round(float(objects[p.id].xy_px[1]), 3)]
+                if p.id in objects
+                else None,
+                "down": p.down,
+                "hidden": bool(objects[p.id].hidden) if p.id in objects else False,
+            }
+            for p in sample.pins
+        }
+    return record
+
+
+def yolo_lines(rendered: RenderedFrame, width: int, height: int) -> list[str]:
+    """YOLO labels of a frame: every object at least half visible, box normalised to the image."""
+    lines = []
+    for o in rendered.objects:
+        if o.hidden:
+            continue
+        x0, y0, x1, y1 = o.box_px
+        if x1 <= x0 or y1 <= y0:
+            continue
+        cls = APPEARANCE_CLASSES.index(o.cls)
+        cx, cy = (x0 + x1) / 2 / width, (y0 + y1) / 2 / height
+        lines.append(f"{cls} {cx:.6f} {cy:.6f} {(x1 - x0) / width:.6f} {(y1 - y0) / height:.6f}")
+    return lines
+
+
+class _VideoWriter:
+    """H.264 through the ffmpeg binary that imageio-ffmpeg ships (no system ffmpeg needed)."""
+
+    def __init__(self, path: Path, width: int, height: int, fps: float):
+        import imageio_ffmpeg
+
+        self._gen = imageio_ffmpeg.write_frames(
+            str(path),
+            (width, height),
+            fps=fps,
+            codec="libx264",
+            pix_fmt_in="bgr24",
+            pix_fmt_out="yuv420p",
+            macro_block_size=2,
+            ffmpeg_log_level="error",
+            output_params=["-preset", "veryfast", "-crf", "23"],
+        )
+        self._gen.send(None)
+
+    def write(self, image: np.ndarray) -> None:
+        self._gen.send(np.ascontiguousarray(image))
+
+    def close(self) -> None:
+        self._gen.close()
+
+
+def _dump(obj) -> str:
+    return json.dumps(obj, separators=(",", ":"))
+
+
+def write_shot(cfg: SynthConfig, shot: SimulatedShot, out: Path) -> dict:
+    """Film ``shot`` and write everything under ``out`` (created). Returns the shot's summary."""
+    table: TableModel = shot.trace.table
+    out.mkdir(parents=True, exist_ok=True)
+    camera = Camera.random(table, cfg.width, cfg.height, rng_for(cfg.seed, shot.index, "camera"))
+    look = Look.random(rng_for(cfg.seed, shot.index, "look"))
+    strike = shot.trace.strike
+    renderer = TableRenderer(
+        table,
+        cfg.game,
+        camera,
+        look,
+        seed=int(rng_for(cfg.seed, shot.index, "render").integers(2**31)),
+        stroke=Stroke(shot.t0, shot.trace.start[strike.cue_ball], math.radians(strike.phi_deg)),
+        clip_s=shot.clip_s,
+    )
+    (out / "camera.json").write_text(json.dumps(camera.to_dict(), indent=1) + "\n")
+    (out / "look.json").write_text(json.dumps(look.to_dict(), indent=1) + "\n")
+    truth = truth_events(cfg, shot)
+    (out / "truth.jsonl").write_text("".join(c.to_json(e) + "\n" for e in truth))
+    summary = shot_summary(cfg, shot, truth)
+    (out / "shot.json").write_text(json.dumps(summary, indent=1) + "\n")
+
+    images, labels = out / "yolo" / "images", out / "yolo" / "labels"
+    images.mkdir(parents=True, exist_ok=True)
+    labels.mkdir(parents=True, exist_ok=True)
+    times, sub_times = frame_times(cfg, shot, look)
+    video = _VideoWriter(out / "video.mp4", cfg.width, cfg.height, cfg.fps) if cfg.video else None
+    mid = cfg.blur_samples // 2
+    try:
+        with (out / "frames.jsonl").open("w") as frames_file:
+            for i, exposure in enumerate(scenes(cfg, shot, sub_times)):
+                rendered = renderer.render(exposure)
+                frames_file.write(_dump(frame_record(i, float(times[i]), exposure[mid], rendered)) + "\n")
+                if video:
+                    video.write(rendered.image)
+                if i % cfg.yolo_every == 0:
+                    name = f"shot_{shot.index:03d}_f{i:05d}"
+                    cv2.imwrite(
+                        str(images / f"{name}.jpg"),
+                        rendered.image,
+                        [cv2.IMWRITE_JPEG_QUALITY, int(look.jpeg_quality)],
+                    )
+                    (labels / f"{name}.txt").write_text(
+                        "".join(line + "\n" for line in yolo_lines(rendered, cfg.width, cfg.height))
+                    )
+    finally:
+        if video:
+            video.close()
+    return summary
+
+
+def shot_summary(cfg: SynthConfig, shot: SimulatedShot, truth: list[object]) -> dict:
+    """The shot's recipe and outcome, read from its truth: what a dataset browser or a test filters on."""
+    trace = shot.trace
+    cue = trace.strike.cue_ball
+    contacts = [e for e in truth if isinstance(e, c.BallBall)]
+    pots = [e for e in truth if isinstance(e, c.Pot)]
+    first = next((e.balls[1] for e in contacts if e.balls[0] == cue), None)
+    outcome = {
+        "first_contact": first,
+        "pots": [[e.ball, e.pocket] for e in pots],
+        "in_off": any(e.ball == cue for e in pots),
+        "cushions": sum(isinstance(e, c.Cushion) for e in truth),
+        "ball_contacts": len(contacts),
+        "kiss": any(cue not in e.balls for e in contacts),
+        "missed_everything": first is None,
+        "pins_down": [[f.pin, f.by] for f in shot.falls],
+    }
+    return {
+        "shot": shot.index,
+        "game": cfg.game,
+        "seed": cfg.seed,
+        "fps": cfg.fps,
+        "size": [cfg.width, cfg.height],
+        "blur_samples": cfg.blur_samples,
+        "intent": shot.planned.intent,
+        "target": shot.planned.target,
+        "aimed_pocket": shot.planned.pocket,
+        "cue_ball_in_hand": shot.in_hand,
+        "strike": {
+            "cue_ball": cue,
+            "speed_mps": round(trace.strike.speed_mps, 4),
+            "phi_deg": round(trace.strike.phi_deg, 4),
+            "theta_deg": trace.strike.theta_deg,
+            "side": round(trace.strike.side, 4),
+            "follow": round(trace.strike.follow, 4),
+        },
+        "layout": {b: [round(x, 3), round(y, 3)] for b, (x, y) in trace.start.items()},
+        "strike_t": round(shot.t0, 6),
+        "clip_s": round(shot.clip_s, 6),
+        "outcome": outcome,
+    }
+
+
+def write_data_yaml(out: Path, shot_dirs: list[str]) -> None:
+    import yaml
+
+    # Validation takes whole shots (the last tenth), never frames of a training shot: neighbouring frames
+    # are near-duplicates and would leak.
+    n_val = max(1, len(shot_dirs) // 10) if len(shot_dirs) > 1 else 0
+    train, val = shot_dirs[: len(shot_dirs) - n_val], shot_dirs[len(shot_dirs) - n_val :] or shot_dirs
+    data = {
+        "train": [f"{d}/yolo/images" for d in train],
+        "val": [f"{d}/yolo/images" for d in val],
+        "names": dict(enumerate(APPEARANCE_CLASSES)),
+    }
+    (out / "data.yaml").write_text(yaml.safe_dump(data, sort_keys=False))
+
+
+def synth_billiards(cfg: SynthConfig, out: Path, on_shot: Callable[[dict], None] | None = None) -> list[dict]:
+    """Generate ``cfg.shots`` shots under ``out``. Calls ``on_shot(summary)`` after each one."""
+    out.mkdir(parents=True, exist_ok=True)
+    summaries = []
+    dirs = []
+    for index in range(cfg.shots):
+        shot = simulate_shot(cfg, index)
+        name = f"shot_{index:03d}"
+        summary = write_shot(cfg, shot, out / name)
+        summaries.append(summary)
+        dirs.append(name)
+        if on_shot:
+            on_shot(summary)
+    write_data_yaml(out, dirs)
+    return summaries
