@@ -99,8 +99,10 @@ def opening(table: TableModel, rng: np.random.Generator) -> dict[str, XY]:
         # Break-off from the D between the brown and the yellow or green spot, as players do.
         side = float(rng.choice([-1.0, 1.0]))
         brown = table.spots["brown"]
-        layout["white"] = (brown[0] + side * rng.uniform(2.5 * r, table.arcs[0].radius_mm - 2.5 * r),
-                           brown[1] - rng.uniform(0.0, 3 * r))
+        layout["white"] = (
+            brown[0] + side * rng.uniform(2.5 * r, table.arcs[0].radius_mm - 2.5 * r),
+            brown[1] - rng.uniform(0.0, 3 * r),
+        )
     else:
         layout[cue_ball_id(table.game)] = place_in_hand(table, rng, layout)
     return layout

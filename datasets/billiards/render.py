@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
-from arbiter.balls import PIN_RGB, PIN_WHITE, BallLook, ball_ids, ball_look, cue_ball_id
+from arbiter.balls import PIN_RGB, PIN_WHITE, BallLook, ball_ids, ball_look
 from arbiter.tables import PinSpec, Pocket, TableModel, table_for
 
 from .camera import Camera
@@ -104,28 +104,6 @@ class Stroke:
     t: float  # strike time, seconds from the start of the clip
     xy_mm: XY  # cue ball centre at the strike
     aim_rad: float  # direction the cue ball is sent, from +x counter-clockwise (table frame)
-
-    @classmethod
-    def from_samples(
-        cls, samples: Sequence[SceneSample], game: str, min_move_mm: float = 1.0
-    ) -> Stroke | None:
-        """The stroke implied by a shot's samples: the cue ball's last rest position and its first motion.
-        None when the cue ball never moves."""
-        cue = cue_ball_id(game)
-        first: BallState | None = None
-        t_rest = 0.0
-        for s in samples:
-            b = next((b for b in s.balls if b.id == cue), None)
-            if b is None:
-                continue
-            if first is None:
-                first, t_rest = b, s.t
-                continue
-            dx, dy = b.xy_mm[0] - first.xy_mm[0], b.xy_mm[1] - first.xy_mm[1]
-            if math.hypot(dx, dy) >= min_move_mm:
-                return cls(t_rest, first.xy_mm, math.atan2(dy, dx))
-            t_rest = s.t
-        return None
 
 
 @dataclass(frozen=True)
@@ -733,7 +711,7 @@ class _Poly:
 
 class TableRenderer:
     """Renders one shot's frames. Build it once per shot (the background and sprites are cached), then call
-    ``render`` per frame. ``stroke`` places the cue stick (see ``Stroke.from_samples``), ``clip_s`` (the
+    ``render`` per frame. ``stroke`` places the cue stick (the physics knows the strike), ``clip_s`` (the
     clip duration) schedules the reaching arm of ``look.arm``; without them those occluders are not drawn."""
 
     def __init__(

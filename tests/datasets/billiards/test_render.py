@@ -157,19 +157,6 @@ def test_cue_stick_is_there_before_the_strike_and_gone_after_withdrawing(
     assert np.array_equal(after, quiet.render(_scene(balls, 1.0 + cue.withdraw_s + 0.1)).image)
 
 
-def test_stroke_from_samples_finds_rest_position_and_aim() -> None:
-    samples = [
-        SceneSample(t, (BallState("white", (500.0, 600.0 + max(0.0, t - 1.0) * 1000.0), t > 1.0),))
-        for t in np.arange(0, 2, 0.1)
-    ]
-    stroke = Stroke.from_samples(samples, "snooker")
-    assert stroke is not None
-    assert stroke.xy_mm == (500.0, 600.0)
-    assert stroke.t == pytest.approx(1.0)
-    assert stroke.aim_rad == pytest.approx(math.pi / 2)
-    assert Stroke.from_samples(samples[:5], "snooker") is None
-
-
 def _footprint(image: np.ndarray, background: np.ndarray) -> tuple[int, np.ndarray]:
     changed = np.abs(image.astype(np.int16) - background.astype(np.int16)).max(axis=2) > 12
     ys, xs = np.nonzero(changed)
