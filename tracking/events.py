@@ -1,0 +1,447 @@
+"""Turn followed balls into the event stream of the contract, live, with contact times finer than a frame.
+
+Between contacts a ball moves on a near-straight line at a near-constant speed (rolling resistance takes
+centuries of frames to matter), so every contact is a *kink* in its trajectory: a change of velocity. A line
+fitted to the frames before and one fitted to the frames after meet at the moment of contact; that
+intersection is the contact time, to a fraction of the frame interval (at 60 fps a fast ball moves three
+diameters a frame, so the frame in which a contact shows is not good enough). A kink is then explained by
+what was there at that moment: a cushion nose one radius away (a cushion contact, on that side), another
+ball two radii away (a ball-ball contact; the ball that was moving into the other is named first), or
+nothing when the ball was at rest and nothing touched it (the cue: the shot starts). A moving ball that
+vanishes next to a pocket is potted there; outside the cloth, it left the table. When every ball has been
+at rest for ``settle_s``, the shot ends with all positions.
+
+Events are emitted as soon as they are certain: a kink needs ``window`` frames after it, a pot needs the
+tracker to give the ball up. A short reorder buffer keeps the stream in time order.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from arbiter import contract as c
+from arbiter.tables import TableModel
+
+from .tracker import Track, TrackView
+
+XY = tuple[float, float]
+# Both balls of a contact kink; the second kink within this time of the first is the same contact.
+DUPLICATE_CONTACT_S = 0.05
+# A ball leaving rest is timed from its first samples in motion: few, so that the next contact stays out.
+DEPARTURE_FIT_SAMPLES = 2
+# The rest position is the running mean of up to this many samples (detector noise averages out).
+REST_AVERAGE_SAMPLES = 30
+
+
+@dataclass(frozen=True)
+class EventConfig:
+    """Settings of event detection. Each trades something off:
+
+    - ``window``: frames fitted on each side of a kink: more is steadier against detector noise, but needs
+      that many frames between two contacts and delays each event by that many frames.
+    - ``kink_mm_s``: smallest velocity change that is a contact; above the velocity noise of a
+      ``window``-frame fit, below a soft kiss.
+    - ``cushion_tol_mm`` / ``ball_tol_mm``: how far from the exact touching distance a kink may happen
+      and still be explained by that cushion or ball (detector noise plus a frame's travel of the fit).
+    - ``moving_mm_s``: a kink needs the ball to move at least this fast on one side of it; below, the
+      change is detector noise on a ball at rest.
+    - ``min_move_mm``: a ball leaving rest must get this far from its spot within the window;
+      ``departure_mm``: the first sample that far from the rest position is its first in motion (a few
+      times the detector's noise).
+    - ``rest_mm_s``: a ball slower than this is at rest; ``settle_s``: how long everything must rest before
+      the shot ends.
+    - ``hold_s``: the reorder buffer; the pot of a ball is known only once the tracker gives it up.
+    """
+
+    window: int = 3
+    kink_mm_s: float = 120.0
+    moving_mm_s: float = 150.0
+    min_move_mm: float = 6.0
+    departure_mm: float = 3.0
+    cushion_tol_mm: float = 25.0
+    ball_tol_mm: float = 30.0
+    rest_mm_s: float = 25.0
+    settle_s: float = 0.4
+    hold_s: float = 0.15
+
+    def __post_init__(self) -> None:
+        if self.window < 2:
+            raise ValueError(f"window must be at least 2 frames (got {self.window})")
+        for name in (
+            "kink_mm_s",
+            "moving_mm_s",
+            "min_move_mm",
+            "cushion_tol_mm",
+            "ball_tol_mm",
+            "rest_mm_s",
+            "settle_s",
+        ):
+            if getattr(self, name) <= 0:
+                raise ValueError(f"{name} must be positive (got {getattr(self, name)})")
+        if self.hold_s < 0:
+            raise ValueError(f"hold_s must not be negative (got {self.hold_s})")
+
+
+@dataclass
+class _Path:
+    """The measured positions of one ball, and how far kink detection has looked at them."""
+
+    samples: list[tuple[float, float, float]] = field(default_factory=list)  # t, x, y
+    checked: int = 0  # samples before this index were looked at as kink centres
+    quiet_until: float = -math.inf  # no new kink before this time (one contact is one kink)
+    rest: tuple[float, float] | None = None  # where it rests, while it does
+    rest_n: int = 0
+
+
+def _fit(samples: list[tuple[float, float, float]], t_ref: float) -> tuple[np.ndarray, np.ndarray]:
+    """Least-squares line p(t) = a + v (t - t_ref) through the samples."""
+    arr = np.asarray(samples)
+    dt = arr[:, 0] - t_ref
+    if len(arr) == 1 or np.ptp(dt) == 0:
+        return arr[:, 1:].mean(axis=0), np.zeros(2)
+    design = np.column_stack([np.ones_like(dt), dt])
+    coef, *_ = np.linalg.lstsq(design, arr[:, 1:], rcond=None)
+    return coef[0], coef[1]
+
+
+class EventDetector:
+    """Online: ``update`` after each tracker update, ``finish`` at the end of the source."""
+
+    def __init__(
+        self, table: TableModel, cue_balls: tuple[str, ...], config: EventConfig | None = None
+    ) -> None:
+        self.table = table
+        self.cue_balls = cue_balls  # the balls a player may strike (five-pins: both players' balls)
+        self.config = config or EventConfig()
+        self.r = table.ball_radius_mm
+        self._paths: dict[str, _Path] = {}
+        self._pending: list[tuple[float, int, object]] = []
+        self._emitted_t = -math.inf
+        self._seq = 0
+        self._in_shot = False
+        self._last_motion_t = -math.inf
+        self._views: dict[str, TrackView] = {}
+        self._recent_pairs: deque[tuple[float, frozenset[str]]] = deque(maxlen=64)
+        self._gone_seen: set[int] = set()
+        self._departures: list[tuple[float, str, np.ndarray]] = []
+
+    # -- public ---------------------------------------------------------------------------------------------
+    def update(self, t: float, views: list[TrackView], gone: list[Track]) -> list[object]:
+        """Feed one frame's tracks; returns the events that became certain, in time order."""
+        self._views = {v.ball: v for v in views}
+        for v in views:
+            if v.measured:
+                self._paths.setdefault(v.ball, _Path()).samples.append((t, *v.xy_mm))
+        for ball, path in self._paths.items():
+            self._scan(ball, path)
+        self._resolve_departures()
+        for tr in gone:
+            if id(tr) not in self._gone_seen:
+                self._gone_seen.add(id(tr))
+                self._vanished(tr)
+        self._settle(t, views)
+        return self._release(t - self.config.hold_s)
+
+    def finish(self, t: float, views: list[TrackView]) -> list[object]:
+        """End of source: flush what is pending, and end a shot still open with the balls where they are."""
+        if self._in_shot:
+            self._end_shot(max(self._last_motion_t, self._emitted_t), views)
+        return self._release(math.inf)
+
+    # -- kinks ----------------------------------------------------------------------------------------------
+    def _scan(self, ball: str, path: _Path) -> None:
+        """Look for departures from rest and for kinks of a moving ball, ``window`` + 1 frames behind."""
+        cfg = self.config
+        w = cfg.window
+        s = path.samples
+        while path.checked + w + 1 < len(s):
+            k = path.checked
+            path.checked += 1
+            if path.rest is None:
+                self._maybe_rest(path, k)
+                if path.rest is None and k >= w + 1 and s[k][0] >= path.quiet_until:
+                    self._maybe_kink(ball, path, k)
+                continue
+            # At rest: has it left its spot, for good?
+            left = math.dist(s[k][1:], path.rest) > cfg.departure_mm
+            if left and math.dist(s[k + w][1:], path.rest) > cfg.min_move_mm:
+                self._departure(ball, path, k)
+            else:
+                n = path.rest_n
+                path.rest = ((path.rest[0] * n + s[k][1]) / (n + 1), (path.rest[1] * n + s[k][2]) / (n + 1))
+                path.rest_n = min(n + 1, REST_AVERAGE_SAMPLES)
+
+    def _maybe_rest(self, path: _Path, k: int) -> None:
+        """A ball becomes at rest when its last ``2 window`` samples fit a speed under ``rest_mm_s``."""
+        w = self.config.window
+        if k < 2 * w:
+            return
+        pts = path.samples[k - 2 * w : k + 1]
+        _, v = _fit(pts, pts[-1][0])
+        if float(np.hypot(*v)) < self.config.rest_mm_s:
+            path.rest = (float(np.mean([p[1] for p in pts])), float(np.mean([p[2] for p in pts])))
+            path.rest_n = len(pts)
+
+    def _departure(self, ball: str, path: _Path, k: int) -> None:
+        """The ball left rest between samples k-1 and k: find when, from its first moving samples. What set
+        it moving is decided in ``_resolve_departures``, with every ball that left rest in the same frame."""
+        s = path.samples
+        rest = np.array(path.rest)
+        path.rest = None
+        first = s[k : k + DEPARTURE_FIT_SAMPLES]
+        t_ref = first[0][0]
+        a1, v1 = _fit(first, t_ref)
+        speed2 = float(np.dot(v1, v1))
+        tau = float(-np.dot(a1 - rest, v1) / speed2) if speed2 > 0 else 0.0
+        t0 = max(s[k - 1][0], min(t_ref, t_ref + tau))
+        path.quiet_until = s[min(k + self.config.window, len(s) - 1)][0]
+        self._departures.append((t0, ball, rest))
+
+    def _resolve_departures(self) -> None:
+        """Explain the balls that left rest together: in a break a whole rack does in one frame, and each was
+        set moving by a ball already moving (the cue ball, then the balls it drove). Breadth first from the
+        balls known to be moving, nearest contact first; what no mover explains starts the shot."""
+        pending = sorted(self._departures, key=lambda d: d[0])
+        self._departures = []
+        movers = {b for b in self._paths if self._moving_at(b, pending[0][0])} if pending else set()
+        while pending:
+            best = None
+            for i, (t0, ball, rest) in enumerate(pending):
+                mover, err = self._touching(ball, t0, rest, among=movers)
+                if mover is not None and (best is None or err < best[2]):
+                    best = (i, mover, err)
+            if best is not None:
+                t0, ball, _ = pending.pop(best[0])
+                self._ball_contact(best[1], ball, t0, priority=2)
+                movers.add(ball)
+                continue
+            t0, ball, rest = pending.pop(0)
+            movers.add(ball)
+            other, _ = self._touching(ball, t0, rest)
+            if not self._in_shot:
+                self._in_shot = True
+                if ball not in self.cue_balls and other in self.cue_balls:
+                    # Frozen against the cue ball: both leave rest in the same frame; the cue struck first.
+                    self._push(t0 - 1e-6, c.ShotStart(t=round(t0 - 1e-6, 6), ball=other))
+                    self._ball_contact(other, ball, t0, priority=2)
+                    movers.add(other)
+                else:
+                    self._push(t0, c.ShotStart(t=round(t0, 6), ball=ball))
+            elif other is not None:
+                self._ball_contact(other, ball, t0, priority=2)
+
+    def _maybe_kink(self, ball: str, path: _Path, k: int) -> None:
+        """A contact of a moving ball: the velocity change peaks at sample k."""
+        cfg = self.config
+        s = path.samples
+        strength = [self._kink(s, j) for j in (k - 1, k, k + 1)]
+        dv_k, a0, v0, v1 = strength[1]
+        if dv_k < cfg.kink_mm_s or dv_k < strength[0][0] or dv_k <= strength[2][0]:
+            return
+        if float(np.hypot(*v0)) < cfg.moving_mm_s:
+            return  # it was not moving: departures are handled apart
+        dv = v1 - v0
+        tk = s[k][0]
+        # Where the line before meets the line after (fitted without sample k): a0 + v0 tau = a1 + v1 tau.
+        a1 = self._after_intercept(s, k)
+        tau = float(-np.dot(a0 - a1, dv) / np.dot(dv, dv))
+        tau = max(s[k - 1][0] - tk, min(s[k + 1][0] - tk, tau))
+        tc = tk + tau
+        p = a0 + v0 * tau
+        path.quiet_until = s[min(k + cfg.window, len(s) - 1)][0]
+        other, ball_err = self._touching(ball, tc, p)
+        if other is not None and not self._changed_at(other, tc):
+            other = None  # passing close by: a contact changes both balls' motion
+        cushion, cushion_err = self._cushion(p, v0, v1)
+        if other is not None and (cushion is None or ball_err <= cushion_err):
+            vo = self._velocity_before(self._paths[other], tc)
+            towards = self._position_at(self._paths[other], tc) - p
+            mover_first = float(np.dot(v0, towards)) >= float(np.dot(vo, -towards))
+            self._ball_contact(ball if mover_first else other, other if mover_first else ball, tc, priority=1)
+        elif cushion is not None:
+            self._push(tc, c.Cushion(t=round(tc, 6), ball=ball, side=cushion))
+
+    def _moving_at(self, ball: str, t: float) -> bool:
+        """Whether ``ball`` was moving just before ``t``: not at rest, and fast enough to be seen moving."""
+        path = self._paths[ball]
+        if path.rest is not None and (not path.samples or path.samples[-1][0] >= t):
+            return False
+        return float(np.hypot(*self._velocity_before(path, t))) >= self.config.moving_mm_s
+
+    def _changed_at(self, ball: str, t: float) -> bool:
+        """Whether ``ball``'s velocity changed around ``t`` (it was struck or it struck)."""
+        path = self._paths[ball]
+        w = self.config.window
+        before = [x for x in path.samples if x[0] <= t][-(w + 1) :]
+        after = [x for x in path.samples if x[0] > t][: w + 1]
+        if len(after) < 2 or len(before) < 2:
+            return True  # too little seen to refuse it
+        dv = _fit(after, t)[1] - _fit(before, t)[1]
+        return float(np.hypot(*dv)) >= self.config.kink_mm_s / 2
+
+    def _kink(self, s: list, k: int) -> tuple[float, np.ndarray, np.ndarray, np.ndarray]:
+        w = self.config.window
+        if k - w < 0 or k + w >= len(s):
+            return 0.0, np.zeros(2), np.zeros(2), np.zeros(2)
+        tk = s[k][0]
+        a0, v0 = _fit(s[k - w : k + 1], tk)
+        _, v1 = _fit(s[k : k + w + 1], tk)
+        return float(np.hypot(*(v1 - v0))), a0, v0, v1
+
+    def _after_intercept(self, s: list, k: int) -> np.ndarray:
+        w = self.config.window
+        a1, _ = _fit(s[k + 1 : k + w + 2], s[k][0])
+        return a1
+
+    def _touching(
+        self, ball: str, t: float, p: np.ndarray, among: set[str] | None = None
+    ) -> tuple[str | None, float]:
+        """The ball (of ``among``, when given: the balls in motion) whose centre was two radii, within
+        tolerance, from ``p`` at time ``t``."""
+        moving_only = among is not None
+        best, best_score, best_err = None, 1.0, math.inf
+        for other, path in self._paths.items():
+            if other == ball or not path.samples or (moving_only and other not in among):
+                continue
+            q = self._position_at(path, t)
+            if q is None:
+                continue
+            err = abs(float(np.hypot(*(q - p))) - 2 * self.r)
+            # A fast ball's place at ``t`` is uncertain by the distance it covers in half a frame.
+            tol = self.config.ball_tol_mm
+            if moving_only and len(path.samples) > 1:
+                frame = path.samples[-1][0] - path.samples[-2][0]
+                tol += float(np.hypot(*self._velocity_before(path, t))) * frame / 2
+            if err / tol < best_score:
+                best, best_score, best_err = other, err / tol, err
+        return best, best_err
+
+    def _cushion(self, p: np.ndarray, v0: np.ndarray, v1: np.ndarray) -> tuple[str | None, float]:
+        w, length = self.table.width_mm, self.table.length_mm
+        sides = {
+            "left": (p[0], np.array([1.0, 0.0])),
+            "right": (w - p[0], np.array([-1.0, 0.0])),
+            "bottom": (p[1], np.array([0.0, 1.0])),
+            "top": (length - p[1], np.array([0.0, -1.0])),
+        }
+        best, best_err = None, self.config.cushion_tol_mm
+        for side, (dist, inward) in sides.items():
+            err = abs(float(dist) - self.r)
+            # Into the cushion before, away from it after.
+            if err < best_err and np.dot(v0, inward) < 0 <= np.dot(v1, inward):
+                best, best_err = side, err
+        return best, best_err
+
+    def _ball_contact(self, first: str, second: str, tc: float, priority: int) -> None:
+        """Report a contact once: both balls kink; the timing of a ball leaving rest is the better one."""
+        pair = frozenset((first, second))
+        for i, (t_prev, _seq, ev, prio) in enumerate(self._pending):
+            same = isinstance(ev, c.BallBall) and frozenset(ev.balls) == pair
+            if same and abs(t_prev - tc) < DUPLICATE_CONTACT_S:
+                if priority > prio:
+                    self._pending[i] = (tc, _seq, c.BallBall(t=round(tc, 6), balls=(first, second)), priority)
+                return
+        for t_prev, prev in self._recent_pairs:
+            if prev == pair and abs(t_prev - tc) < DUPLICATE_CONTACT_S:
+                return  # already released
+        self._recent_pairs.append((tc, pair))
+        if not self._in_shot:
+            # A contact with nothing moving before it: the strike itself was missed; start the shot here.
+            self._in_shot = True
+            self._push(tc - 1e-6, c.ShotStart(t=round(tc - 1e-6, 6), ball=first))
+        self._push(tc, c.BallBall(t=round(tc, 6), balls=(first, second)), priority)
+
+    @staticmethod
+    def _position_at(path: _Path, t: float) -> np.ndarray | None:
+        s = path.samples
+        if not s or t < s[0][0] - 0.1:
+            return None
+        times = np.fromiter((x[0] for x in s), float, len(s))
+        i = int(np.searchsorted(times, t))
+        if i <= 0:
+            return np.array(s[0][1:])
+        if i >= len(s):
+            return np.array(s[-1][1:]) if t - s[-1][0] < 0.1 else None
+        (t0, x0, y0), (t1, x1, y1) = s[i - 1], s[i]
+        f = (t - t0) / (t1 - t0) if t1 > t0 else 0.0
+        return np.array([x0 + f * (x1 - x0), y0 + f * (y1 - y0)])
+
+    def _velocity_before(self, path: _Path, t: float) -> np.ndarray:
+        pts = [x for x in path.samples if x[0] <= t][-(self.config.window + 1) :]
+        if len(pts) < 2:
+            return np.zeros(2)
+        return _fit(pts, t)[1]
+
+    # -- pots, rest -----------------------------------------------------------------------------------------
+    def _vanished(self, tr: Track) -> None:
+        measured = [h for h in tr.history if h[3]]
+        if not measured:
+            return
+        t_last, x, y, _ = measured[-1]
+        if tr.gone_near is not None:
+            # It crossed the mouth after its last sighting: at its last measured speed, but no later than
+            # one frame after (a slow ball in the jaws drops at once).
+            mouth = self.table.pocket(tr.gone_near).mouth_xy_mm
+            path = self._paths.get(tr.ball)
+            speed = float(np.hypot(*self._velocity_before(path, t_last))) if path else 0.0
+            frame = (t_last - measured[-2][0]) if len(measured) > 1 else 0.0
+            dist = max(0.0, math.dist((x, y), mouth) - self.r)
+            t = t_last + min(dist / speed if speed > 0 else frame, frame)
+            self._push(t, c.Pot(t=round(t, 6), ball=tr.ball, pocket=tr.gone_near))
+        elif not self.table.on_table((x, y), margin_mm=-self.r):
+            self._push(t_last, c.OffTable(t=round(t_last, 6), ball=tr.ball))
+        self._paths.pop(tr.ball, None)
+
+    def _settle(self, t: float, views: list[TrackView]) -> None:
+        cfg = self.config
+        moving = any(self._recent_speed(v.ball, t) >= cfg.rest_mm_s for v in views)
+        if moving:
+            self._last_motion_t = t
+        elif self._in_shot and t - self._last_motion_t >= cfg.settle_s and not self._pending_after(t):
+            self._end_shot(self._last_motion_t, views)
+
+    def _recent_speed(self, ball: str, t: float) -> float:
+        path = self._paths.get(ball)
+        if path is None:
+            return 0.0
+        pts = [x for x in path.samples[-(2 * self.config.window + 1) :] if t - x[0] <= 0.15]
+        if len(pts) < 3:
+            return 0.0
+        return float(np.hypot(*_fit(pts, t)[1]))
+
+    def _pending_after(self, t: float) -> bool:
+        return any(p[0] > t for p in self._pending)
+
+    def _end_shot(self, t_end: float, views: list[TrackView]) -> None:
+        self._in_shot = False
+        positions = {v.ball: (round(v.xy_mm[0], 2), round(v.xy_mm[1], 2)) for v in views}
+        t_end = max(t_end, self._emitted_t, max((p[0] for p in self._pending), default=-math.inf))
+        self._push(t_end, c.ShotEnd(t=round(t_end, 6), positions=positions))
+
+    # -- ordering -------------------------------------------------------------------------------------------
+    def _push(self, t: float, event: object, priority: int = 0) -> None:
+        self._seq += 1
+        self._pending.append((t, self._seq, event, priority))
+
+    def _release(self, until: float) -> list[object]:
+        self._pending.sort(key=lambda p: (p[0], p[1]))
+        out = []
+        while self._pending and self._pending[0][0] <= until:
+            t, _, event, _ = self._pending.pop(0)
+            if t < self._emitted_t:
+                # Known too late to keep its own time in order: stamp it at the last emitted time.
+                event = _retime(event, self._emitted_t)
+                t = self._emitted_t
+            self._emitted_t = t
+            out.append(event)
+        return out
+
+
+def _retime(event: object, t: float) -> object:
+    from dataclasses import replace
+
+    return replace(event, t=round(t, 6))
