@@ -25,6 +25,7 @@ format: setup
 
 bench: setup
 	@$(BIN)/arbiter bench render --size 1280x720
+	@$(BIN)/arbiter bench pipeline --size 1920x1080
 
 # Re-create the bundled sample clip (samples/billiards/snooker) from its seed.
 sample: setup

@@ -129,31 +129,185 @@ def validate(
 
 
 @app.command()
-def demo(
-    shot_dir: Annotated[Path, typer.Option(help="The sample shot to show.")] = SAMPLE_SHOT,
+def run(
+    source: Annotated[
+        str, typer.Argument(help="A video file, a camera index (0), an rtsp:// URL or an image folder.")
+    ],
+    game: Annotated[str, typer.Option(help=f"One of: {', '.join(GAMES)}.")],
+    out: Annotated[
+        Path, typer.Option(help="Output folder: events.jsonl, tracks.jsonl, annotated.mp4.")
+    ] = Path("out/run"),
+    calibration: Annotated[Path | None, typer.Option(help="A saved camera profile (JSON) to use.")] = None,
+    players: Annotated[str, typer.Option(help="Players in turn order, comma separated.")] = "A,B",
+    annotate: Annotated[bool, typer.Option(help="Write annotated.mp4.")] = True,
 ) -> None:
-    """Play the bundled sample shot: check its video and tell what happened in it."""
-    import cv2
+    """Referee a video or a live camera: find the table, follow the balls, write the event stream."""
+    from tqdm import tqdm
 
-    video = shot_dir / "video.mp4"
-    cap = cv2.VideoCapture(str(video))
-    if not cap.isOpened():
-        _fail(f"cannot open {video}: the bundled sample is missing or corrupt (git checkout samples/)")
-    frames, fps = int(cap.get(cv2.CAP_PROP_FRAME_COUNT)), cap.get(cv2.CAP_PROP_FPS)
-    w, h = int(cap.get(cv2.CAP_PROP_FRAME_WIDTH)), int(cap.get(cv2.CAP_PROP_FRAME_HEIGHT))
-    read = 0
-    while True:
-        ok, _ = cap.read()
-        if not ok:
-            break
-        read += 1
-    cap.release()
-    typer.echo(
-        f"sample clip {video}: {read} of {frames} frames decoded, {w}x{h} at {fps:.0f} fps "
-        f"({read / fps:.1f} s)"
+    from arbiter.pipeline import RunOptions, referee_video
+    from vision.calibration import CalibrationError
+    from vision.sources import FrameSource, SourceError
+
+    if game not in GAMES:
+        _fail(f"unknown billiards game {game!r}; choose one of {', '.join(GAMES)}")
+    try:
+        src = FrameSource(source)
+    except SourceError as exc:
+        _fail(str(exc))
+    options = RunOptions(
+        game=game,
+        players=tuple(p.strip() for p in players.split(",") if p.strip()),
+        calibration=calibration,
+        annotate=annotate,
     )
-    typer.echo("what happened (the physics engine's ground truth; the camera pipeline arrives in issue 3):")
-    _print_shot(shot_dir)
+    bar = tqdm(total=src.frame_count, unit="frame", disable=None, file=sys.stderr)
+
+    def on_frame(n: int, fps: float) -> None:
+        bar.update(1)
+        bar.set_postfix(fps=f"{fps:.1f}")
+
+    def on_event(event: object) -> None:
+        bar.write(narrate.describe(event))
+
+    try:
+        result = referee_video(src, options, out, on_frame=on_frame, on_event=on_event)
+    except (CalibrationError, ValueError) as exc:
+        bar.close()
+        _fail(str(exc))
+    bar.close()
+    typer.echo(
+        f"{result.frames} frames ({result.bad_frames} unreadable skipped) at {result.fps:.1f} fps; "
+        f"{len(result.events)} events in {out / 'events.jsonl'}"
+    )
+
+
+def _parse_points(text: str) -> dict[str, tuple[float, float]]:
+    """``bl=102,88;br=1190,95;tl=98,640;tr=1185,650`` -> named pixel points."""
+    points = {}
+    for part in filter(None, (p.strip() for p in text.split(";"))):
+        try:
+            name, xy = part.split("=")
+            x, y = (float(v) for v in xy.split(","))
+        except ValueError:
+            _fail(f"--points must look like 'bl=102,88;br=1190,95;tl=98,640;tr=1185,650' (got {part!r})")
+        points[name.strip()] = (x, y)
+    return points
+
+
+@app.command()
+def calibrate(
+    source: Annotated[
+        str, typer.Argument(help="A video file, camera index, URL or image folder showing the table.")
+    ],
+    game: Annotated[str, typer.Option(help=f"One of: {', '.join(GAMES)}.")],
+    out: Annotated[Path, typer.Option(help="The camera profile to write (JSON).")] = Path(
+        "camera_profile.json"
+    ),
+    points: Annotated[
+        str | None,
+        typer.Option(
+            help="Manual: table points in pixels, 'bl=x,y;br=x,y;tl=x,y;tr=x,y' (corners of the "
+            "playing area at the cushion noses; pocket ids and spot names also accepted)."
+        ),
+    ] = None,
+) -> None:
+    """Find the table (or take four or more typed points) and save the camera profile for 'run --calibration'.
+    Also writes PROFILE.png: the fitted table drawn over the frame, to check by eye."""
+    import cv2
+    import numpy as np
+
+    from arbiter.tables import table_for
+    from vision.calibration import CalibrationError, calibrate_auto, calibrate_manual
+    from vision.sources import FrameSource, SourceError
+
+    if game not in GAMES:
+        _fail(f"unknown billiards game {game!r}; choose one of {', '.join(GAMES)}")
+    try:
+        frame = next(iter(FrameSource(source)), None)
+    except SourceError as exc:
+        _fail(str(exc))
+    if frame is None:
+        _fail(f"{source} gave no frame")
+    table = table_for(game)
+    h, w = frame.image.shape[:2]
+    try:
+        if points:
+            calib = calibrate_manual(_parse_points(points), table, (w, h), image=frame.image)
+        else:
+            calib = calibrate_auto(frame.image, table)
+    except (CalibrationError, ValueError, KeyError) as exc:
+        _fail(str(exc))
+    calib.save(out)
+    overlay = frame.image.copy()
+    corners = np.array([[0, 0], [table.width_mm, 0], [table.width_mm, table.length_mm], [0, table.length_mm]])
+    cv2.polylines(overlay, [calib.mm_to_px(corners).astype(np.int32)], True, (0, 255, 255), 2, cv2.LINE_AA)
+    for p in table.pockets:
+        cx, cy = calib.mm_to_px(np.array([p.mouth_xy_mm]))[0]
+        cv2.circle(overlay, (int(cx), int(cy)), 6, (0, 0, 255), 2, cv2.LINE_AA)
+    cv2.imwrite(str(out.with_suffix(".png")), overlay)
+    typer.echo(
+        f"camera profile {out} ({'manual' if points else 'automatic'}), reprojection error "
+        f"{calib.reprojection_error_px:.2f} px; check {out.with_suffix('.png')}"
+    )
+
+
+@app.command("eval")
+def eval_(
+    root: Annotated[Path, typer.Argument(help="A folder written by 'arbiter synth billiards'.")],
+    work: Annotated[Path, typer.Option(help="Where the pipeline's own outputs go.")] = Path("out/eval"),
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Run the whole pipeline on synthetic shots and score it against their truth, beside ByteTrack."""
+    from arbiter.evaluate import evaluate_dir
+
+    def progress(name: str, info: dict) -> None:
+        if not as_json:
+            typer.echo(f"{name}: {info['frames']} frames at {info['fps']} fps", err=True)
+
+    try:
+        figures = evaluate_dir(root, work, on_shot=progress)
+    except FileNotFoundError as exc:
+        _fail(str(exc))
+    typer.echo(json.dumps(figures, indent=None if as_json else 1))
+
+
+@app.command()
+def demo(
+    shot_dir: Annotated[Path, typer.Option(help="The sample shot to referee.")] = SAMPLE_SHOT,
+    out: Annotated[Path, typer.Option(help="Where the run's files go.")] = Path("out/demo"),
+) -> None:
+    """Referee the bundled sample clip through the whole pipeline, then compare with its ground truth."""
+    from arbiter.evaluate import in_truth_names
+    from arbiter.pipeline import RunOptions, referee_video
+    from arbiter.tables import table_for
+    from datasets.billiards.scoring import EventScore
+    from vision.sources import FrameSource, SourceError
+
+    try:
+        src = FrameSource(shot_dir / "video.mp4")
+    except SourceError as exc:
+        _fail(f"{exc} (the bundled sample is missing: git checkout samples/)")
+    header, truth = contract.read_stream(shot_dir / "truth.jsonl")
+    typer.echo(
+        f"refereeing {shot_dir / 'video.mp4'} ({header.game}, {src.size[0]}x{src.size[1]}, {src.fps:.0f} fps)"
+    )
+    result = referee_video(
+        src, RunOptions(game=header.game), out, on_event=lambda e: typer.echo("  " + narrate.describe(e))
+    )
+    typer.echo(
+        f"{result.frames} frames at {result.fps:.1f} fps; files in {out}/ (events.jsonl, tracks.jsonl, "
+        "annotated.mp4)"
+    )
+    for line in narrate.summarise(result.events):
+        typer.echo(line)
+    score = EventScore.new()
+    score.add(truth, in_truth_names(shot_dir, result, table_for(header.game).ball_diameter_mm))
+    found = score.as_dict()["events"]
+    typer.echo(
+        "against the physics engine's truth: "
+        + ", ".join(f"{k} {round(v['recall'] * v['true'])} of {v['true']} found" for k, v in found.items())
+        + f"; first contact {'right' if score.first_right else 'WRONG'}"
+    )
 
 
 @bench_app.command("render")
@@ -180,6 +334,42 @@ def bench_render(
     typer.echo(f"  arbiter renderer (cached table, no blur)  {result['renderer_fps']:8.1f} fps")
     typer.echo(f"  arbiter renderer (3-sample motion blur)   {result['renderer_blur_fps']:8.1f} fps")
     typer.echo(f"  naive peer (re-render the table per frame) {result['naive_fps']:7.1f} fps")
+
+
+@bench_app.command("pipeline")
+def bench_pipeline(
+    size: Annotated[str, typer.Option(help="Frame size WIDTHxHEIGHT of the generated clip.")] = "1920x1080",
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Frames per second of the whole pipeline (decode, detect, calibrate, track, events) on a synthetic
+    snooker clip, on this machine, without the annotated video."""
+    from arbiter.pipeline import RunOptions, referee_video
+    from datasets.billiards.synth import SynthConfig, synth_billiards
+    from vision.sources import FrameSource
+
+    width, height = _parse_size(size)
+    clip = Path(".cache") / "bench" / f"snooker_{width}x{height}"
+    if not (clip / "shot_000" / "video.mp4").exists():
+        typer.echo(f"generating the benchmark clip in {clip} (once) ...", err=True)
+        synth_billiards(
+            SynthConfig(game="snooker", shots=1, seed=2024, width=width, height=height, yolo_every=10**6),
+            clip,
+        )
+    src = FrameSource(clip / "shot_000" / "video.mp4")
+    result = referee_video(src, RunOptions(game="snooker", annotate=False), Path(".cache") / "bench" / "run")
+    figures = {
+        "size": [width, height],
+        "frames": result.frames,
+        "pipeline_fps": round(result.fps, 1),
+        "realtime_at_60fps": result.fps >= 60,
+    }
+    if as_json:
+        typer.echo(json.dumps(figures))
+        return
+    typer.echo(
+        f"whole pipeline at {width}x{height} (classical detector, 2 cores): {result.fps:.1f} fps over "
+        f"{result.frames} frames (real time at 60 fps needs 60)"
+    )
 
 
 def main() -> None:  # pragma: no cover - console entry

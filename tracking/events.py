@@ -54,6 +54,7 @@ class EventConfig:
       times the detector's noise).
     - ``rest_mm_s``: a ball slower than this is at rest; ``settle_s``: how long everything must rest before
       the shot ends.
+    - ``lost_wait_s``: how long a ball lost while moving holds the end of the shot back.
     - ``hold_s``: the reorder buffer; the pot of a ball is known only once the tracker gives it up.
     """
 
@@ -66,6 +67,7 @@ class EventConfig:
     ball_tol_mm: float = 30.0
     rest_mm_s: float = 25.0
     settle_s: float = 0.4
+    lost_wait_s: float = 3.0
     hold_s: float = 0.15
 
     def __post_init__(self) -> None:
@@ -223,14 +225,17 @@ class EventDetector:
             movers.add(ball)
             other, _ = self._touching(ball, t0, rest)
             if not self._in_shot:
-                self._in_shot = True
-                if ball not in self.cue_balls and other in self.cue_balls:
+                if ball in self.cue_balls:
+                    self._in_shot = True
+                    self._push(t0, c.ShotStart(t=round(t0, 6), ball=ball))
+                elif other in self.cue_balls:
                     # Frozen against the cue ball: both leave rest in the same frame; the cue struck first.
+                    self._in_shot = True
                     self._push(t0 - 1e-6, c.ShotStart(t=round(t0 - 1e-6, 6), ball=other))
                     self._ball_contact(other, ball, t0, priority=2)
                     movers.add(other)
-                else:
-                    self._push(t0, c.ShotStart(t=round(t0, 6), ball=ball))
+                # Else an object ball "moving" while the cue ball rests is a hand or a misread, not a shot.
+                # (A cue striking an object ball, a foul, shows here only once the cue ball moves too.)
             elif other is not None:
                 self._ball_contact(other, ball, t0, priority=2)
 
@@ -398,11 +403,18 @@ class EventDetector:
 
     def _settle(self, t: float, views: list[TrackView]) -> None:
         cfg = self.config
-        moving = any(self._recent_speed(v.ball, t) >= cfg.rest_mm_s for v in views)
+        # A ball lost while moving may still be rolling: the shot is not over until it is seen again at rest
+        # (or has been missing for ``lost_wait_s``).
+        lost = any(v.lost and t - self._last_sample_t(v.ball) < cfg.lost_wait_s for v in views)
+        moving = lost or any(self._recent_speed(v.ball, t) >= cfg.rest_mm_s for v in views)
         if moving:
             self._last_motion_t = t
         elif self._in_shot and t - self._last_motion_t >= cfg.settle_s and not self._pending_after(t):
             self._end_shot(self._last_motion_t, views)
+
+    def _last_sample_t(self, ball: str) -> float:
+        path = self._paths.get(ball)
+        return path.samples[-1][0] if path and path.samples else -math.inf
 
     def _recent_speed(self, ball: str, t: float) -> float:
         path = self._paths.get(ball)

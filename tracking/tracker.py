@@ -80,6 +80,7 @@ class Track:
     misses: int = 0
     last_seen_t: float = 0.0
     gone_near: str | None = None  # the pocket id when it vanished next to one
+    lost: bool = False  # vanished while moving, away from any pocket: still on the table, place unknown
     history: list[tuple[float, float, float, bool]] = field(default_factory=list)  # t, x, y, measured
 
     @property
@@ -105,7 +106,7 @@ class TrackView:
     state: TrackState
     measured: bool  # detected in this frame (else predicted, or held at rest while hidden)
     moving: bool
-    gone_near: str | None = None
+    lost: bool = False
 
 
 def _kalman(xy: XY, cfg: TrackerConfig) -> KalmanFilter:
@@ -175,10 +176,11 @@ class BallTracker:
                 px = np.array(tr.xy)
                 d = np.linalg.norm(det_xy[det_idx] - px, axis=1)
                 same = detections.cls[det_idx] == tr.cls
-                # A ball whose look is unique in the set (the yellow, the 7) can be anywhere: its look is its
-                # identity, so no gate. Balls that look alike (reds) are told apart by distance alone.
+                # A ball whose look is unique in the set (the yellow, the 7) that has gone unseen can be found
+                # anywhere: its look is its identity. While it is in view it is gated like the others, so a
+                # detection of its colour elsewhere (a misread ball) cannot drag it across the table.
                 unique = len(self._ids_by_cls.get(tr.cls, ())) == 1
-                gate = math.inf if unique else cfg.gate_mm + tr.speed * dt
+                gate = math.inf if unique and (tr.lost or tr.misses > 0) else cfg.gate_mm + tr.speed * dt
                 ok = same & (d <= gate)
                 cost[i, ok] = d[ok]
             rows, cols = linear_sum_assignment(cost)
@@ -187,7 +189,11 @@ class BallTracker:
                     continue
                 tr = live[r]
                 j = int(det_idx[cidx])
-                tr.kf.update(det_xy[j].reshape(2, 1))
+                if tr.lost:  # found again after a while: start afresh where it is
+                    tr.kf = _kalman((float(det_xy[j, 0]), float(det_xy[j, 1])), cfg)
+                    tr.lost = False
+                else:
+                    tr.kf.update(det_xy[j].reshape(2, 1))
                 tr.hits += 1
                 tr.misses = 0
                 tr.last_seen_t = t
@@ -206,11 +212,20 @@ class BallTracker:
                 continue
             last = next((h for h in reversed(tr.history) if h[3]), None)
             in_jaws = last is not None and self._in_jaws((last[1], last[2]))
-            if (moving or in_jaws) and tr.misses > cfg.max_misses_moving:
-                # Gone: a moving ball that vanished, or a slow one that dropped from the jaws of a pocket.
+            near = self._nearest_pocket((last[1], last[2])) if last else None
+            off = last is not None and not self.table.on_table((last[1], last[2]))
+            if ((moving and (near or off)) or in_jaws) and tr.misses > cfg.max_misses_moving:
+                # Gone: a moving ball that vanished at a pocket or over a cushion, or a slow one that dropped
+                # from the jaws of a pocket.
                 tr.state = TrackState.GONE
-                tr.gone_near = self._nearest_pocket((last[1], last[2])) if last else None
+                tr.gone_near = near
                 continue
+            if moving and tr.misses > cfg.max_misses_moving:
+                # Lost in the open (a blur the detector missed, an arm over it): it is still on the table.
+                # Stop guessing its path; the next sighting of its look picks it up wherever it is.
+                tr.lost = True
+                tr.kf.x[2:, 0] = 0.0
+                moving = False
             if not moving:
                 # Hidden at rest: hold it where it stopped (no drift from a stale velocity).
                 tr.kf.x[2:, 0] = 0.0
@@ -221,6 +236,15 @@ class BallTracker:
             cls = int(detections.cls[j])
             ball = self._free_id(cls)
             if ball is None:
+                lost = [
+                    tr for tr in self.tracks if tr.cls == cls and tr.lost and tr.state is TrackState.CONFIRMED
+                ]
+                if lost:  # a lost look-alike seen again, further than the gate
+                    tr = min(lost, key=lambda tr: math.dist(tr.xy, det_xy[j]))
+                    tr.kf = _kalman((float(det_xy[j, 0]), float(det_xy[j, 1])), cfg)
+                    tr.lost, tr.misses, tr.last_seen_t = False, 0, t
+                    tr.history.append((t, *tr.xy, True))
+                    matched_tracks.add(id(tr))
                 continue  # more balls of this look than the game has: a false detection
             xy = (float(det_xy[j, 0]), float(det_xy[j, 1]))
             tr = Track(ball, cls, _kalman(xy, cfg), last_seen_t=t)
@@ -240,6 +264,7 @@ class BallTracker:
                 tr.state,
                 id(tr) in measured,
                 tr.speed >= self.config.rest_speed_mm_s,
+                tr.lost,
             )
             for tr in self.tracks
             if tr.state is TrackState.CONFIRMED

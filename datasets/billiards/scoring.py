@@ -210,7 +210,10 @@ def rename(event: object, ids: dict[str, str]) -> object:
 
     match event:
         case c.BallBall():
-            return replace(event, balls=tuple(ids.get(b, b) for b in event.balls))
+            pair = tuple(ids.get(b, b) for b in event.balls)
+            # Two tracks that followed the same true ball keep their own names: the contact is then scored
+            # as not found, which is what it is.
+            return replace(event, balls=pair) if pair[0] != pair[1] else event
         case c.ShotStart() | c.Cushion() | c.Pot() | c.OffTable():
             return replace(event, ball=ids.get(event.ball, event.ball))
         case c.PinDown():
@@ -218,3 +221,75 @@ def rename(event: object, ids: dict[str, str]) -> object:
         case c.ShotEnd():
             return replace(event, positions={ids.get(b, b): xy for b, xy in event.positions.items()})
     return event
+
+
+def match_detections(det_xy: np.ndarray, true_xy: np.ndarray, true_r: np.ndarray) -> list[tuple[int, int]]:
+    """One-to-one matches of detections to true balls, closest pairs first, within each true radius."""
+    if len(det_xy) == 0 or len(true_xy) == 0:
+        return []
+    d = np.linalg.norm(det_xy[:, None, :] - true_xy[None, :, :], axis=2)
+    ok = d <= true_r[None, :]
+    pairs = sorted(zip(*np.nonzero(ok), strict=True), key=lambda p: d[p])
+    used_d, used_t, out = set(), set(), []
+    for i, j in pairs:
+        if i not in used_d and j not in used_t:
+            used_d.add(i)
+            used_t.add(j)
+            out.append((int(i), int(j)))
+    return out
+
+
+@dataclass
+class DetectionScore:
+    """Detector recall, precision and class accuracy against ``frames.jsonl``, apart for balls at rest and
+    moving. Hidden balls are neither required nor counted against a detection that finds them."""
+
+    game: str
+
+    def __post_init__(self) -> None:
+        self.counts = {s: defaultdict(int) for s in ("rest", "moving")}
+
+    def add_frame(self, record: dict, detections) -> None:
+        from arbiter.balls import APPEARANCE_CLASSES, ball_look
+
+        required = [
+            (bid, b) for bid, b in record["balls"].items() if b["xy_px"] is not None and not b["hidden"]
+        ]
+        hidden = [b for b in record["balls"].values() if b["xy_px"] is not None and b["hidden"]]
+        true_xy = np.array([b["xy_px"] for _, b in required]).reshape(-1, 2)
+        true_r = np.array([b["radius_px"] for _, b in required])
+        matches = match_detections(detections.xy_px, true_xy, true_r)
+        for _, b in required:
+            self.counts["moving" if b["moving"] else "rest"]["truth"] += 1
+        matched = set()
+        for i, j in matches:
+            bid, b = required[j]
+            state = self.counts["moving" if b["moving"] else "rest"]
+            state["found"] += 1
+            state["right_class"] += int(
+                detections.cls[i] == APPEARANCE_CLASSES.index(ball_look(self.game, bid).cls)
+            )
+            matched.add(i)
+        moving_xy = np.array([b["xy_px"] for _, b in required if b["moving"]]).reshape(-1, 2)
+        hidden_xy = np.array([b["xy_px"] for b in hidden]).reshape(-1, 2)
+        for i in range(len(detections)):
+            if i in matched:
+                continue
+            p = detections.xy_px[i]
+            r = 2 * float(detections.radius_px[i])
+            if len(hidden_xy) and np.min(np.linalg.norm(hidden_xy - p, axis=1)) < r:
+                continue  # a ball the truth calls hidden, seen anyway: not a false detection
+            near_moving = len(moving_xy) and np.min(np.linalg.norm(moving_xy - p, axis=1)) < 2 * r
+            self.counts["moving" if near_moving else "rest"]["false"] += 1
+
+    def as_dict(self) -> dict:
+        out = {}
+        for state, k in self.counts.items():
+            found, truth, false = k["found"], k["truth"], k["false"]
+            out[state] = {
+                "recall": round(found / truth, 4) if truth else None,
+                "precision": round(found / (found + false), 4) if found + false else None,
+                "class_accuracy": round(k["right_class"] / found, 4) if found else None,
+                "balls": truth,
+            }
+        return out

@@ -30,6 +30,7 @@ import numpy as np
 from arbiter import contract as c
 from arbiter.balls import APPEARANCE_CLASSES, cue_ball_id
 from arbiter.tables import TableModel, table_for
+from vision.video import VideoWriter
 
 from . import layouts, pins, shots
 from .camera import Camera
@@ -234,32 +235,6 @@ def yolo_lines(rendered: RenderedFrame, width: int, height: int) -> list[str]:
     return lines
 
 
-class _VideoWriter:
-    """H.264 through the ffmpeg binary that imageio-ffmpeg ships (no system ffmpeg needed)."""
-
-    def __init__(self, path: Path, width: int, height: int, fps: float):
-        import imageio_ffmpeg
-
-        self._gen = imageio_ffmpeg.write_frames(
-            str(path),
-            (width, height),
-            fps=fps,
-            codec="libx264",
-            pix_fmt_in="bgr24",
-            pix_fmt_out="yuv420p",
-            macro_block_size=2,
-            ffmpeg_log_level="error",
-            output_params=["-preset", "veryfast", "-crf", "23"],
-        )
-        self._gen.send(None)
-
-    def write(self, image: np.ndarray) -> None:
-        self._gen.send(np.ascontiguousarray(image))
-
-    def close(self) -> None:
-        self._gen.close()
-
-
 def _dump(obj) -> str:
     return json.dumps(obj, separators=(",", ":"))
 
@@ -291,7 +266,7 @@ def write_shot(cfg: SynthConfig, shot: SimulatedShot, out: Path) -> dict:
     images.mkdir(parents=True, exist_ok=True)
     labels.mkdir(parents=True, exist_ok=True)
     times, sub_times = frame_times(cfg, shot, look)
-    video = _VideoWriter(out / "video.mp4", cfg.width, cfg.height, cfg.fps) if cfg.video else None
+    video = VideoWriter(out / "video.mp4", cfg.width, cfg.height, cfg.fps) if cfg.video else None
     mid = cfg.blur_samples // 2
     try:
         with (out / "frames.jsonl").open("w") as frames_file:

@@ -1,0 +1,305 @@
+"""Calibration: the table found in synthetic frames and checked against the camera that rendered them."""
+
+from __future__ import annotations
+
+import functools
+import json
+import math
+from dataclasses import replace
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from arbiter.balls import cue_ball_id
+from arbiter.tables import GAMES, TableModel, table_for
+from datasets.billiards import layouts
+from datasets.billiards.camera import Camera
+from datasets.billiards.look import ArmLook, Look
+from datasets.billiards.render import Stroke, TableRenderer
+from datasets.billiards.scene import BallState, SceneSample
+from vision.calibration import (
+    CalibrationError,
+    CameraMovedError,
+    TableCalibration,
+    calibrate_auto,
+    calibrate_manual,
+    check_calibration,
+    named_points,
+)
+
+W, H = 960, 540
+TOLERANCE = 0.005  # of the table length: what a ball centre may be off by (the brief's bound)
+CLIP_S = 3.0
+
+
+@functools.cache
+def scene(game: str, seed: int, arm: bool = False) -> tuple[np.ndarray, Camera, TableModel]:
+    """One frame of a random camera and room over the game's opening layout, with the cue in hand."""
+    table = table_for(game)
+    camera = Camera.random(table, W, H, np.random.default_rng([seed, 1]))
+    look = Look.random(np.random.default_rng([seed, 2]))
+    if arm:  # a player leaning in over the top cushion and across the middle of the table
+        arm_look = ArmLook(0.0, 1.0, "top", (0.5, 0.6), 110.0, 300.0, 0.01, (36, 48, 90), (214, 160, 120))
+        look = replace(look, arm=arm_look)
+    rng = np.random.default_rng([seed, 3])
+    layout = layouts.opening(table, rng)
+    cue = cue_ball_id(game)
+    stroke = Stroke(1.0, layout[cue], float(rng.uniform(0, 2 * math.pi)))
+    renderer = TableRenderer(table, game, camera, look, seed=seed, stroke=stroke, clip_s=CLIP_S)
+    balls = tuple(BallState(b, xy, False) for b, xy in layout.items())
+    return renderer.render([SceneSample(0.8, balls)]).image, camera, table
+
+
+@functools.cache
+def auto(game: str, seed: int) -> TableCalibration:
+    return calibrate_auto(scene(game, seed)[0], table_for(game))
+
+
+def ball_grid(table: TableModel) -> np.ndarray:
+    """Ball centres (mm) over the whole playing area, touching the cushions at the edges."""
+    r = table.ball_radius_mm
+    xs = np.linspace(r, table.width_mm - r, 9)
+    ys = np.linspace(r, table.length_mm - r, 17)
+    return np.array([(x, y) for x in xs for y in ys])
+
+
+def placement_errors(calib: TableCalibration, camera: Camera, table: TableModel) -> np.ndarray:
+    """mm between true ball centres and where the calibration puts their true pixels (at ball height)."""
+    grid = ball_grid(table)
+    r = table.ball_radius_mm
+    px = camera.project(np.concatenate([grid, np.full((len(grid), 1), r)], axis=1))
+    return np.linalg.norm(calib.px_to_mm(px, z_mm=r) - grid, axis=1)
+
+
+def report(err: np.ndarray, calib: TableCalibration) -> str:
+    return f"max {err.max():.1f} mm, mean {err.mean():.1f} mm, edge RMS {calib.reprojection_error_px:.2f} px"
+
+
+# ------------------------------------------------------------------------------------------ automatic
+@pytest.mark.parametrize("seed", [0, 1])
+@pytest.mark.parametrize("game", GAMES)
+def test_auto_calibration_puts_ball_centres_within_a_few_mm(game: str, seed: int) -> None:
+    _, camera, table = scene(game, seed)
+    calib = auto(game, seed)
+    err = placement_errors(calib, camera, table)
+    assert err.max() < TOLERANCE * table.length_mm, report(err, calib)
+    assert calib.reprojection_error_px < 1.0, report(err, calib)
+    assert calib.method == "auto" and calib.game == game and calib.image_size == (W, H)
+
+
+def test_auto_calibration_copes_with_an_arm_across_the_table() -> None:
+    image, camera, table = scene("snooker", 4, arm=True)
+    calib = calibrate_auto(image, table)
+    err = placement_errors(calib, camera, table)
+    assert err.max() < TOLERANCE * table.length_mm, report(err, calib)
+
+
+@pytest.mark.parametrize("game", ["snooker", "five-pins"])
+def test_one_ended_markings_turn_a_table_seen_the_other_way_round(game: str) -> None:
+    """The camera turned 180 degrees: the baulk line and D (lag line) say which end is the bottom."""
+    image, camera, table = scene(game, 1)
+    turned = cv2.rotate(image, cv2.ROTATE_180)
+    calib = calibrate_auto(turned, table)
+    grid, r = ball_grid(table), table.ball_radius_mm
+    px = camera.project(np.concatenate([grid, np.full((len(grid), 1), r)], axis=1))
+    err = np.linalg.norm(calib.px_to_mm([W - 1, H - 1] - px, z_mm=r) - grid, axis=1)
+    assert calib.orientation == "markings"
+    assert err.max() < TOLERANCE * table.length_mm, report(err, calib)
+
+
+def test_symmetric_tables_follow_the_convention_bottom_cushion_on_the_left() -> None:
+    """A pool table has no one-ended marking: turned round, it is read as if the camera had not turned,
+    i.e. the table comes out end for end (what manual calibration is for)."""
+    image, camera, table = scene("straight-pool", 1)
+    assert auto("straight-pool", 1).orientation == "convention"
+    calib = calibrate_auto(cv2.rotate(image, cv2.ROTATE_180), table)
+    grid, r = ball_grid(table), table.ball_radius_mm
+    px = camera.project(np.concatenate([grid, np.full((len(grid), 1), r)], axis=1))
+    mirrored = [table.width_mm, table.length_mm] - calib.px_to_mm([W - 1, H - 1] - px, z_mm=r)
+    assert calib.orientation == "convention"
+    assert np.abs(mirrored - grid).max() < TOLERANCE * table.length_mm
+
+
+@pytest.mark.parametrize(
+    "image",
+    [
+        np.zeros((H, W, 3), np.uint8),
+        np.full((H, W, 3), 128, np.uint8),
+        np.random.default_rng(0).integers(0, 256, (H, W, 3), dtype=np.uint8),
+    ],
+    ids=["black", "blank grey", "noise"],
+)
+def test_an_image_without_a_table_raises_a_clear_calibration_error(image: np.ndarray) -> None:
+    with pytest.raises(CalibrationError, match="no table") as info:
+        calibrate_auto(image, table_for("snooker"))
+    assert "--calibration" in str(info.value)
+    assert isinstance(info.value, ValueError)
+
+
+# ------------------------------------------------------------------------------------------ manual
+def true_points(camera: Camera, table: TableModel, names: list[str]) -> dict[str, tuple[float, float]]:
+    xyz = named_points(table)
+    return {n: tuple(float(v) for v in camera.project(np.array([xyz[n]]))[0]) for n in names}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_manual_calibration_from_true_corners_pockets_and_spots(game: str) -> None:
+    _, camera, table = scene(game, 0)
+    names = ["bl", "br", "tr", "tl", *(p.id for p in table.pockets if not p.corner), *table.spots]
+    calib = calibrate_manual(true_points(camera, table, names), table, (W, H))
+    err = placement_errors(calib, camera, table)
+    assert err.max() < TOLERANCE * table.length_mm, report(err, calib)
+    assert calib.method == "manual" and calib.orientation == "points"
+    assert calib.reprojection_error_px < 0.5
+
+
+@pytest.mark.parametrize("game", ["snooker", "straight-pool"])
+def test_manual_corners_refined_on_the_image(game: str) -> None:
+    """Four corners fix no lens distortion; the cushion edges in the image do."""
+    image, camera, table = scene(game, 0)
+    corners = true_points(camera, table, ["bl", "br", "tr", "tl"])
+    calib = calibrate_manual(corners, table, (W, H), image=image)
+    err = placement_errors(calib, camera, table)
+    assert err.max() < TOLERANCE * table.length_mm, report(err, calib)
+
+
+def test_manual_corners_alone_reproject_exactly() -> None:
+    _, camera, table = scene("pyramid", 1)
+    corners = true_points(camera, table, ["bl", "br", "tr", "tl"])
+    calib = calibrate_manual(corners, table, (W, H))
+    assert calib.reprojection_error_px < 0.2
+    for name, xy in corners.items():
+        assert calib.points[name] == pytest.approx(xy)
+
+
+@pytest.mark.parametrize(
+    ("names", "message"),
+    [
+        (["bl", "br", "tr", "nowhere"], "unknown point names"),
+        (["bl", "br", "tr"], "at least 4"),
+        (["br", "bl", "tl", "tr"], "labelled right"),  # left and right swapped: a mirror image
+    ],
+)
+def test_bad_manual_points_raise(names: list[str], message: str) -> None:
+    _, camera, table = scene("snooker", 0)
+    real = true_points(camera, table, ["bl", "br", "tr", "tl"])
+    order = ["bl", "br", "tr", "tl"]
+    points = {name: real[order[i]] if i < 4 else (10.0, 10.0) for i, name in enumerate(names)}
+    if "nowhere" in names:
+        points = {**{n: real[n] for n in names[:3]}, "nowhere": (5.0, 5.0)}
+    with pytest.raises(ValueError, match=message):
+        calibrate_manual(points, table, (W, H))
+
+
+# ------------------------------------------------------------------------------------------ profile
+def test_profile_round_trips_through_json(tmp_path: Path) -> None:
+    calib = auto("snooker", 0)
+    path = tmp_path / "camera.json"
+    calib.save(path)
+    back = TableCalibration.load(path, image_size=(W, H), game="snooker")
+    assert back == calib
+    px = np.array([[100.0, 80.0], [480.0, 270.0], [900.0, 500.0]])
+    assert np.array_equal(back.px_to_mm(px, 26.25), calib.px_to_mm(px, 26.25))
+    d = json.loads(path.read_text())
+    assert (
+        d["method"] == "auto"
+        and d["image_size"] == [W, H]
+        and set(d["points_px"]) == {"bl", "br", "tr", "tl"}
+    )
+
+
+def test_profile_for_another_resolution_or_game_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "camera.json"
+    auto("snooker", 0).save(path)
+    with pytest.raises(ValueError, match=r"960x540 px images but the video is 1920x1080; calibrate again"):
+        TableCalibration.load(path, image_size=(1920, 1080))
+    with pytest.raises(ValueError, match="is for snooker, not pyramid"):
+        TableCalibration.load(path, game="pyramid")
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda d: d.pop("camera"), "missing 'camera'"),
+        (lambda d: d["camera"].pop("f_px"), r"missing camera\.'f_px'"),
+        (lambda d: d.pop("image_size"), "missing 'image_size'"),
+        (lambda d: d.update(method="guess"), "method must be"),
+        (lambda d: d.update(game="billiards"), "unknown billiards game"),
+        (lambda d: d["camera"].update(rvec=[1.0]), "bad value"),
+    ],
+)
+def test_a_bad_profile_file_raises_a_clear_error(tmp_path: Path, change, message: str) -> None:
+    d = auto("snooker", 0).to_dict()
+    change(d)
+    path = tmp_path / "camera.json"
+    path.write_text(json.dumps(d))
+    with pytest.raises(ValueError, match=message):
+        TableCalibration.load(path)
+
+
+def test_a_profile_that_is_not_json_or_not_there_raises(tmp_path: Path) -> None:
+    (tmp_path / "bad.json").write_text("{not json")
+    with pytest.raises(ValueError, match="is not JSON"):
+        TableCalibration.load(tmp_path / "bad.json")
+    with pytest.raises(ValueError, match="not found"):
+        TableCalibration.load(tmp_path / "missing.json")
+
+
+# ------------------------------------------------------------------------------------------ for detectors
+def test_radius_and_mask_match_the_rendering_camera() -> None:
+    _, camera, table = scene("pyramid", 0)
+    calib = auto("pyramid", 0)
+    grid, r = ball_grid(table), table.ball_radius_mm
+    true_r = camera.radius_px(np.concatenate([grid, np.full((len(grid), 1), r)], axis=1), r)
+    assert np.abs(calib.radius_px(grid, r) / true_r - 1).max() < 0.03
+    mask = calib.table_mask((H, W, 3))
+    assert mask.dtype == np.uint8 and mask.shape == (H, W)
+    inside = camera.project(np.concatenate([grid, np.zeros((len(grid), 1))], axis=1))
+    assert np.all(mask[np.round(inside[:, 1]).astype(int), np.round(inside[:, 0]).astype(int)] == 255)
+    pockets = camera.project(np.array([[*p.mouth_xy_mm, 0.0] for p in table.pockets]))
+    assert np.all(mask[np.round(pockets[:, 1]).astype(int), np.round(pockets[:, 0]).astype(int)] == 255)
+    rails = np.array([[-120.0, table.length_mm / 3, 0.0], [table.width_mm / 2, table.length_mm + 120.0, 0.0]])
+    outside = camera.project(rails)
+    assert np.all(mask[np.round(outside[:, 1]).astype(int), np.round(outside[:, 0]).astype(int)] == 0)
+    with pytest.raises(ValueError, match="recalibrate"):
+        calib.table_mask((1080, 1920))
+
+
+# ------------------------------------------------------------------------------------------ camera moved
+def test_the_same_view_still_fits() -> None:
+    image, _, _ = scene("five-pins", 0)
+    assert check_calibration(auto("five-pins", 0), image) > 0.9
+
+
+@pytest.mark.parametrize(("dx", "dy"), [(40, 0), (0, 40), (-28, 28)])
+def test_a_camera_that_moved_is_detected(dx: int, dy: int) -> None:
+    image, _, _ = scene("snooker", 1)
+    shift = np.float32([[1, 0, dx], [0, 1, dy]])
+    moved = cv2.warpAffine(image, shift, (W, H), borderMode=cv2.BORDER_REPLICATE)
+    with pytest.raises(CameraMovedError, match="camera or the table moved"):
+        check_calibration(auto("snooker", 1), moved)
+
+
+def test_a_black_frame_does_not_fit() -> None:
+    with pytest.raises(CameraMovedError):
+        check_calibration(auto("snooker", 1), np.zeros((H, W, 3), np.uint8))
+
+
+# ------------------------------------------------------------------------------------------ synth files
+@pytest.mark.slow
+def test_a_written_synthetic_shot_calibrates_against_its_camera_json(tmp_path: Path) -> None:
+    """Through the synth writer: a JPEG still of the clip, the true camera from camera.json."""
+    from datasets.billiards.synth import SynthConfig, simulate_shot, write_shot
+
+    cfg = SynthConfig(
+        game="straight-pool", width=W, height=H, fps=5.0, blur_samples=1, yolo_every=1000, video=False
+    )
+    write_shot(cfg, simulate_shot(cfg, 0), tmp_path)
+    image = cv2.imread(str(next((tmp_path / "yolo" / "images").glob("*.jpg"))))
+    camera = Camera.from_dict(json.loads((tmp_path / "camera.json").read_text()))
+    table = table_for("straight-pool")
+    calib = calibrate_auto(image, table)
+    err = placement_errors(calib, camera, table)
+    assert err.max() < TOLERANCE * table.length_mm, report(err, calib)

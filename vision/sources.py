@@ -1,0 +1,148 @@
+"""Where frames come from: a video file, a camera index, an RTSP/HTTP stream or a folder of images.
+
+Every source yields ``Frame``s and never stops a run for one bad frame: an unreadable frame is skipped and
+counted; a live source that drops is reopened (with a pause that grows) until ``reconnect_s`` has passed.
+What cannot be opened at all raises ``SourceError`` saying what was wrong and what to do.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from .types import Frame
+
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff")
+
+
+class SourceError(RuntimeError):
+    """A source that cannot be used; the message says why and what to do."""
+
+
+@dataclass
+class SourceStats:
+    frames: int = 0
+    bad_frames: int = 0
+    reconnects: int = 0
+
+
+class FrameSource:
+    """Iterate ``Frame``s from ``spec``: a path to a video file or an image folder, a camera index
+    (``"0"``), or a stream URL (``rtsp://``, ``http://``)."""
+
+    def __init__(self, spec: str | Path, folder_fps: float = 30.0, reconnect_s: float = 10.0) -> None:
+        self.spec = str(spec)
+        self.folder_fps = folder_fps
+        self.reconnect_s = reconnect_s
+        self.stats = SourceStats()
+        self.live = self.spec.isdigit() or "://" in self.spec
+        path = Path(self.spec)
+        if not self.live and not path.exists():
+            raise SourceError(
+                f"{self.spec}: no such file or folder; give a video file, an image folder, "
+                "a camera index (0) or an rtsp:// URL"
+            )
+        self._folder = (
+            sorted(p for p in path.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+            if (not self.live and path.is_dir())
+            else None
+        )
+        if self._folder is not None and not self._folder:
+            raise SourceError(f"{self.spec}: the folder holds no images ({', '.join(IMAGE_SUFFIXES)})")
+        self.fps = folder_fps
+        self.size: tuple[int, int] | None = None
+        self.frame_count: int | None = len(self._folder) if self._folder is not None else None
+        if self._folder is None:
+            cap = self._open()
+            self.fps = cap.get(cv2.CAP_PROP_FPS) or 30.0
+            self.size = (int(cap.get(cv2.CAP_PROP_FRAME_WIDTH)), int(cap.get(cv2.CAP_PROP_FRAME_HEIGHT)))
+            count = int(cap.get(cv2.CAP_PROP_FRAME_COUNT))
+            self.frame_count = count if count > 0 and not self.live else None
+            cap.release()
+
+    def _open(self) -> cv2.VideoCapture:
+        target: int | str = int(self.spec) if self.spec.isdigit() else self.spec
+        cap = cv2.VideoCapture(target)
+        if not cap.isOpened():
+            what = "camera" if self.spec.isdigit() else "stream" if self.live else "video"
+            raise SourceError(
+                f"cannot open {what} {self.spec}: check that it exists and plays "
+                "(a corrupt or unsupported file, a busy camera, a wrong URL)"
+            )
+        return cap
+
+    def __iter__(self) -> Iterator[Frame]:
+        if self._folder is not None:
+            yield from self._images()
+        else:
+            yield from self._video()
+
+    def _images(self) -> Iterator[Frame]:
+        for i, path in enumerate(self._folder or []):
+            image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+            if image is None:
+                self.stats.bad_frames += 1
+                continue
+            self.stats.frames += 1
+            yield Frame(i, i / self.folder_fps, image)
+
+    def _video(self) -> Iterator[Frame]:
+        cap = self._open()
+        started = time.monotonic()
+        index = 0
+        failures = 0
+        try:
+            while True:
+                ok, image = cap.read()
+                if ok and isinstance(image, np.ndarray) and image.size:
+                    failures = 0
+                    t = (time.monotonic() - started) if self.live else cap.get(cv2.CAP_PROP_POS_MSEC) / 1000.0
+                    if not self.live and t <= 0 and index > 0:
+                        t = index / self.fps  # containers without timestamps
+                    self.stats.frames += 1
+                    yield Frame(index, t, image)
+                    index += 1
+                    continue
+                if not self.live:
+                    if (
+                        self.frame_count is not None
+                        and index < self.frame_count - 1
+                        and failures < MAX_BAD_RUN
+                    ):
+                        # A damaged frame inside the file: skip it and carry on.
+                        failures += 1
+                        self.stats.bad_frames += 1
+                        index += 1
+                        cap.set(cv2.CAP_PROP_POS_FRAMES, index)
+                        continue
+                    return
+                cap.release()
+                cap = self._reconnect(started)
+                if cap is None:
+                    return
+        finally:
+            if cap is not None:
+                cap.release()
+
+    def _reconnect(self, started: float) -> cv2.VideoCapture | None:
+        """A live source dropped: try again, waiting longer each time, until ``reconnect_s``."""
+        deadline = time.monotonic() + self.reconnect_s
+        wait = 0.2
+        while time.monotonic() < deadline:
+            time.sleep(wait)
+            wait = min(wait * 2, 2.0)
+            try:
+                cap = self._open()
+            except SourceError:
+                continue
+            self.stats.reconnects += 1
+            return cap
+        return None
+
+
+MAX_BAD_RUN = 25  # consecutive unreadable frames in a file before it is taken as ending there
