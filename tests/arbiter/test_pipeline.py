@@ -135,3 +135,50 @@ def test_a_blank_video_is_refused_as_no_table(tmp_path):
         app, ["run", str(tmp_path / "black.mp4"), "--game", "snooker", "--out", str(tmp_path / "o")]
     )
     assert result.exit_code == 2 and "could not find the table" in result.output
+
+
+def test_calibrate_command_automatic_and_by_typed_points(clip, tmp_path):
+    from datasets.billiards.camera import Camera
+
+    _, out = clip
+    shot = out / "shot_000"
+    runner = CliRunner()
+    auto = runner.invoke(
+        app, ["calibrate", str(shot / "video.mp4"), "--game", "snooker", "--out", str(tmp_path / "auto.json")]
+    )
+    assert auto.exit_code == 0, auto.output
+    assert (tmp_path / "auto.png").is_file()
+    camera = Camera.from_dict(json.loads((shot / "camera.json").read_text()))
+    table = table_for("snooker")
+    corners = {
+        "bl": (0.0, 0.0),
+        "br": (table.width_mm, 0.0),
+        "tl": (0.0, table.length_mm),
+        "tr": (table.width_mm, table.length_mm),
+        "ml": (0.0, table.length_mm / 2),
+        "mr": (table.width_mm, table.length_mm / 2),
+    }
+    import numpy as np
+
+    px = camera.project(np.array([[x, y, 0.0] for x, y in corners.values()]))
+    typed = ";".join(f"{k}={p[0]:.2f},{p[1]:.2f}" for k, p in zip(corners, px, strict=True))
+    manual = runner.invoke(
+        app,
+        [
+            "calibrate",
+            str(shot / "video.mp4"),
+            "--game",
+            "snooker",
+            "--points",
+            typed,
+            "--out",
+            str(tmp_path / "manual.json"),
+        ],
+    )
+    assert manual.exit_code == 0, manual.output
+    profile = json.loads((tmp_path / "manual.json").read_text())
+    assert profile["game"] == "snooker"
+    bad = runner.invoke(
+        app, ["calibrate", str(shot / "video.mp4"), "--game", "snooker", "--points", "bl=1;2"]
+    )
+    assert bad.exit_code == 2 and "--points must look like" in bad.output
