@@ -31,6 +31,7 @@ settles look-alikes such as pool 3 and 7 by comparison rather than by absolute c
 from __future__ import annotations
 
 import math
+import numbers
 from dataclasses import dataclass, field
 
 import cv2
@@ -63,6 +64,9 @@ _SECTORS = 8  # the circle's outline is checked in this many sectors
 _RING_SAMPLES = 32  # points of the ring where only a few centres are voted on
 _SEARCH_STEPS = 3  # a lone ball's centre is searched +-1 px around its start, moving up to this often
 _SEED_REACH = 0.55  # radii searched around a glint for the centre of its ball
+# Sizes (of the nominal radius) tried for a lone ball, and how much better a vote must be to move off 1.
+_SIZES = (1.0, 0.92, 1.08, 1.16)
+_SIZE_MARGIN = 1.05
 # A blob is unchanged when no coarse pixel in its box differs from the last frame's by more than this (8-bit
 # levels, any channel): above sensor noise and compression at the coarse level, below a ball's edge moving
 # a third of a coarse pixel. And its area may differ by at most this share.
@@ -320,7 +324,7 @@ def _outline(sectors: np.ndarray) -> np.ndarray:
     return np.sort(sectors, axis=1)[:, 1] if len(sectors) else np.zeros(0)
 
 
-def _bound(a, lo, hi):
+def _bound(a: np.ndarray, lo: float, hi: float | None) -> np.ndarray:
     """``np.clip`` without its per-call overhead (it dominates on the small arrays here); ``hi`` may be
     None for no upper bound."""
     a = np.maximum(a, lo)
@@ -528,13 +532,20 @@ class _Candidates:
     outline: np.ndarray  # (N,) the second weakest eighth of the edge vote: is the outline all round?
     cluster: np.ndarray  # (N,) bool, found in a blob of several balls
     seeded: np.ndarray  # (N,) bool, found from a glint alone (a ball of the cloth's colour)
+    radius: np.ndarray  # (N,) fitted radius, fine-level pixels
 
-    _FIELDS = ("xy", "coverage", "edge", "outline", "cluster", "seeded")
+    _FIELDS = ("xy", "coverage", "edge", "outline", "cluster", "seeded", "radius")
 
     @classmethod
     def empty(cls) -> _Candidates:
         return cls(
-            np.zeros((0, 2)), np.zeros(0), np.zeros(0), np.zeros(0), np.zeros(0, bool), np.zeros(0, bool)
+            np.zeros((0, 2)),
+            np.zeros(0),
+            np.zeros(0),
+            np.zeros(0),
+            np.zeros(0, bool),
+            np.zeros(0, bool),
+            np.zeros(0),
         )
 
     def subset(self, index: np.ndarray) -> _Candidates:
@@ -563,8 +574,8 @@ class ClassicalDetector:
         config: ClassicalConfig | None = None,
     ) -> None:
         config = config or ClassicalConfig()
-        self.balls = _BallSet.for_game(game)  # raises ValueError for an unknown game
-        if not isinstance(ball_radius_px, int | float) or not math.isfinite(ball_radius_px):
+        self._balls = _BallSet.for_game(game)  # raises ValueError for an unknown game
+        if not isinstance(ball_radius_px, numbers.Real) or not math.isfinite(ball_radius_px):
             raise ValueError(f"ball_radius_px must be a finite number, got {ball_radius_px!r}")
         if ball_radius_px < 2.0:
             raise ValueError(
@@ -578,13 +589,15 @@ class ClassicalDetector:
         self.radius = float(ball_radius_px)
         self.config = config
         self._table_mask = table_mask
-        # Pyramid levels: halvings to the coarse and the fine level.
+        # Pyramid levels: halvings to the coarse level (blobs), the fine one (lone balls, colour) and the
+        # cluster one (touching balls), with the kernels of the ball's radius there.
         self._coarse_levels = _halvings(self.radius, config.coarse_radius_px)
         self._fine_levels = min(self._coarse_levels, _halvings(self.radius, config.fine_radius_px))
         self._rc = self.radius / 2**self._coarse_levels
         self._rf = self.radius / 2**self._fine_levels
         self._cluster_levels = min(self._fine_levels, _halvings(self.radius, config.cluster_radius_px))
         self._fine = _Kernels.build(self._rf, config.opening)
+        self._fine_sizes = [self._fine] + [_Kernels.build(self._rf * f, config.opening) for f in _SIZES[1:]]
         self._cluster = _Kernels.build(self.radius / 2**self._cluster_levels, config.opening)
         self._coarse_opening = _ellipse(config.opening * self._rc)
         self._colour_offsets = _disk_offsets(config.colour_radius * self._rf)
@@ -684,14 +697,13 @@ class ClassicalDetector:
         if not keep.any():
             return Detections.empty()
         kept = colour.subset(keep)
-        cost = self.balls.costs(kept)
-        choice = self.balls.assign(cost)
+        cost = self._balls.costs(kept)
+        choice = self._balls.assign(cost)
         distance = cost[np.arange(len(choice)), choice]
         fit = _bound((cand.coverage[keep] - min_cov[keep]) / (1.0 - min_cov[keep] + _EPS), 0.0, 1.0)
         confidence = (0.5 + 0.5 * fit) * cfg.colour_scale / (cfg.colour_scale + distance)
-        return Detections(
-            xy_full[keep], np.full(int(keep.sum()), self.radius), self.balls.cls[choice], confidence
-        )
+        radius = cand.radius[keep] * 2**self._fine_levels
+        return Detections(xy_full[keep], radius, self._balls.cls[choice], confidence)
 
     def _candidates(
         self,
@@ -854,21 +866,41 @@ class ClassicalDetector:
         # Radial edges over a grid around the start: wider for seeds, whose glint is off the centre.
         tall = patch.reshape(-1, size, 3)
         maps = _edge_maps(tall).reshape(3, len(xy0), size, size)
-        centre, edge = self._ring_search(maps, c, seeded)
+        centre, edge = self._ring_search(maps, c, seeded, self._fine.ring_points)
+        # The radius varies over the image (perspective, a wide lens: up to ~15 %); a ring of the wrong
+        # size hugs one side of the ball. Try a few sizes from the centre found, keep the best vote.
+        scale = np.zeros(len(c), np.int64)
+        plain = np.zeros(len(c), bool)
+        for k, kernels in enumerate(self._fine_sizes[1:], start=1):
+            xy_k, edge_k = self._ring_search(maps, centre, plain, kernels.ring_points)
+            better = (edge_k > edge * _SIZE_MARGIN) & ~seeded  # a glint's ball is too faint to size
+            centre[better], edge[better], scale[better] = xy_k[better], edge_k[better], k
+        radius = rf * np.array(_SIZES)[scale]
         dy = (g[None, :] - centre[:, 1, None].astype(np.float32)) ** 2
         dx = (g[None, :] - centre[:, 0, None].astype(np.float32)) ** 2
-        disk = _bound(np.float32(rf + 0.5) - np.sqrt(dy[:, :, None] + dx[:, None, :]), 0.0, 1.0)
+        disk = _bound(
+            (radius + 0.5).astype(np.float32)[:, None, None] - np.sqrt(dy[:, :, None] + dx[:, None, :]),
+            0.0,
+            1.0,
+        )
         area = disk.sum(axis=(1, 2))
-        outline = _outline(self._sector_votes(maps, centre, np.arange(len(centre)), self._fine))
+        sectors = np.zeros((len(c), _SECTORS))
+        for k, kernels in enumerate(self._fine_sizes):
+            at = np.nonzero(scale == k)[0]
+            if len(at):
+                sectors[at] = self._sector_votes(maps, centre[at], at, kernels)
+        outline = _outline(sectors)
         coverage = (fgm * disk).sum(axis=(1, 2)) / area
         if seeded.any():
             # A ball of the cloth's colour shows as its glint over a darker disk (shaded side and shadow).
             dark = fg[seeded] | ((ratio[seeded] < self.config.cloth.shadow) & inside[seeded])
             coverage[seeded] = (dark * disk[seeded]).sum(axis=(1, 2)) / area[seeded]
-        return _Candidates(centre + base - hs, coverage, edge, outline, np.zeros(len(c), bool), seeded.copy())
+        return _Candidates(
+            centre + base - hs, coverage, edge, outline, np.zeros(len(c), bool), seeded.copy(), radius
+        )
 
     def _ring_search(
-        self, maps: np.ndarray, start: np.ndarray, seeded: np.ndarray
+        self, maps: np.ndarray, start: np.ndarray, seeded: np.ndarray, ring: tuple[np.ndarray, np.ndarray]
     ) -> tuple[np.ndarray, np.ndarray]:
         """For each patch (maps: 3 x N x S x S edge maps), the centre near ``start`` (N, 2) with the best
         radial-edge vote and that vote: hill-climbing on a 3 x 3 grid (a lone ball's start is within a
@@ -876,7 +908,7 @@ class ClassicalDetector:
         peak's neighbours for the sub-pixel position."""
         n, size = maps.shape[1], maps.shape[2]
         flat = maps.reshape(3, -1)
-        offsets, weights = self._fine.ring_points
+        offsets, weights = ring
         wflat = weights.reshape(-1)
         grid = np.array([-1, 0, 1])
         gy, gx = (v.ravel() for v in np.meshgrid(grid, grid, indexing="ij"))
@@ -987,6 +1019,7 @@ class ClassicalDetector:
             _outline(sectors),
             np.ones(n, bool),
             np.zeros(n, bool),
+            np.full(n, k.radius * 2 ** (index - self._fine_levels)),
         )
 
     def _sector_votes(
