@@ -22,6 +22,7 @@ import numpy as np
 
 from arbiter.balls import APPEARANCE_CLASSES, ball_look
 from arbiter.tables import table_for
+from datasets.billiards.scoring import match_detections
 
 from .classical import ClassicalConfig, ClassicalDetector
 from .types import Detections
@@ -78,22 +79,6 @@ def _frames(shot_dir: Path) -> Iterator[tuple[int, np.ndarray]]:
         yield int(path.stem.rsplit("_f", 1)[1]), image
 
 
-def _match(det_xy: np.ndarray, true_xy: np.ndarray, true_r: np.ndarray) -> list[tuple[int, int]]:
-    """Greedy one-to-one matching, closest pairs first, within each true ball's radius."""
-    if len(det_xy) == 0 or len(true_xy) == 0:
-        return []
-    d = np.linalg.norm(det_xy[:, None, :] - true_xy[None, :, :], axis=2)
-    ok = d <= true_r[None, :]
-    pairs = sorted(zip(*np.nonzero(ok), strict=True), key=lambda p: d[p])
-    used_d, used_t, out = set(), set(), []
-    for i, j in pairs:
-        if i not in used_d and j not in used_t:
-            used_d.add(i)
-            used_t.add(j)
-            out.append((int(i), int(j)))
-    return out
-
-
 def evaluate_on_clip(
     shot_dir: str | Path,
     config: ClassicalConfig | None = None,
@@ -143,7 +128,7 @@ def evaluate_on_clip(
         everyone = required + dont_care
         true_xy = np.array([b["xy_px"] for _, b in everyone]).reshape(-1, 2)
         true_r = np.array([b["radius_px"] for _, b in everyone])
-        pairs = _match(balls.xy_px, true_xy, true_r)
+        pairs = match_detections(balls.xy_px, true_xy, true_r)
         matched_det = {i for i, _ in pairs}
         for state in ("rest", "moving"):
             counts[state]["truth"] += sum((b["moving"] == (state == "moving")) for _, b in required)
