@@ -81,7 +81,7 @@ def _calibrate(frames: Iterator[Frame], options: RunOptions, table) -> tuple[Tab
         seen.append(frame)
         try:
             return calibrate_auto(frame.image, table), seen
-        except CalibrationError as exc:
+        except (CalibrationError, cv2.error) as exc:  # one frame that fails is no reason to stop trying
             error = exc
         if len(seen) >= CALIBRATION_ATTEMPTS:
             break

@@ -319,7 +319,15 @@ def profiles(
     """Bilinear samples of ``img`` along each normal: (N, M) for one channel, (N, M, C) for more."""
     pts = centres_px[:, None, :] + offsets_px[None, :, None] * normals[:, None, :]
     maps = pts.astype(np.float32)
-    return cv2.remap(img, maps[..., 0], maps[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    # OpenCV's remap takes maps of fewer than 32767 rows: sample long lists of profiles in blocks.
+    parts = [
+        cv2.remap(img, block[..., 0], block[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        for block in (maps[i : i + REMAP_MAX_ROWS] for i in range(0, max(len(maps), 1), REMAP_MAX_ROWS))
+    ]
+    return np.concatenate(parts, axis=0) if len(parts) > 1 else parts[0]
+
+
+REMAP_MAX_ROWS = 32000
 
 
 def _block_median(values: np.ndarray, block: int) -> np.ndarray:
