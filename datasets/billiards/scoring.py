@@ -57,6 +57,7 @@ class EventScore:
     order_total: int
     first_right: int
     first_total: int
+    first_kind_right: int = 0
 
     @classmethod
     def new(cls) -> EventScore:
@@ -88,7 +89,10 @@ class EventScore:
             if j not in used:
                 self.fp[pe.TYPE] += 1
         self.first_total += 1
-        self.first_right += first_contact(truth) == first_contact(predicted)
+        t_first, p_first = first_contact(truth), first_contact(predicted)
+        self.first_right += t_first == p_first
+        # The rules look at the kind only (architecture.md): which red was hit first never matters.
+        self.first_kind_right += (t_first and t_first.split(":")[0]) == (p_first and p_first.split(":")[0])
 
     def as_dict(self) -> dict:
         per_type = {}
@@ -106,6 +110,10 @@ class EventScore:
         return {
             "events": per_type,
             "first_contact_accuracy": round(self.first_right / self.first_total, 4)
+            if self.first_total
+            else None,
+            # The rules look at the kind only (architecture.md): which red was hit first never matters.
+            "first_contact_kind_accuracy": round(self.first_kind_right / self.first_total, 4)
             if self.first_total
             else None,
             "moving_ball_first": round(self.order_right / self.order_total, 4) if self.order_total else None,
