@@ -626,7 +626,12 @@ def search_edges(
         if len(xyz) == 0:
             continue
         p0, nrm, scale = image_normals(project, xyz, normal)
-        win = window_mm * scale + 1.0
+        # A diverged camera model can put millions of pixels in a millimetre: never search wider than the
+        # image, and give up on such a model instead of sampling it.
+        diagonal = float(np.hypot(*feats.bgr.shape[:2]))
+        if not np.all(np.isfinite(scale)) or not np.all(np.isfinite(p0)):
+            raise CalibrationError("the camera fit diverged while looking for the cushion edges")
+        win = np.minimum(window_mm * scale + 1.0, diagonal)
         t = outer_edges(feats, p0, nrm, win) if kind == "outer" else nose_edges(feats, p0, nrm, -win, win)
         parts.append(
             _points(xyz, p0, nrm, t, scale, side, _line_value(table, side, out_mm), z, kind == "outer")
