@@ -87,7 +87,8 @@ def _calibrate(frames: Iterator[Frame], options: RunOptions, table) -> tuple[Tab
             break
     raise CalibrationError(
         f"could not find the table in the first {len(seen)} frames ({error}); "
-        "calibrate manually: arbiter calibrate SOURCE --corners ..."
+        "calibrate by hand: arbiter calibrate SOURCE --game GAME --points 'bl=x,y;br=x,y;tl=x,y;tr=x,y', "
+        "then run with --calibration camera_profile.json"
     )
 
 
