@@ -91,14 +91,23 @@ def synth_billiards(
     )
 
 
-def _print_shot(shot_dir: Path) -> None:
-    truth = shot_dir / "truth.jsonl" if shot_dir.is_dir() else shot_dir
-    if not truth.exists():
-        _fail(f"{truth} not found: give a shot folder written by 'arbiter synth' or a truth.jsonl file")
+def _read_stream(path: Path, hint: str) -> tuple[contract.Match, list]:
+    """A whole event file, or a clean exit naming the file, the bad line and why."""
+    if not path.exists():
+        _fail(f"{path} not found: {hint}")
     try:
-        header, events = contract.read_stream(truth.read_text().splitlines())
+        return contract.read_stream(path.read_text().splitlines())
     except contract.ContractError as exc:
-        _fail(f"{truth}: {exc}")
+        _fail(f"{path}: {exc}")
+
+
+@app.command()
+def show(
+    path: Annotated[Path, typer.Argument(help="A shot folder (from 'arbiter synth') or a .jsonl file.")],
+) -> None:
+    """Print the events of a shot in plain words, with a summary."""
+    truth = path / "truth.jsonl" if path.is_dir() else path
+    header, events = _read_stream(truth, "give a shot folder written by 'arbiter synth' or an events file")
     typer.echo(narrate.describe(header))
     for event in events:
         typer.echo("  " + narrate.describe(event))
@@ -107,24 +116,11 @@ def _print_shot(shot_dir: Path) -> None:
 
 
 @app.command()
-def show(
-    path: Annotated[Path, typer.Argument(help="A shot folder (from 'arbiter synth') or a .jsonl file.")],
-) -> None:
-    """Print the events of a shot in plain words, with a summary."""
-    _print_shot(path)
-
-
-@app.command()
 def validate(
     path: Annotated[Path, typer.Argument(help="An events file in the contract (JSON Lines).")],
 ) -> None:
     """Check an events file against the contract; a bad line is reported with its number and the reason."""
-    if not path.exists():
-        _fail(f"{path} not found")
-    try:
-        header, events = contract.read_stream(path.read_text().splitlines())
-    except contract.ContractError as exc:
-        _fail(f"{path}: {exc}")
+    header, events = _read_stream(path, "give an events file (JSON Lines)")
     typer.echo(f"{path}: valid, {header.game}, {len(events)} event(s) after the header")
 
 
