@@ -249,6 +249,9 @@ _OMIT: Mapping[str, Any] = MappingProxyType({"omit_empty": True})
 _SECONDS: Mapping[str, Any] = MappingProxyType({"places": TIME_PLACES})
 _OPT_SECONDS: Mapping[str, Any] = MappingProxyType({"omit_empty": True, "places": TIME_PLACES})
 _MM: Mapping[str, Any] = MappingProxyType({"places": MM_PLACES})
+# Field metadata for line types defined outside this module (game inputs): how a field is written.
+OMIT_EMPTY = _OMIT
+OPTIONAL_SECONDS = _OPT_SECONDS
 
 
 def _encode(value: Any, places: int | None) -> Any:
@@ -936,7 +939,13 @@ def read_events(source: str | os.PathLike[str] | Iterable[str]) -> Iterator[Json
 
 
 def iter_stream(source: str | os.PathLike[str] | Iterable[str]) -> Iterator[JsonLine]:
-    """A match stream, lazily: the ``Match`` header first, then each event or decision as it is read.
+    """A match stream, lazily: the ``Match`` header first, then each event or decision (``iter_numbered``)."""
+    for _, item in iter_numbered(source):
+        yield item
+
+
+def iter_numbered(source: str | os.PathLike[str] | Iterable[str]) -> Iterator[tuple[int, JsonLine]]:
+    """A match stream, lazily, each line with its 1-based number in the file: the ``Match`` header first.
 
     Lazy so that a referee can act on every line before a bad one and then stop with its line number.
     Beyond ``parse_line``: the first line must be the header and no other may be; every timed line's ``t``
@@ -976,7 +985,7 @@ def iter_stream(source: str | os.PathLike[str] | Iterable[str]) -> Iterator[Json
                         "lines must be in time order",
                     )
                 last_t, last_t_line = t, line_no
-        yield item
+        yield line_no, item
     if header is None:
         raise ContractError(None, "the stream is empty; its first line must be a match header")
 
@@ -1020,6 +1029,8 @@ __all__ = [
     "DICE_GAMES",
     "GAME_IDS",
     "MM_PLACES",
+    "OMIT_EMPTY",
+    "OPTIONAL_SECONDS",
     "PITCH_GAMES",
     "SCHEMA_VERSION",
     "TIME_PLACES",
@@ -1050,6 +1061,7 @@ __all__ = [
     "append_event",
     "freeze",
     "from_json",
+    "iter_numbered",
     "iter_stream",
     "line_types",
     "parse_line",
