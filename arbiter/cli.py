@@ -25,6 +25,8 @@ synth_app = typer.Typer(help="Generate synthetic worlds with exact ground truth.
 bench_app = typer.Typer(help="Measure speed, side by side with a peer, in one run.", no_args_is_help=True)
 app.add_typer(synth_app, name="synth")
 app.add_typer(bench_app, name="bench")
+train_app = typer.Typer(help="Train models from synthetic data.", no_args_is_help=True)
+app.add_typer(train_app, name="train")
 
 SAMPLES = Path(__file__).resolve().parents[1] / "samples"
 SAMPLE_SHOT = SAMPLES / "billiards" / "snooker" / "shot_000"
@@ -95,6 +97,8 @@ def _read_stream(path: Path, hint: str) -> tuple[contract.Match, list]:
     """A whole event file, or a clean exit naming the file, the bad line and why."""
     if not path.exists():
         _fail(f"{path} not found: {hint}")
+    import adjudication.dice.inputs  # noqa: F401  (registers the dice games' input lines)
+
     try:
         return contract.read_stream(path.read_text().splitlines())
     except contract.ContractError as exc:
@@ -124,6 +128,50 @@ def validate(
     typer.echo(f"{path}: valid, {header.game}, {len(events)} event(s) after the header")
 
 
+@app.command("referee")
+def referee_cmd(
+    events: Annotated[Path, typer.Argument(help="An event stream (JSON Lines) of one match.")],
+    game: Annotated[
+        str | None, typer.Option(help="The game the stream must be (default: its header's).")
+    ] = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Decisions as contract lines on stdout; the final score on stderr.")
+    ] = False,
+) -> None:
+    """Apply the rules of the match's game to an event stream: every call, its rule, and the final score.
+    A line that cannot be used stops it with the line number and the reason, after every decision before."""
+    from adjudication.engine import RefereeError, engine_for, referee
+
+    if not events.exists():
+        _fail(f"{events} not found: give an events file (JSON Lines) starting with a match header")
+    import adjudication.dice.inputs  # noqa: F401  (registers the dice games' input lines)
+
+    engine = None
+    if game is not None:
+        try:
+            engine = engine_for(game)
+        except KeyError as exc:
+            _fail(str(exc.args[0]))
+    state = None
+    try:
+        for step in referee(events, engine):
+            state = step.state
+            for decision in step.decisions:
+                typer.echo(contract.to_json(decision) if as_json else narrate.describe_decision(decision))
+    except RefereeError as exc:
+        _fail(f"{events}: {exc}")
+    except KeyError as exc:
+        _fail(f"{events}: {exc.args[0]}")
+    if state is None:
+        typer.echo("no events after the header: nothing to decide", err=True)
+        return
+    result = f"final score: {', '.join(f'{p} {v}' for p, v in state.score.items())}"
+    result += (
+        f"; {state.winner} wins" if state.winner else ("; over, no winner" if state.over else "; not over")
+    )
+    typer.echo(result, err=as_json)
+
+
 @app.command()
 def run(
     source: Annotated[
@@ -136,6 +184,9 @@ def run(
     calibration: Annotated[Path | None, typer.Option(help="A saved camera profile (JSON) to use.")] = None,
     players: Annotated[str, typer.Option(help="Players in turn order, comma separated.")] = "A,B",
     annotate: Annotated[bool, typer.Option(help="Write annotated.mp4.")] = True,
+    detector: Annotated[
+        str, typer.Option(help="classical (fast) or yolo (the trained network).")
+    ] = "classical",
 ) -> None:
     """Referee a video or a live camera: find the table, follow the balls, write the event stream."""
     from tqdm import tqdm
@@ -143,6 +194,7 @@ def run(
     from arbiter.pipeline import RunOptions, referee_video
     from vision.calibration import CalibrationError
     from vision.sources import FrameSource, SourceError
+    from vision.yolo import ModelError
 
     if game not in GAMES:
         _fail(f"unknown billiards game {game!r}; choose one of {', '.join(GAMES)}")
@@ -155,6 +207,7 @@ def run(
         players=tuple(p.strip() for p in players.split(",") if p.strip()),
         calibration=calibration,
         annotate=annotate,
+        detector=detector,
     )
     bar = tqdm(total=src.frame_count, unit="frame", disable=None, file=sys.stderr)
 
@@ -167,7 +220,7 @@ def run(
 
     try:
         result = referee_video(src, options, out, on_frame=on_frame, on_event=on_event)
-    except (CalibrationError, ValueError) as exc:
+    except (CalibrationError, ModelError, ValueError) as exc:
         bar.close()
         _fail(str(exc))
     bar.close()
@@ -252,6 +305,8 @@ def eval_(
     root: Annotated[Path, typer.Argument(help="A folder written by 'arbiter synth billiards'.")],
     work: Annotated[Path, typer.Option(help="Where the pipeline's own outputs go.")] = Path("out/eval"),
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    detector: Annotated[str, typer.Option(help="classical or yolo.")] = "classical",
+    shots: Annotated[int | None, typer.Option(help="Score only the first N shots.")] = None,
 ) -> None:
     """Run the whole pipeline on synthetic shots and score it against their truth, beside ByteTrack."""
     from arbiter.evaluate import evaluate_dir
@@ -261,7 +316,7 @@ def eval_(
             typer.echo(f"{name}: {info['frames']} frames at {info['fps']} fps", err=True)
 
     try:
-        figures = evaluate_dir(root, work, on_shot=progress)
+        figures = evaluate_dir(root, work, on_shot=progress, detector=detector, max_shots=shots)
     except FileNotFoundError as exc:
         _fail(str(exc))
     typer.echo(json.dumps(figures, indent=None if as_json else 1))
@@ -332,6 +387,29 @@ def bench_render(
     typer.echo(f"  naive peer (re-render the table per frame) {result['naive_fps']:7.1f} fps")
 
 
+@train_app.command("detector")
+def train_detector(
+    epochs: Annotated[int, typer.Option(help="Training epochs (about 3 min each here).")] = 20,
+    shots: Annotated[int, typer.Option(help="Synthetic shots per game for training.")] = 30,
+    frames: Annotated[int, typer.Option(help="Frames rendered per shot.")] = 3,
+    seed: Annotated[int, typer.Option(help="Seed of the training shots (validation uses seed+100).")] = 100,
+    work: Annotated[Path, typer.Option(help="Dataset and training runs go here.")] = Path("work/detector"),
+    models: Annotated[Path, typer.Option(help="Where the ONNX model and its record go.")] = Path("models"),
+) -> None:
+    """Rebuild the ball-and-pin detector from synthetic data: dataset, training, ONNX export, record.
+    Needs the train extra of pyproject.toml (torch, ultralytics); running the result needs neither."""
+    try:
+        from vision.training import TrainSettings
+        from vision.training import train_detector as train
+    except ImportError as exc:
+        _fail(f"training needs the train extra ({exc}); install it with: pip install -e '.[train]'")
+    from datasets.billiards.detector_data import DatasetRecipe
+
+    recipe = DatasetRecipe(shots_per_game=shots, frames_per_shot=frames, seed=seed, val_seed=seed + 100)
+    record = train(recipe, TrainSettings(epochs=epochs), work, models, log=lambda m: typer.echo(m, err=True))
+    typer.echo(json.dumps(record["validation"]))
+
+
 @bench_app.command("pipeline")
 def bench_pipeline(
     size: Annotated[str, typer.Option(help="Frame size WIDTHxHEIGHT of the generated clip.")] = "1920x1080",
@@ -351,21 +429,47 @@ def bench_pipeline(
             SynthConfig(game="snooker", shots=1, seed=2024, width=width, height=height, yolo_every=10**6),
             clip,
         )
-    src = FrameSource(clip / "shot_000" / "video.mp4")
-    result = referee_video(src, RunOptions(game="snooker", annotate=False), Path(".cache") / "bench" / "run")
-    figures = {
-        "size": [width, height],
-        "frames": result.frames,
-        "pipeline_fps": round(result.fps, 1),
-        "realtime_at_60fps": result.fps >= 60,
-    }
+    video = clip / "shot_000" / "video.mp4"
+    figures: dict = {"size": [width, height]}
+    for detector in ("classical", "yolo"):
+        result = referee_video(
+            FrameSource(video),
+            RunOptions(game="snooker", annotate=False, detector=detector),
+            Path(".cache") / "bench" / f"run_{detector}",
+        )
+        figures[f"pipeline_{detector}_fps"] = round(result.fps, 1)
+        figures["frames"] = result.frames
+    figures["peer_yolo_full_frame_fps"] = round(yolo_full_frame_fps(video, PEER_LONG_SIDE), 1)
     if as_json:
         typer.echo(json.dumps(figures))
         return
+    typer.echo(f"{figures['frames']} frames of a snooker clip at {width}x{height}, this machine (2 cores):")
+    typer.echo(f"  whole pipeline, classical detector        {figures['pipeline_classical_fps']:7.1f} fps")
+    typer.echo(f"  whole pipeline, yolo on the table view    {figures['pipeline_yolo_fps']:7.1f} fps")
     typer.echo(
-        f"whole pipeline at {width}x{height} (classical detector, 2 cores): {result.fps:.1f} fps over "
-        f"{result.frames} frames (real time at 60 fps needs 60)"
+        f"  peer: decode + yolo on every full frame at {PEER_LONG_SIDE} px, no tracking "
+        f"{figures['peer_yolo_full_frame_fps']:5.1f} fps"
     )
+    typer.echo("  (real time at 60 fps needs 60)")
+
+
+PEER_LONG_SIDE = 1280  # the peer runs the network on whole frames at this size: balls ~17 px at 1080p
+
+
+def yolo_full_frame_fps(video: Path, long_side: int) -> float:
+    """Frames per second of decoding ``video`` and running the detector network on every whole frame,
+    letterboxed to ``long_side``: what a detector without a table view would cost."""
+    import time
+
+    from vision.sources import FrameSource
+    from vision.yolo import OnnxNetwork, letterbox
+
+    network = OnnxNetwork()
+    n, started = 0, time.perf_counter()
+    for frame in FrameSource(video):
+        network(letterbox(frame.image, long_side)[0])
+        n += 1
+    return n / (time.perf_counter() - started)
 
 
 def main() -> None:  # pragma: no cover - console entry

@@ -59,9 +59,16 @@ def in_truth_names(shot: Path, result: RunResult, match_mm: float) -> list[objec
     return [rename(e, ids) for e in result.events if not isinstance(e, c.Match)]
 
 
-def evaluate_dir(root: Path, work: Path, on_shot: Callable[[str, dict], None] | None = None) -> dict:
-    """Score every ``shot_*`` under ``root``; pipeline outputs go under ``work``."""
-    shots = sorted(p for p in root.glob("shot_*") if (p / "video.mp4").exists())
+def evaluate_dir(
+    root: Path,
+    work: Path,
+    on_shot: Callable[[str, dict], None] | None = None,
+    detector: str = "classical",
+    max_shots: int | None = None,
+) -> dict:
+    """Score every ``shot_*`` under ``root`` (the first ``max_shots``) with ``detector`` (one of
+    ``vision.detectors.DETECTORS``); pipeline outputs go under ``work``."""
+    shots = sorted(p for p in root.glob("shot_*") if (p / "video.mp4").exists())[:max_shots]
     if not shots:
         raise FileNotFoundError(f"{root}: no shot_*/video.mp4; make one with 'arbiter synth billiards'")
     header, _ = c.read_stream(shots[0] / "truth.jsonl")
@@ -78,7 +85,10 @@ def evaluate_dir(root: Path, work: Path, on_shot: Callable[[str, dict], None] | 
         source = FrameSource(shot / "video.mp4")
         try:
             result = referee_video(
-                source, RunOptions(game=game, annotate=False), work / shot.name, keep_detections=True
+                source,
+                RunOptions(game=game, annotate=False, detector=detector),
+                work / shot.name,
+                keep_detections=True,
             )
         except CalibrationError as exc:
             failed.append(f"{shot.name}: {exc}")
@@ -103,6 +113,7 @@ def evaluate_dir(root: Path, work: Path, on_shot: Callable[[str, dict], None] | 
             on_shot(shot.name, {"frames": result.frames, "fps": round(result.fps, 1)})
     return {
         "game": game,
+        "detector": detector,
         "shots": len(shots),
         "detection": dets.as_dict(),
         "tracking": {"arbiter": ours.as_dict(), "bytetrack_peer": peer.as_dict()},

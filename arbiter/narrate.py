@@ -35,7 +35,56 @@ def describe(event: object) -> str:
             return f"{stamp}{event.pin} knocked down by {event.by}"
         case c.ShotEnd():
             return f"{stamp}all balls at rest; {len(event.positions)} on the table"
+        case c.Declare():
+            extra = " (free ball)" if event.free_ball else ""
+            return f"{stamp}{event.player} nominates {event.ball}{extra}"
+        case c.Call() if event.safety:
+            return f"{stamp}{event.player} calls a safety"
+        case c.Call():
+            where = f" in the {POCKET_NAMES[event.pocket]} pocket" if event.pocket else ""
+            return f"{stamp}{event.player} calls {event.ball}{where}"
+        case c.Choice():
+            return f"{stamp}{event.player} chooses: {event.option}"
+        case c.Concede():
+            return f"{stamp}{event.player} concedes"
+        case c.Roll():
+            values = " ".join(str(d.value) for d in event.dice)
+            return f"{stamp}{event.player} throws {len(event.thrown)} of {len(event.dice)}: {values}"
+        case c.Choose():
+            return f"{stamp}{event.player} scores it as {event.category}"
+        case c.Decision():
+            return describe_decision(event)
     return f"{stamp}{event}"
+
+
+def _score(score) -> str:
+    return ", ".join(f"{p} {v}" for p, v in score.items())
+
+
+def describe_decision(d: c.Decision) -> str:
+    """One line for one call: the foul and its rule, points, the score, and what comes next."""
+    parts = [f"#{d.shot} {d.player}:"]
+    if d.foul is not None:
+        parts.append(f"FOUL {d.foul.reason.replace('_', ' ')} ({d.foul.penalty}; {d.foul.rule});")
+    else:
+        parts.append("legal;")
+    gained = {p: v for p, v in d.points.items() if v}
+    if gained:
+        parts.append(", ".join(f"{p} {v:+d}" for p, v in gained.items()) + ";")
+    parts.append(f"score {_score(d.score)}")
+    if d.over:
+        parts.append(f"- over, {d.winner} wins" if d.winner else "- over, a draw")
+    else:
+        if d.next:
+            parts.append(f"- next {d.next}")
+        if d.on:
+            parts.append(f"on {d.on}")
+        if d.awaiting:
+            parts.append(f"(awaiting {', '.join(d.awaiting)})")
+    if d.respot:
+        parts.append("respot " + ", ".join(r.ball for r in d.respot))
+    text = " ".join(parts)
+    return text + "".join(f"\n      {note}" for note in d.notes)
 
 
 def summarise(events: list[object]) -> list[str]:

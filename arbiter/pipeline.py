@@ -23,12 +23,14 @@ from arbiter.balls import ball_look, cue_ball_id
 from arbiter.narrate import describe
 from arbiter.tables import table_for
 from tracking.events import EventDetector
+from tracking.pins import PinWatch
 from tracking.tracker import BallTracker, TrackView
 from vision.calibration import CalibrationError, TableCalibration, calibrate_auto
-from vision.classical import ClassicalDetector
+from vision.detectors import build_detector
 from vision.sources import FrameSource
 from vision.types import Detections, Frame
 from vision.video import VideoWriter
+from vision.yolo import YoloDetector
 
 TRAIL_FRAMES = 20
 CALIBRATION_ATTEMPTS = 30  # frames tried for automatic calibration before giving up
@@ -43,6 +45,8 @@ class RunOptions:
     calibration: Path | None = None  # a saved camera profile; else found automatically
     annotate: bool = True
     max_frames: int | None = None
+    detector: str = "classical"  # vision.detectors.DETECTORS
+    model: Path | None = None  # the yolo detector's ONNX file; default the committed one
 
 
 @dataclass
@@ -108,10 +112,10 @@ def referee_video(
     calib, head = _calibrate(frames, options, table)
     calib.save(out / "camera_profile.json")
     r = table.ball_radius_mm
-    radius_px = float(np.median(calib.radius_px(np.array([table.centre_xy_mm]), r)))
-    detector = ClassicalDetector(options.game, radius_px, calib.table_mask(head[0].image.shape))
+    detector = build_detector(options.detector, options.game, calib, head[0].image.shape, options.model)
     tracker = BallTracker(table, options.game)
     events = EventDetector(table, cue_balls(options.game))
+    pins = PinWatch(table) if table.pins and isinstance(detector, YoloDetector) else None
     result = RunResult(calibration=calib)
     trails: dict[str, deque] = {}
     captions: deque[tuple[float, str]] = deque(maxlen=4)
@@ -136,12 +140,11 @@ def referee_video(
                     break
                 t = frame.t
                 dets = detector.detect(frame.image)
-                if len(dets):
-                    dets = dets.with_xy_mm(calib.px_to_mm(dets.xy_px, r))
                 if keep_detections:
                     result.detections.append((t, dets))
                 views = tracker.update(t, dets)
-                emit(events.update(t, views, tracker.gone()))
+                falls = pins.update(t, detector.last_pins.standing_xy_mm, views) if pins else []
+                emit(events.update(t, views, tracker.gone(), falls))
                 positions = {v.ball: (round(v.xy_mm[0], 2), round(v.xy_mm[1], 2)) for v in views}
                 result.track_frames.append((t, {v.ball: v.xy_mm for v in views}))
                 tr_file.write(

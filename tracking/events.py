@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 from collections import deque
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -132,8 +133,13 @@ class EventDetector:
         self._departures: list[tuple[float, str, np.ndarray]] = []
 
     # -- public ---------------------------------------------------------------------------------------------
-    def update(self, t: float, views: list[TrackView], gone: list[Track]) -> list[object]:
-        """Feed one frame's tracks; returns the events that became certain, in time order."""
+    def update(
+        self, t: float, views: list[TrackView], gone: list[Track], found: Iterable[object] = ()
+    ) -> list[object]:
+        """Feed one frame's tracks; returns the events that became certain, in time order. ``found`` are
+        timed events seen by other watchers this frame (pins down), merged into the same time order."""
+        for event in found:
+            self._push(event.t, event)  # type: ignore[attr-defined]
         self._views = {v.ball: v for v in views}
         for v in views:
             if v.measured:

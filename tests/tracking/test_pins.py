@@ -1,0 +1,70 @@
+"""Pins down, frame by frame: a fall needs the pin gone for a few frames and a ball that came near it."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from arbiter.tables import table_for
+from tracking.pins import PinConfig, PinWatch
+from tracking.tracker import TrackState, TrackView
+
+TABLE = table_for("five-pins")
+SPOTS = {p.id: np.array(p.xy_mm) for p in TABLE.pins}
+DT = 1 / 60
+
+
+def _view(ball: str, xy) -> TrackView:
+    return TrackView(ball, (float(xy[0]), float(xy[1])), (0.0, 0.0), TrackState.CONFIRMED, True, True)
+
+
+def _standing(*missing: str) -> np.ndarray:
+    return np.array([xy for pid, xy in SPOTS.items() if pid not in missing])
+
+
+def test_a_pin_hit_by_a_ball_falls_once_at_the_first_missing_frame():
+    watch = PinWatch(TABLE)
+    far = SPOTS["pin:c"] + [0.0, 600.0]
+    assert watch.update(0.0, _standing(), [_view("red", far)]) == []
+    near = SPOTS["pin:n"] + [35.0, 0.0]  # the red brushes the north pin
+    falls = []
+    for k in range(1, 10):
+        falls += watch.update(k * DT, _standing("pin:n"), [_view("red", near if k < 3 else far)])
+    assert [(f.pin, f.by) for f in falls] == [("pin:n", "red")]
+    assert falls[0].t == pytest.approx(DT, abs=1e-6)
+
+
+def test_a_pin_hidden_with_no_ball_near_is_not_down():
+    watch = PinWatch(TABLE)
+    watch.update(0.0, _standing(), [_view("white", SPOTS["pin:c"] + [0.0, 900.0])])
+    events = []
+    for k in range(1, 30):  # an arm over the centre pin for half a second
+        events += watch.update(k * DT, _standing("pin:c"), [_view("white", SPOTS["pin:c"] + [0.0, 900.0])])
+    assert events == []
+
+
+def test_a_flicker_shorter_than_down_frames_is_not_a_fall():
+    watch = PinWatch(TABLE, PinConfig(down_frames=4))
+    near = [_view("yellow", SPOTS["pin:e"] + [0.0, 40.0])]
+    watch.update(0.0, _standing(), near)
+    events = []
+    for k, seen in enumerate([False, False, True, False, False, False, True], start=1):
+        events += watch.update(k * DT, _standing() if seen else _standing("pin:e"), near)
+    assert events == []
+
+
+def test_a_pin_re_stood_is_watched_again():
+    watch = PinWatch(TABLE)
+    near = [_view("white", SPOTS["pin:w"] + [0.0, -30.0])]
+    watch.update(0.0, _standing(), near)
+    first = [f for k in range(1, 6) for f in watch.update(k * DT, _standing("pin:w"), near)]
+    later = [f for k in range(6, 12) for f in watch.update(k * DT, _standing("pin:w"), near)]
+    assert len(first) == 1 and later == []  # down once, not again while it lies there
+    watch.update(1.0, _standing(), [])  # stood up for the next shot
+    again = [f for k in range(1, 6) for f in watch.update(1.0 + k * DT, _standing("pin:w"), near)]
+    assert [f.pin for f in again] == ["pin:w"]
+
+
+def test_bad_settings_are_refused():
+    with pytest.raises(ValueError, match="down_frames"):
+        PinConfig(down_frames=0)

@@ -1,0 +1,94 @@
+"""Five-pins: which pins fell, when, and which ball knocked them (``pin_down`` events).
+
+A pin is watched on its own spot (the table's ``PinSpec``). It is called down when its standing shape has
+been missing from the spot for ``down_frames`` frames in a row *and* a ball passed within reach of the spot
+just before: a pin only falls when a ball hits it, so an arm or the cue over a pin (the same missing shape)
+is not a fall. The ball that came nearest in that moment is the one that knocked it (``by``). A pin seen
+standing again (re-stood between shots) is watched afresh.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+from dataclasses import dataclass
+
+import numpy as np
+
+from arbiter import contract as c
+from arbiter.tables import TableModel
+from tracking.tracker import TrackView
+
+
+@dataclass(frozen=True)
+class PinConfig:
+    """``match_mm``: a standing-pin detection this close to a spot is that pin (pins stand 1.5 ball
+    diameters apart, detections are a few mm off). ``down_frames``: frames missing before a fall is called
+    (fewer: faster, but a flicker of the detector becomes a fall). ``reach_mm`` beyond ball radius plus pin
+    base: how near a ball must pass (tracking error included). ``memory_s``: how far back a passing ball
+    counts."""
+
+    match_mm: float = 25.0
+    down_frames: int = 4
+    reach_mm: float = 20.0
+    memory_s: float = 0.4
+
+    def __post_init__(self) -> None:
+        if self.match_mm <= 0 or self.reach_mm < 0 or self.memory_s <= 0 or self.down_frames < 1:
+            raise ValueError(f"PinConfig needs positive distances, times and down_frames >= 1 (got {self})")
+
+
+@dataclass
+class _Pin:
+    id: str
+    xy_mm: np.ndarray
+    standing: bool = False  # seen standing since it was last called down
+    missing_since: float | None = None
+    missing_frames: int = 0
+
+
+class PinWatch:
+    """Feed ``update`` every frame with the standing pins detected and the tracked balls."""
+
+    def __init__(self, table: TableModel, config: PinConfig | None = None) -> None:
+        self.config = config or PinConfig()
+        self.reach_mm = table.ball_radius_mm + max((p.base_diameter_mm for p in table.pins), default=0) / 2
+        self.reach_mm += self.config.reach_mm
+        self._pins = [_Pin(p.id, np.asarray(p.xy_mm, dtype=float)) for p in table.pins]
+        self._balls: deque[tuple[float, dict[str, tuple[float, float]]]] = deque()
+
+    def update(self, t: float, standing_xy_mm: np.ndarray, views: list[TrackView]) -> list[c.PinDown]:
+        """``standing_xy_mm`` (N, 2): standing pins detected in this frame. Returns the falls called now."""
+        cfg = self.config
+        self._balls.append((t, {v.ball: v.xy_mm for v in views}))
+        while self._balls and t - self._balls[0][0] > cfg.memory_s:
+            self._balls.popleft()
+        standing = np.asarray(standing_xy_mm, dtype=float).reshape(-1, 2)
+        falls = []
+        for pin in self._pins:
+            seen = bool(len(standing)) and float(np.min(np.hypot(*(standing - pin.xy_mm).T))) <= cfg.match_mm
+            if seen:
+                pin.standing, pin.missing_since, pin.missing_frames = True, None, 0
+                continue
+            if not pin.standing:
+                continue
+            if pin.missing_since is None:
+                pin.missing_since = t
+            pin.missing_frames += 1
+            if pin.missing_frames < cfg.down_frames:
+                continue
+            by = self._nearest_ball(pin)
+            if by is None:  # nothing came near: something is over the pin, it did not fall
+                continue
+            falls.append(c.PinDown(t=round(pin.missing_since, 6), pin=pin.id, by=by))
+            pin.standing, pin.missing_since, pin.missing_frames = False, None, 0
+        return falls
+
+    def _nearest_ball(self, pin: _Pin) -> str | None:
+        best, best_d = None, math.inf
+        for _, balls in self._balls:
+            for ball, xy in balls.items():
+                d = math.hypot(xy[0] - pin.xy_mm[0], xy[1] - pin.xy_mm[1])
+                if d < best_d:
+                    best, best_d = ball, d
+        return best if best_d <= self.reach_mm else None

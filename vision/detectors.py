@@ -1,0 +1,68 @@
+"""The detectors behind one interface: ``detect(image) -> Detections`` placed on the table (``xy_mm``).
+
+- ``classical``: cloth model, circles of the known ball size, colour (``vision.classical``). Fast; the
+  baseline and the fallback.
+- ``yolo``: the trained network on the table view (``vision.yolo``). Sees pins, and balls the colour rules
+  miss.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Protocol
+
+import numpy as np
+
+from arbiter.tables import table_for
+from vision.calibration import TableCalibration
+from vision.classical import ClassicalDetector
+from vision.table_view import TableView
+from vision.types import Detections
+from vision.yolo import DEFAULT_MODEL, OnnxNetwork, YoloConfig, YoloDetector
+
+DETECTORS = ("classical", "yolo")
+
+
+class Detector(Protocol):
+    def detect(self, image: np.ndarray) -> Detections: ...
+
+
+class ClassicalOnTable:
+    """The classical detector with its pixel detections carried onto the table by the calibration."""
+
+    def __init__(self, game: str, calib: TableCalibration, image_shape: tuple[int, ...]) -> None:
+        table = table_for(game)
+        self.calib = calib
+        self.radius_mm = table.ball_radius_mm
+        radius_px = float(np.median(calib.radius_px(np.array([table.centre_xy_mm]), self.radius_mm)))
+        self.inner = ClassicalDetector(game, radius_px, calib.table_mask(image_shape))
+
+    def detect(self, image: np.ndarray) -> Detections:
+        dets = self.inner.detect(image)
+        return dets.with_xy_mm(self.calib.px_to_mm(dets.xy_px, self.radius_mm)) if len(dets) else dets
+
+
+def build_detector(
+    kind: str,
+    game: str,
+    calib: TableCalibration,
+    image_shape: tuple[int, ...],
+    model: Path | None = None,
+    config: YoloConfig | None = None,
+) -> Detector:
+    """The detector ``kind`` (one of ``DETECTORS``) for ``game`` seen through ``calib``."""
+    if kind == "classical":
+        return ClassicalOnTable(game, calib, image_shape)
+    if kind == "yolo":
+        table = table_for(game)
+        r = table.ball_radius_mm
+        view = TableView(table)
+        network = OnnxNetwork(model or DEFAULT_MODEL, config)
+        return YoloDetector(
+            view,
+            view.rectifier(lambda xy: calib.mm_to_px(xy, r)),
+            lambda xy: calib.mm_to_px(xy, r),
+            lambda xy: calib.radius_px(xy, r),
+            network,
+        )
+    raise ValueError(f"unknown detector {kind!r}; choose one of: {', '.join(DETECTORS)}")

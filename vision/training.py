@@ -1,0 +1,152 @@
+"""Training the ball-and-pin detector: synthetic table views in, an ONNX file and its record out.
+
+This is the only module that imports ultralytics (and so torch): it needs the ``train`` extra
+(``pip install -e .[train]``). Running the trained detector needs neither (``vision.yolo``).
+
+Ultralytics reaches for the network in several places (fonts for plots, pretrained weights, pip installs
+of missing exporters). ``offline_ultralytics`` shuts every one of them off before it is imported: its
+settings live inside the project, the font it looks for is a local copy, and the model starts from its
+architecture file, not downloaded weights.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import shutil
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from datasets.billiards.detector_data import TILE, DatasetRecipe, build
+from vision.table_view import VIEW_SIZE
+
+MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
+DETECTOR_NAME = "billiards_yolo11n"
+
+
+@dataclass(frozen=True)
+class TrainSettings:
+    """How to train. ``epochs`` is the main cost: about 0.25 s per tile per epoch on one CPU core at 352 px.
+    ``architecture`` is an ultralytics model file: training starts from scratch, nothing is downloaded."""
+
+    epochs: int = 20
+    batch: int = 16
+    architecture: str = "yolo11n.yaml"
+    seed: int = 0
+    workers: int = 2
+    patience: int = 100
+
+
+def offline_ultralytics(config_dir: Path) -> None:
+    """Point ultralytics at ``config_dir`` with a local font and no network; call before importing it."""
+    config_dir.mkdir(parents=True, exist_ok=True)
+    os.environ["YOLO_CONFIG_DIR"] = str(config_dir)
+    os.environ["YOLO_OFFLINE"] = "1"
+    os.environ["YOLO_AUTOINSTALL"] = "false"
+    import matplotlib
+
+    font = Path(matplotlib.get_data_path()) / "fonts" / "ttf" / "DejaVuSans.ttf"
+    for name in ("Arial.ttf", "Arial.Unicode.ttf"):
+        target = config_dir / "Ultralytics" / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if not target.exists():
+            shutil.copyfile(font, target)
+            shutil.copyfile(font, config_dir / name)
+
+
+def train_detector(
+    recipe: DatasetRecipe, settings: TrainSettings, work: Path, models: Path = MODELS_DIR, log=print
+) -> dict:
+    """Build the dataset (unless ``work/data`` already holds it), train, export ONNX into ``models``, and
+    write the record (recipe, settings, validation figures, times, versions) beside it."""
+    offline_ultralytics(work / "ultralytics")
+    data_dir = work / "data"
+    started = time.time()
+    counts_file = data_dir / "counts.json"
+    if not counts_file.exists():
+        log(f"building the dataset in {data_dir}")
+        counts_file.parent.mkdir(parents=True, exist_ok=True)
+        counts_file.write_text(json.dumps(build(recipe, data_dir, lambda g, i: log(f"  {g} shot {i}"))))
+    counts = json.loads(counts_file.read_text())
+    built = time.time()
+
+    import torch
+    import ultralytics
+    from ultralytics import YOLO
+
+    torch.set_num_threads(os.cpu_count() or 1)
+    model = YOLO(settings.architecture)
+    model.train(
+        data=str(data_dir / "data.yaml"),
+        epochs=settings.epochs,
+        imgsz=TILE,
+        batch=settings.batch,
+        device="cpu",
+        workers=settings.workers,
+        seed=settings.seed,
+        deterministic=True,
+        pretrained=False,
+        amp=False,
+        plots=False,
+        project=str(work / "runs"),
+        name="detector",
+        exist_ok=True,
+        patience=settings.patience,
+        # The table view has no up or down: both flips are real tables. Scale stays near 1 because a ball's
+        # size in the view is fixed by design; colour jitter stands in for lighting the renderer lacks.
+        fliplr=0.5,
+        flipud=0.5,
+        scale=0.15,
+        translate=0.1,
+        degrees=0.0,
+        mosaic=1.0,
+        close_mosaic=max(1, settings.epochs // 5),
+        verbose=False,
+    )
+    trained = time.time()
+    metrics = model.val(
+        data=str(data_dir / "data.yaml"), imgsz=TILE, batch=settings.batch, device="cpu", plots=False
+    )
+    record = {
+        "recipe": recipe.to_dict(),
+        "dataset": counts,
+        "settings": settings.__dict__,
+        "validation": {
+            "mAP50": round(float(metrics.box.map50), 4),
+            "mAP50_95": round(float(metrics.box.map), 4),
+            "precision": round(float(metrics.box.mp), 4),
+            "recall": round(float(metrics.box.mr), 4),
+        },
+        "seconds": {"dataset": round(built - started), "training": round(trained - built)},
+        "versions": {
+            "ultralytics": ultralytics.__version__,
+            "torch": torch.__version__,
+            "python": platform.python_version(),
+        },
+        "machine": f"{platform.machine()}, {os.cpu_count()} CPU cores, no GPU",
+        "command": "arbiter train detector",
+    }
+    return export_detector(Path(model.trainer.best), models, record)
+
+
+def export_detector(weights: Path, models: Path, record: dict) -> dict:
+    """Export trained ``weights`` (.pt) to ONNX in ``models`` with dynamic input size (the table view at
+    run time, whole frames for the benchmark's peer) and write ``record`` beside it."""
+    from ultralytics import YOLO
+
+    model = YOLO(str(weights))
+    w, h = VIEW_SIZE
+    onnx_path = Path(model.export(format="onnx", imgsz=(h, w), opset=18, simplify=True, dynamic=True))
+    models.mkdir(parents=True, exist_ok=True)
+    target = models / f"{DETECTOR_NAME}.onnx"
+    shutil.copyfile(onnx_path, target)
+    record = {
+        "model": target.name,
+        "input": {"width": w, "height": h, "what": "vision.table_view.TableView, BGR->RGB, /255"},
+        "classes": list(model.names.values()),
+        **record,
+    }
+    (models / f"{DETECTOR_NAME}.json").write_text(json.dumps(record, indent=1) + "\n")
+    return record

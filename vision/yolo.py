@@ -1,0 +1,152 @@
+"""The learned detector at run time: the committed ONNX network run by ONNX Runtime, no torch.
+
+It looks at the table view (``vision.table_view``), where a ball has the same size everywhere, and returns
+``Detections`` already placed on the table in millimetres, with pixel positions in the camera frame for
+overlays. Pins (five-pins) come back separately: the tracker follows balls only.
+
+Post-processing is the network's usual one, written out because it is short: the best class per anchor,
+a confidence threshold, and non-maximum suppression across classes (a ball is one object whatever the
+network thinks its colour is; two balls never overlap by more than touching).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from arbiter.balls import APPEARANCE_CLASSES
+from vision.table_view import Rectifier, TableView
+from vision.types import Detections
+
+MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
+DEFAULT_MODEL = MODELS_DIR / "billiards_yolo11n.onnx"
+PIN_CLASSES = frozenset(APPEARANCE_CLASSES.index(c) for c in ("pin_standing", "pin_down"))
+
+
+class ModelError(RuntimeError):
+    """The detector's model file is missing or unusable."""
+
+
+@dataclass(frozen=True)
+class YoloConfig:
+    """``confidence``: lower finds more blurred or half-hidden balls and more false ones. ``iou``: boxes
+    overlapping more than this are one object. ``threads``: ONNX Runtime intra-op threads; one leaves the
+    other core to decoding and tracking, and avoids spinning threads fighting under load."""
+
+    confidence: float = 0.3
+    iou: float = 0.45
+    threads: int = 1
+
+    def __post_init__(self) -> None:
+        if not 0 < self.confidence < 1 or not 0 < self.iou < 1:
+            raise ValueError(f"confidence and iou must lie in (0, 1) (got {self.confidence}, {self.iou})")
+        if self.threads < 1:
+            raise ValueError(f"threads must be at least 1 (got {self.threads})")
+
+
+class OnnxNetwork:
+    """A YOLO detection network exported to ONNX: image in, ``(boxes_xyxy, scores, classes)`` out."""
+
+    def __init__(self, path: str | Path = DEFAULT_MODEL, config: YoloConfig | None = None) -> None:
+        import onnxruntime as ort
+
+        path = Path(path)
+        if not path.exists():
+            raise ModelError(
+                f"detector model {path} not found; it ships in models/ (rebuild it with `arbiter train "
+                "detector`) or choose the classical detector with --detector classical"
+            )
+        self.config = config or YoloConfig()
+        opts = ort.SessionOptions()
+        opts.intra_op_num_threads = self.config.threads
+        opts.inter_op_num_threads = 1
+        opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        try:
+            self.session = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+        except Exception as e:  # onnxruntime raises its own exception types for corrupt files
+            raise ModelError(f"detector model {path} could not be loaded ({e}); restore it from git") from e
+        self.input_name = self.session.get_inputs()[0].name
+        record = path.with_suffix(".json")
+        self.record = json.loads(record.read_text()) if record.exists() else {}
+
+    def __call__(self, image_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Boxes ``(N, 4)`` x0 y0 x1 y1 in ``image_bgr`` pixels, scores ``(N,)``, classes ``(N,)``.
+
+        ``image_bgr``'s sides must be multiples of 32 (``letterbox`` makes any image so)."""
+        blob = np.ascontiguousarray(image_bgr[..., ::-1].transpose(2, 0, 1)[None], dtype=np.float32) / 255.0
+        out = self.session.run(None, {self.input_name: blob})[0][0]  # (4 + classes, anchors)
+        scores_all = out[4:]
+        cls = scores_all.argmax(axis=0)
+        score = scores_all[cls, np.arange(scores_all.shape[1])]
+        keep = score >= self.config.confidence
+        xywh, score, cls = out[:4, keep].T, score[keep], cls[keep]
+        if not len(score):
+            return np.zeros((0, 4)), np.zeros(0), np.zeros(0, dtype=np.int64)
+        boxes = np.concatenate([xywh[:, :2] - xywh[:, 2:] / 2, xywh[:, :2] + xywh[:, 2:] / 2], axis=1)
+        idx = cv2.dnn.NMSBoxes(
+            [list(map(float, b)) for b in np.c_[boxes[:, :2], xywh[:, 2:]]],
+            score.astype(float).tolist(),
+            self.config.confidence,
+            self.config.iou,
+        )
+        idx = np.asarray(idx, dtype=np.int64).reshape(-1)
+        return boxes[idx].astype(np.float64), score[idx].astype(np.float64), cls[idx].astype(np.int64)
+
+
+def letterbox(image: np.ndarray, long_side: int) -> tuple[np.ndarray, float]:
+    """Scale ``image`` so its long side is ``long_side`` and pad to multiples of 32; returns the scale."""
+    h, w = image.shape[:2]
+    s = long_side / max(h, w)
+    nw, nh = round(w * s), round(h * s)
+    out = np.full((-(-nh // 32) * 32, -(-nw // 32) * 32, 3), 114, dtype=np.uint8)
+    out[:nh, :nw] = cv2.resize(image, (nw, nh), interpolation=cv2.INTER_AREA)
+    return out, s
+
+
+@dataclass(frozen=True)
+class Pins:
+    """Pins seen in one frame: table mm and whether each is down."""
+
+    xy_mm: np.ndarray  # (N, 2)
+    down: np.ndarray  # (N,) bool
+    confidence: np.ndarray  # (N,)
+
+    @property
+    def standing_xy_mm(self) -> np.ndarray:
+        return self.xy_mm[~self.down]
+
+
+class YoloDetector:
+    """Balls (and pins) of one table seen by one calibrated camera, found by the network in the table view.
+
+    ``mm_to_px`` maps table mm at ball-centre height to camera pixels (``TableCalibration.mm_to_px`` with
+    ``z_mm`` the ball radius); ``radius_px`` gives the apparent radius of a ball at table positions."""
+
+    def __init__(
+        self, view: TableView, rectifier: Rectifier, mm_to_px, radius_px, network: OnnxNetwork
+    ) -> None:
+        self.view = view
+        self.rectifier = rectifier
+        self.mm_to_px = mm_to_px
+        self.radius_px = radius_px
+        self.network = network
+        self.last_pins = Pins(np.zeros((0, 2)), np.zeros(0, dtype=bool), np.zeros(0))
+
+    def detect(self, image: np.ndarray) -> Detections:
+        boxes, score, cls = self.network(self.rectifier(image))
+        centres_mm = (
+            self.view.view_to_mm((boxes[:, :2] + boxes[:, 2:]) / 2) if len(boxes) else np.zeros((0, 2))
+        )
+        is_pin = np.isin(cls, list(PIN_CLASSES))
+        self.last_pins = Pins(
+            centres_mm[is_pin], cls[is_pin] == APPEARANCE_CLASSES.index("pin_down"), score[is_pin]
+        )
+        balls = ~is_pin
+        xy_mm = centres_mm[balls]
+        if not len(xy_mm):
+            return Detections.empty()
+        return Detections(self.mm_to_px(xy_mm), self.radius_px(xy_mm), cls[balls], score[balls], xy_mm)
