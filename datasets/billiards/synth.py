@@ -144,7 +144,11 @@ def simulate_shot(cfg: SynthConfig, index: int) -> SimulatedShot:
 
 def truth_events(cfg: SynthConfig, shot: SimulatedShot) -> list[object]:
     """The contract lines of the shot's truth: header, shot_start, every contact, pins, shot_end."""
-    header = c.Match(game=cfg.game, players=tuple(cfg.players), options={"source": "synthetic"})
+    # A synthetic shot stands alone: the player who strikes it is the one the header sends in first
+    # (five-pins players each have their own ball, the second player's is yellow).
+    striker = shot.trace.strike.cue_ball
+    first = cfg.players[1] if cfg.game == "five-pins" and striker == "yellow" else cfg.players[0]
+    header = c.Match(game=cfg.game, players=tuple(cfg.players), options={"first": first})
     events: list[tuple[float, int, object]] = []
     for k, con in enumerate(shot.trace.contacts):
         t = round(shot.clip_time(con.t), 6)

@@ -1,0 +1,231 @@
+"""Small helpers shared by the dice engines: options, turn order, the faces of a roll, and the checks of a
+throw that a camera can see (who threw, how many dice lay on the table, which of them were thrown).
+
+The throw checks return ``None`` when the throw is fine, or one sentence saying what was wrong and what the
+rules ask. Each engine decides what a failed check costs (a foul decision that voids the throw, or
+``RuleError``) and says so in its docstring; the reason strings below keep the foul names the same across
+engines.
+
+Turn order: players sit in header order and play passes to the left, which is the next name in the header
+(the texts' "по часовой стрелке"), wrapping round.
+
+This module's API is read by every dice engine; keep it stable (add, do not change).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping, Sequence
+from typing import Any
+
+from adjudication.engine import RuleError
+from arbiter.contract import JsonLine, Match, Roll
+
+# Reason strings (``Foul.reason``) of the throw fouls common to dice games.
+OUT_OF_TURN = "out_of_turn"  # a roll by a player whose throw it is not
+WRONG_DICE = "wrong_dice"  # the roll does not show the number of dice the game throws
+DIE_NOT_THROWN = "die_not_thrown"  # a die that had to be thrown lay still
+KEPT_DIE_THROWN = "kept_die_thrown"  # a die that had to stay kept was thrown again
+EXTRA_THROW = "extra_throw"  # a throw beyond those the turn allows
+
+
+# --- options ---------------------------------------------------------------------------------------------
+
+
+def check_options(game: str, match: Match, allowed: Mapping[str, str]) -> None:
+    """``ValueError`` naming the first option ``game`` does not have, and those it has (``allowed``:
+    option -> what it sets)."""
+    unknown = sorted(set(match.options) - set(allowed))
+    if unknown:
+        have = "; ".join(f"{k} ({v})" for k, v in allowed.items()) or "none"
+        raise ValueError(f"{game} has no option {unknown[0]!r}; its options: {have}")
+
+
+def int_option(
+    game: str, match: Match, name: str, default: int, *, minimum: int, maximum: int | None = None
+) -> int:
+    """An integer option within ``minimum..maximum`` (``maximum`` None: no upper bound), or its default."""
+    value = match.options.get(name, default)
+    ok = isinstance(value, int) and not isinstance(value, bool) and value >= minimum
+    if ok and maximum is not None:
+        ok = value <= maximum
+    if not ok:
+        span = f"{minimum}..{maximum}" if maximum is not None else f">= {minimum}"
+        raise ValueError(f"{game} option {name} must be an integer {span} (got {value!r})")
+    return value
+
+
+def optional_int_option(game: str, match: Match, name: str, *, minimum: int) -> int | None:
+    """An integer option >= ``minimum`` that may be absent or null (None: no limit)."""
+    if match.options.get(name) is None:
+        return None
+    return int_option(game, match, name, minimum, minimum=minimum)
+
+
+def bool_option(game: str, match: Match, name: str, default: bool) -> bool:
+    value = match.options.get(name, default)
+    if not isinstance(value, bool):
+        raise ValueError(f"{game} option {name} must be true or false (got {value!r})")
+    return value
+
+
+def choice_option(game: str, match: Match, name: str, default: Any, choices: Collection[Any]) -> Any:
+    value = match.options.get(name, default)
+    same_kind = isinstance(value, bool) == isinstance(default, bool)  # true == 1 in Python; keep them apart
+    if not same_kind or value not in choices:
+        raise ValueError(
+            f"{game} option {name} must be one of {', '.join(map(str, choices))} (got {value!r})"
+        )
+    return value
+
+
+def player_option(game: str, match: Match, name: str, default: str | None = None) -> str:
+    """A player named by an option (``first``, ``banker``); the first player by default."""
+    value = match.options.get(name, default if default is not None else match.players[0])
+    if value not in match.players:
+        raise ValueError(
+            f"{game} option {name} must be one of the players {', '.join(match.players)} (got {value!r})"
+        )
+    return value
+
+
+def check_players(game: str, match: Match, *, minimum: int, maximum: int | None = None) -> None:
+    n = len(match.players)
+    if n < minimum or (maximum is not None and n > maximum):
+        if maximum is None:
+            want = f"{minimum} or more"
+        else:
+            want = f"exactly {minimum}" if minimum == maximum else f"{minimum} to {maximum}"
+        raise ValueError(f"{game} is played by {want} players (got {n}: {', '.join(match.players)})")
+
+
+# --- turn order ------------------------------------------------------------------------------------------
+
+
+def left_of(players: Sequence[str], player: str, *, out: Collection[str] = ()) -> str:
+    """The next player to the left of ``player`` (header order, wrapping) who is not ``out``.
+
+    ``player`` itself comes last, so with everyone else out it is the answer; ``ValueError`` when everyone,
+    ``player`` included, is out.
+    """
+    i = players.index(player)
+    n = len(players)
+    for k in range(1, n + 1):
+        p = players[(i + k) % n]
+        if p not in out:
+            return p
+    raise ValueError(f"every player is out ({', '.join(players)})")
+
+
+def rotated(players: Sequence[str], first: str) -> tuple[str, ...]:
+    """The players in turn order starting from ``first``."""
+    i = players.index(first)
+    return (*players[i:], *players[:i])
+
+
+def nearest_to(players: Sequence[str], after: str, among: Collection[str]) -> str:
+    """Of ``among``, the player nearest to the left of ``after`` (``after`` itself last)."""
+    for p in (*rotated(players, after)[1:], after):
+        if p in among:
+            return p
+    raise ValueError(f"none of {', '.join(among)} is a player")
+
+
+# --- a roll ----------------------------------------------------------------------------------------------
+
+
+def faces(roll: Roll) -> tuple[int, ...]:
+    """The face of every die on the table, in the roll's order."""
+    return tuple(d.value for d in roll.dice)
+
+
+def face_of(roll: Roll) -> dict[str, int]:
+    """Die id -> face."""
+    return {d.id: d.value for d in roll.dice}
+
+
+def kept_ids(roll: Roll) -> tuple[str, ...]:
+    """The dice on the table that this throw did not move."""
+    return tuple(d.id for d in roll.dice if d.id not in roll.thrown)
+
+
+# --- checks of a throw (None: fine; else what was wrong) -------------------------------------------------
+
+
+def wrong_thrower(roll: Roll, expected: str) -> str | None:
+    if roll.player == expected:
+        return None
+    return f"{roll.player} threw out of turn: the throw is {expected}'s"
+
+
+def wrong_count(roll: Roll, count: int) -> str | None:
+    """The roll must show exactly ``count`` dice."""
+    if len(roll.dice) == count:
+        return None
+    return f"the game throws {count} dice, the roll shows {len(roll.dice)}"
+
+
+def not_all_thrown(roll: Roll) -> str | None:
+    """Every die on the table must have been thrown."""
+    still = kept_ids(roll)
+    if not still:
+        return None
+    return f"all {len(roll.dice)} dice are thrown together; {', '.join(still)} did not move"
+
+
+def kept_rethrown(roll: Roll, kept: Collection[str]) -> str | None:
+    """No die of ``kept`` (dice the player set aside) may have been thrown."""
+    again = [d for d in roll.thrown if d in kept]
+    if not again:
+        return None
+    return f"kept dice may not be thrown again; {', '.join(again)} moved"
+
+
+# --- lines an engine cannot use --------------------------------------------------------------------------
+
+
+def check_player(game: str, players: Sequence[str], event: JsonLine) -> None:
+    """``RuleError`` when the line's ``player`` is not in the match (the stream reader checks this too)."""
+    player = getattr(event, "player", None)
+    if player is not None and player not in players:
+        raise RuleError(f"{game}: {event.TYPE}.player {player!r} is not a player ({', '.join(players)})")
+
+
+def not_now(game: str, event: JsonLine, accepted: str) -> RuleError:
+    """The error for a line that cannot be used at this point: what came and what would be accepted."""
+    who = getattr(event, "player", None)
+    by = f" by {who}" if who else ""
+    return RuleError(f"{game}: a {event.TYPE!r} line{by} cannot be used now; accepted now: {accepted}")
+
+
+def game_over(game: str, event: JsonLine, winner: str | None) -> RuleError:
+    result = f"{winner} won" if winner else "it ended"
+    return RuleError(f"{game}: the game is over ({result}); the {event.TYPE!r} line after it cannot be used")
+
+
+__all__ = [
+    "DIE_NOT_THROWN",
+    "EXTRA_THROW",
+    "KEPT_DIE_THROWN",
+    "OUT_OF_TURN",
+    "WRONG_DICE",
+    "bool_option",
+    "check_options",
+    "check_player",
+    "check_players",
+    "choice_option",
+    "face_of",
+    "faces",
+    "game_over",
+    "int_option",
+    "kept_ids",
+    "kept_rethrown",
+    "left_of",
+    "nearest_to",
+    "not_all_thrown",
+    "not_now",
+    "optional_int_option",
+    "player_option",
+    "rotated",
+    "wrong_count",
+    "wrong_thrower",
+]

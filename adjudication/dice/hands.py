@@ -1,0 +1,147 @@
+"""Poker hands of five dice, ranked and compared: the one table behind poker dice and Indian dice.
+
+Ranks, lowest first (seed 000 "Игра кости комбинации" and "Индийские кости"): nothing, one pair, two pairs,
+three of a kind (in the Indian dice list; the poker-dice list leaves it out, see ``poker_dice``), straight
+(only where a game counts straights), full house, four of a kind, five of a kind.
+
+Comparison (seed 000 "Игра кости комбинации"): a higher hand wins; between equal hands the one whose
+*combination* shows more points wins ("four queens beat four tens"); between two hands with no combination the
+higher sum of all five dice wins. Odd dice beside the combination (kickers) are not compared: the text says
+that players whose combinations are equal on points play a game between themselves, so two such hands tie. How
+"more points" reads for hands of two parts follows the poker convention, since the text gives only the
+one-part example: a full house by its three then its pair, two pairs by the higher pair then the lower.
+
+Faces 1..6 stand for the six faces of poker dice, nine to ace, in the same order.
+
+``throw_problem`` checks the throws that build a five-dice hand over several throws (poker dice, Indian dice,
+yacht): the first throw is all five dice, a later one moves some of the same five and leaves the others as
+they lay.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from types import MappingProxyType
+
+from adjudication.dice import common
+from arbiter.contract import Roll
+
+DICE_IN_HAND = 5
+KEPT_DIE_TURNED = "kept_die_turned"  # foul reason: a die that was not thrown shows another face
+
+
+class Hand(StrEnum):
+    NOTHING = "nothing"
+    PAIR = "pair"
+    TWO_PAIRS = "two_pairs"
+    THREE_OF_A_KIND = "three_of_a_kind"
+    STRAIGHT = "straight"
+    FULL_HOUSE = "full_house"
+    FOUR_OF_A_KIND = "four_of_a_kind"
+    FIVE_OF_A_KIND = "five_of_a_kind"
+
+
+# Hand -> rank, higher beats lower (Hoyle places a straight between three of a kind and a full house).
+RANK: Mapping[Hand, int] = MappingProxyType({hand: i for i, hand in enumerate(Hand)})
+
+# The two runs of five faces that make a straight where a game counts them: little (1-5) and big (2-6).
+STRAIGHTS: frozenset[tuple[int, ...]] = frozenset({(1, 2, 3, 4, 5), (2, 3, 4, 5, 6)})
+
+
+@dataclass(frozen=True, order=True)
+class Ranked:
+    """A hand's rank and the points compared between equal hands; ordered so that ``max`` is the best."""
+
+    rank: int
+    points: tuple[int, ...]
+    hand: Hand
+
+    def describe(self) -> str:
+        """Short human text such as ``full_house 5-2`` or ``nothing (sum 17)``."""
+        if self.hand is Hand.NOTHING:
+            return f"nothing (sum {self.points[0]})"
+        return f"{self.hand} {'-'.join(str(p) for p in self.points)}"
+
+
+def rank_hand(values: Sequence[int], *, straights: bool = False) -> Ranked:
+    """The hand five dice make. ``straights``: whether 1-5 and 2-6 count (otherwise they are nothing)."""
+    if len(values) != DICE_IN_HAND or not all(isinstance(v, int) and 1 <= v <= 6 for v in values):
+        raise ValueError(f"a hand is five dice with faces 1..6 (got {list(values)!r})")
+    counts = Counter(values)
+    # faces grouped by how many show them, most first, higher face first within a group
+    groups = sorted(counts.items(), key=lambda fc: (fc[1], fc[0]), reverse=True)
+    shape = tuple(c for _, c in groups)
+    faces = tuple(f for f, _ in groups)
+    if shape == (5,):
+        hand, points = Hand.FIVE_OF_A_KIND, faces[:1]
+    elif shape == (4, 1):
+        hand, points = Hand.FOUR_OF_A_KIND, faces[:1]
+    elif shape == (3, 2):
+        hand, points = Hand.FULL_HOUSE, faces[:2]
+    elif straights and tuple(sorted(values)) in STRAIGHTS:
+        hand, points = Hand.STRAIGHT, (max(values),)
+    elif shape == (3, 1, 1):
+        hand, points = Hand.THREE_OF_A_KIND, faces[:1]
+    elif shape == (2, 2, 1):
+        hand, points = Hand.TWO_PAIRS, faces[:2]
+    elif shape == (2, 1, 1, 1):
+        hand, points = Hand.PAIR, faces[:1]
+    else:
+        hand, points = Hand.NOTHING, (sum(values),)
+    return Ranked(RANK[hand], points, hand)
+
+
+def best_of(hands: Mapping[str, Ranked]) -> tuple[str, ...]:
+    """The players holding the best hand, in the mapping's order (more than one: a tie)."""
+    top = max(hands.values())
+    return tuple(p for p, r in hands.items() if r == top)
+
+
+def worst_of(hands: Mapping[str, Ranked]) -> tuple[str, ...]:
+    """The players holding the worst hand, in the mapping's order (more than one: a tie)."""
+    bottom = min(hands.values())
+    return tuple(p for p, r in hands.items() if r == bottom)
+
+
+def throw_problem(roll: Roll, held: Iterable[tuple[str, int]]) -> tuple[str, str] | None:
+    """Why ``roll`` cannot be the next throw of a hand, as ``(foul reason, sentence)``; None when it can.
+
+    ``held`` is the hand before this throw, ``(die id, face)`` each, empty before the hand's first throw.
+    Which dice a game lets the player throw again is the game's own check.
+    """
+    before = dict(held)
+    if not before:
+        for reason, why in (
+            (common.WRONG_DICE, common.wrong_count(roll, DICE_IN_HAND)),
+            (common.DIE_NOT_THROWN, common.not_all_thrown(roll)),
+        ):
+            if why is not None:
+                return reason, why
+        return None
+    shown = {d.id for d in roll.dice}
+    if shown != set(before):
+        return (
+            common.WRONG_DICE,
+            f"the hand is {', '.join(sorted(before))}; the roll shows {', '.join(sorted(shown))}",
+        )
+    turned = [d.id for d in roll.dice if d.id not in roll.thrown and d.value != before[d.id]]
+    if turned:
+        return KEPT_DIE_TURNED, f"{', '.join(turned)} was not thrown but shows another face"
+    return None
+
+
+__all__ = [
+    "DICE_IN_HAND",
+    "KEPT_DIE_TURNED",
+    "RANK",
+    "STRAIGHTS",
+    "Hand",
+    "Ranked",
+    "best_of",
+    "rank_hand",
+    "throw_problem",
+    "worst_of",
+]
