@@ -75,6 +75,11 @@ class ShotTrace:
     duration_s: float
     _system: object  # the simulated pooltool System, kept for exact interpolation
 
+    @property
+    def system(self) -> object:
+        """The simulated pooltool ``System`` (for pooltool's own tools, such as its rulesets)."""
+        return self._system
+
     def states_at(self, times: Sequence[float]) -> list[tuple[BallState, ...]]:
         """Every ball's state at each time in ``times`` (seconds after the strike; clamped to the shot)."""
         import pooltool as pt

@@ -704,3 +704,62 @@ def test_engine_is_found_by_game_id() -> None:
     from adjudication.engine import engine_for
 
     assert engine_for("snooker") is snooker.ENGINE
+
+
+# --- starting mid-frame: from_position -------------------------------------------------------------------
+
+MATCH = Match(game="snooker", players=PLAYERS)
+MID = {"white": WHITE_XY, "red:3": HOME["red:3"], **{c: SPOT[c] for c in COLOURS}}
+
+
+LAST_TWO = {"pink": SPOT["pink"], "black": SPOT["black"]}
+
+
+@pytest.mark.parametrize(
+    ("positions", "kw", "on", "striker", "touching"),
+    [
+        pytest.param(MID, {}, "red", "A", (), id="reds_left_red_on"),
+        pytest.param({**LAST_TWO, "white": WHITE_XY}, {}, "pink", "A", (), id="colours_phase_lowest_on"),
+        pytest.param(MID, {"on": "colour", "striker": "B", "score": {"A": 30, "B": 12}}, "colour", "B", (),
+                     id="colour_after_a_red"),
+        pytest.param(LAST_TWO, {"on": "colour", "in_hand": True}, "colour", "A", (),
+                     id="colour_after_last_red"),
+        pytest.param({**MID, **TOUCHING_BLUE}, {}, "red", "A", ("blue",), id="touching_ball"),
+    ],
+)  # fmt: skip
+def test_from_position_sets_the_table(
+    positions: Mapping[str, tuple[float, float]], kw: dict[str, Any], on: str, striker: str, touching: tuple
+) -> None:
+    state = snooker.from_position(MATCH, positions, **kw)
+    assert state.table.balls == frozenset(positions) - {"white"}
+    assert (state.table.on, state.striker, state.table.touching) == (on, striker, touching)
+    assert state.score == kw.get("score", {"A": 0, "B": 0})
+    assert (state.shot, state.awaiting, state.table.opening) == (0, None, False)
+
+
+def test_from_position_plays_on_from_there() -> None:
+    play = Play(snooker.from_position(MATCH, MID, striker="B", score={"A": 40, "B": 20}))
+    play.shot(red_pot(3))
+    play.feed(Dc("B", "yellow"))
+    d = play.shot(colour_pot("yellow"))
+    assert (d.foul, d.points, d.score, d.next, d.on) == (None, {"B": 2}, {"A": 40, "B": 23}, "B", "yellow")
+
+
+@pytest.mark.parametrize(
+    ("positions", "kw", "message"),
+    [
+        ({**MID, "cue": (500.0, 500.0)}, {}, "not snooker balls"),
+        ({"white": WHITE_XY}, {}, "no object ball"),
+        ({"red:3": HOME["red:3"]}, {}, "no white"),
+        (MID, {"on": "blue"}, "the ball on is 'red'"),
+        ({"white": WHITE_XY, "green": SPOT["green"]}, {"on": "red"}, "the ball on is 'green'"),
+        (MID, {"striker": "C"}, "striker must be one of the players"),
+        (MID, {"score": {"A": -1, "B": 0}}, "integer >= 0"),
+        (MID, {"opening": True, "in_hand": True}, "opening stroke needs every ball"),
+    ],
+)
+def test_from_position_refuses_a_position_the_rules_cannot_reach(
+    positions: Mapping[str, tuple[float, float]], kw: dict[str, Any], message: str
+) -> None:
+    with pytest.raises(ValueError, match=message):
+        snooker.from_position(MATCH, positions, **kw)
