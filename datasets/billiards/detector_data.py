@@ -35,7 +35,10 @@ from .synth import SynthConfig, frame_times, rng_for, scenes, simulate_shot
 
 TILE = 352  # square training tile, the view's height: two tiles cover the 640-wide view with overlap
 MIN_VISIBLE = 0.5  # a box cut by a tile edge is kept when at least this share of it is inside
-MIN_PIN_BOX_PX = 8.0  # a pin seen from above is a few pixels; its box is widened to what the network can see
+# Every box is at least this wide, centred on its object: a 9 px snooker ball or a 3 px pin head gives the
+# network's assigner (which takes anchors whose centres fall inside a box, every 8 px) too little to start
+# from scratch. Only centres are used at run time; two touching snooker balls' boxes still overlap < 0.3 IoU.
+MIN_BOX_PX = 16.0
 
 
 @dataclass(frozen=True)
@@ -70,8 +73,9 @@ def _placement_error(recipe: DatasetRecipe, rng: np.random.Generator) -> tuple[n
 def view_labels(
     view: TableView, rendered: RenderedFrame, camera: Camera, to_assumed: Callable[[np.ndarray], np.ndarray]
 ) -> list[tuple[int, float, float, float, float]]:
-    """``(cls, u0, v0, u1, v1)`` in view pixels for every object not hidden: balls as discs of their true
-    diameter at their true centre; pins by their image box carried back onto the table."""
+    """``(cls, u0, v0, u1, v1)`` in view pixels for every object not hidden: balls as squares of their true
+    diameter (at least ``MIN_BOX_PX``) at their true centre; pins by their image box carried back onto the
+    table, widened the same way."""
     r = view.table.ball_radius_mm
     out = []
     for o in rendered.objects:
@@ -84,14 +88,12 @@ def view_labels(
             uv = view.mm_to_view(to_assumed(camera.px_to_table(corners, r)))
             (u0, v0), (u1, v1) = uv.min(axis=0), uv.max(axis=0)
             cu, cv = (u0 + u1) / 2, (v0 + v1) / 2
-            hu, hv = max(u1 - u0, MIN_PIN_BOX_PX) / 2, max(v1 - v0, MIN_PIN_BOX_PX) / 2
-            u0, v0, u1, v1 = cu - hu, cv - hv, cu + hu, cv + hv
+            hu, hv = max(u1 - u0, MIN_BOX_PX) / 2, max(v1 - v0, MIN_BOX_PX) / 2
         else:
             centre = camera.px_to_table(np.array([o.xy_px], dtype=np.float64), r)
-            u, v = view.mm_to_view(to_assumed(centre))[0]
-            half = r / view.mm_per_px
-            u0, v0, u1, v1 = u - half, v - half, u + half, v + half
-        out.append((cls, float(u0), float(v0), float(u1), float(v1)))
+            cu, cv = view.mm_to_view(to_assumed(centre))[0]
+            hu = hv = max(2 * r / view.mm_per_px, MIN_BOX_PX) / 2
+        out.append((cls, float(cu - hu), float(cv - hv), float(cu + hu), float(cv + hv)))
     return out
 
 
