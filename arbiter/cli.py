@@ -187,8 +187,16 @@ def run(
     detector: Annotated[
         str, typer.Option(help="classical (fast) or yolo (the trained network).")
     ] = "classical",
+    db: Annotated[
+        Path | None,
+        typer.Option(envvar="ARBITER_DB", help="Also record the match, with the referee's calls, here."),
+    ] = None,
+    resume: Annotated[
+        int | None, typer.Option(help="Resume this interrupted match of --db (its game and players).")
+    ] = None,
 ) -> None:
-    """Referee a video or a live camera: find the table, follow the balls, write the event stream."""
+    """Referee a video or a live camera: find the table, follow the balls, write the event stream.
+    With --db every event and the referee's decision on it are recorded as they happen."""
     from tqdm import tqdm
 
     from arbiter.pipeline import RunOptions, referee_video
@@ -202,12 +210,26 @@ def run(
         src = FrameSource(source)
     except SourceError as exc:
         _fail(str(exc))
+    names = tuple(p.strip() for p in players.split(",") if p.strip())
+    record = recorder = match_id = None
+    if db is not None:
+        from arbiter.record import MatchRecord, RecordError, recording
+
+        try:
+            record = MatchRecord.open(db)
+            if resume is not None:
+                header = record.header(resume)
+                game, names, match_id = header.game, header.players, resume
+            else:
+                header = contract.Match(game=game, players=names)
+                match_id = record.start_match(header, source=source)
+            # A file is replayed from its start and what was recorded is skipped; a live source goes on.
+            offset = (record.resume_point(match_id) or 0.0) if src.live and resume is not None else 0.0
+            recorder = recording(record, match_id, skip_recorded=not src.live, t_offset=offset)
+        except (RecordError, KeyError, ValueError) as exc:
+            _fail(str(exc))
     options = RunOptions(
-        game=game,
-        players=tuple(p.strip() for p in players.split(",") if p.strip()),
-        calibration=calibration,
-        annotate=annotate,
-        detector=detector,
+        game=game, players=names, calibration=calibration, annotate=annotate, detector=detector
     )
     bar = tqdm(total=src.frame_count, unit="frame", disable=None, file=sys.stderr)
 
@@ -217,13 +239,22 @@ def run(
 
     def on_event(event: object) -> None:
         bar.write(narrate.describe(event))
+        if recorder is not None:
+            recorder(event)
 
     try:
         result = referee_video(src, options, out, on_frame=on_frame, on_event=on_event)
     except (CalibrationError, ModelError, ValueError) as exc:
         bar.close()
+        if record is not None:
+            record.close()  # the match stays unfinished: it reads as interrupted and can be resumed
         _fail(str(exc))
     bar.close()
+    if record is not None:
+        if not src.live:
+            record.finish(match_id)
+        record.close()
+        typer.echo(f"recorded as match {match_id} in {db}")
     typer.echo(
         f"{result.frames} frames ({result.bad_frames} unreadable skipped) at {result.fps:.1f} fps; "
         f"{len(result.events)} events in {out / 'events.jsonl'}"
@@ -470,6 +501,10 @@ def yolo_full_frame_fps(video: Path, long_side: int) -> float:
         network(letterbox(frame.image, long_side)[0])
         n += 1
     return n / (time.perf_counter() - started)
+
+
+# Commands defined in their own modules register themselves on ``app`` when imported.
+from arbiter import cli_record  # noqa: E402,F401  (matches, export, record import)
 
 
 def main() -> None:  # pragma: no cover - console entry
