@@ -353,6 +353,9 @@ def eval_(
     typer.echo(json.dumps(figures, indent=None if as_json else 1))
 
 
+DEMO_DB = "arbiter.db"
+
+
 @app.command()
 def demo(
     shot_dir: Annotated[Path, typer.Option(help="The sample shot to referee.")] = SAMPLE_SHOT,
@@ -361,6 +364,7 @@ def demo(
     """Referee the bundled sample clip through the whole pipeline, then compare with its ground truth."""
     from arbiter.evaluate import in_truth_names
     from arbiter.pipeline import RunOptions, referee_video
+    from arbiter.record import MatchRecord, recording
     from arbiter.tables import table_for
     from datasets.billiards.scoring import EventScore
     from vision.sources import FrameSource, SourceError
@@ -373,15 +377,30 @@ def demo(
     typer.echo(
         f"refereeing {shot_dir / 'video.mp4'} ({header.game}, {src.size[0]}x{src.size[1]}, {src.fps:.0f} fps)"
     )
-    result = referee_video(
-        src, RunOptions(game=header.game), out, on_event=lambda e: typer.echo("  " + narrate.describe(e))
-    )
+    db = out / DEMO_DB
+    db.unlink(missing_ok=True)  # the demo's own record, made afresh each time
+    with MatchRecord.open(db) as record:
+        match_id = record.start_match(contract.Match(game=header.game, players=header.players), str(src.spec))
+        recorder = recording(record, match_id)
+
+        def on_event(event: object) -> None:
+            typer.echo("  " + narrate.describe(event))
+            recorder(event)
+
+        result = referee_video(
+            src, RunOptions(game=header.game, players=header.players), out, on_event=on_event
+        )
+        record.finish(match_id)
+        decisions = [x for x in record.lines(match_id) if isinstance(x, contract.Decision)]
     typer.echo(
         f"{result.frames} frames at {result.fps:.1f} fps; files in {out}/ (events.jsonl, tracks.jsonl, "
-        "annotated.mp4)"
+        f"annotated.mp4, and the match record {DEMO_DB})"
     )
     for line in narrate.summarise(result.events):
         typer.echo(line)
+    typer.echo("the referee's call" + ("s:" if len(decisions) != 1 else ":"))
+    for decision in decisions:
+        typer.echo("  " + narrate.describe_decision(decision).replace("\n", "\n  "))
     score = EventScore.new()
     score.add(truth, in_truth_names(shot_dir, result, table_for(header.game).ball_diameter_mm))
     found = score.as_dict()["events"]
