@@ -79,6 +79,7 @@ def evaluate_dir(
     peer = TrackScore(match_mm=table.ball_diameter_mm)
     dets = DetectionScore(game)
     frames_total, seconds = 0, 0.0
+    latency: dict[str, list[float]] = {}
     failed: list[str] = []
     for shot in shots:
         _, truth = c.read_stream(shot / "truth.jsonl")
@@ -94,6 +95,8 @@ def evaluate_dir(
             failed.append(f"{shot.name}: {exc}")
             continue
         frames_total += result.frames
+        for kind, dt in result.latency_s:
+            latency.setdefault(kind, []).append(dt * 1000)
         seconds += result.seconds
         truth_frames = [json.loads(x) for x in (shot / "frames.jsonl").read_text().splitlines()]
         for record, (_, tracked), (_, d) in zip(
@@ -119,5 +122,15 @@ def evaluate_dir(
         "tracking": {"arbiter": ours.as_dict(), "bytetrack_peer": peer.as_dict()},
         **events.as_dict(),
         "pipeline_fps": round(frames_total / seconds, 1) if seconds else None,
+        # Video time from the frame that shows an event to the frame after which it is written: the live delay
+        # on top of processing. shot_end waits for the table to settle by design.
+        "event_latency_ms": {
+            kind: {
+                "mean": round(float(np.mean(v)), 1),
+                "p95": round(float(np.percentile(v, 95)), 1),
+                "max": round(float(np.max(v)), 1),
+            }
+            for kind, v in sorted(latency.items())
+        },
         "calibration_failures": failed,
     }

@@ -58,6 +58,7 @@ class RunResult:
     calibration: TableCalibration | None = None
     track_frames: list[tuple[float, dict[str, tuple[float, float]]]] = field(default_factory=list)
     detections: list[tuple[float, Detections]] = field(default_factory=list)
+    latency_s: list[tuple[str, float]] = field(default_factory=list)  # (event type, emitted - happened)
 
     @property
     def fps(self) -> float:
@@ -128,6 +129,9 @@ def referee_video(
             for e in new:
                 c.append_event(ev_file, e)
                 result.events.append(e)
+                # How long after the frame that showed it the event was written, in video time.
+                if getattr(e, "t", None) is not None:
+                    result.latency_s.append((e.TYPE, t - e.t))  # type: ignore[attr-defined]
                 captions.append((getattr(e, "t", 0.0), describe(e)))
                 if on_event:
                     on_event(e)
