@@ -11,6 +11,7 @@ setup:
 
 demo: setup
 	@$(BIN)/arbiter demo
+	@$(BIN)/arbiter dashboard --open out/demo
 
 test: setup
 	$(BIN)/python -m pytest -q

@@ -523,7 +523,7 @@ def yolo_full_frame_fps(video: Path, long_side: int) -> float:
 
 
 # Commands defined in their own modules register themselves on ``app`` when imported.
-from arbiter import cli_record  # noqa: E402,F401  (matches, export, record import)
+from arbiter import cli_dashboard, cli_record  # noqa: E402,F401  (dashboard; matches, export, record)
 
 
 def main() -> None:  # pragma: no cover - console entry

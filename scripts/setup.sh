@@ -24,6 +24,15 @@ if "$VENV/bin/python" -m pip show opencv-python-headless >/dev/null 2>&1; then
   pip_ uninstall -y opencv-python-headless
   pip_ install --force-reinstall --no-deps "opencv-python>=4.9"
 fi
+# The dashboard's browser test drives Debian's Chromium through Playwright (never Playwright's own browser
+# download). Install Chromium where it is missing and apt is there (as root, or sudo without a password).
+if [ ! -x /usr/bin/chromium ] && command -v apt-get >/dev/null 2>&1; then
+  as_root=""
+  if [ "$(id -u)" -ne 0 ]; then as_root="sudo -n"; fi
+  if ! { $as_root apt-get update -qq && $as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; }; then
+    echo "warning: could not install chromium; the dashboard's browser test will be skipped" >&2
+  fi
+fi
 pip_ install -e ".[physics,dev]"
 # pooltool-billiards pins a development build of panda3d that no registry serves; its real needs are in
 # the `physics` extra above (with the released panda3d 1.10.16), so it goes in without its own pins.

@@ -1,0 +1,197 @@
+"""What the page shows, as plain values and HTML text: the scoreboard, the timeline, images for display.
+
+No Streamlit here and no rules or vision: the numbers come from the engines through ``dashboard.session``;
+these functions only lay them out, so that they are tested without a browser (and the browser test finds
+their class names in the page).
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+import cv2
+import numpy as np
+
+from arbiter.tables import TableModel
+from vision.calibration import TableCalibration
+
+GRID_PX = 100  # spacing of the pixel grid drawn under a frame for typing corner coordinates
+OUTLINE_BGR = (0, 255, 255)
+POCKET_BGR = (0, 0, 255)
+
+CSS = """
+<style>
+.arbiter-scoreboard { display: flex; gap: 12px; flex-wrap: wrap; margin: 4px 0 8px; }
+.arbiter-player { border: 1px solid #d0d7de; border-radius: 8px; padding: 8px 16px; min-width: 120px; }
+.arbiter-player.next { border: 2px solid #1f6f43; background: #eef7f1; }
+.arbiter-player.winner { border: 2px solid #b8860b; background: #fff8e1; }
+.arbiter-player .name { font-size: 14px; color: #445; }
+.arbiter-player .score { font-size: 34px; font-weight: 700; font-variant-numeric: tabular-nums; }
+.arbiter-status { font-size: 15px; margin: 2px 0 6px; }
+table.arbiter-timeline { border-collapse: collapse; width: 100%; font-size: 13px; }
+table.arbiter-timeline th, table.arbiter-timeline td { text-align: left; padding: 3px 8px;
+  border-bottom: 1px solid #e3e6ea; vertical-align: top; }
+table.arbiter-timeline tr.decision td { background: #f3f8f5; }
+table.arbiter-timeline tr.foul td { background: #fff3f0; }
+table.arbiter-timeline tr.corrected td.text { font-style: italic; }
+table.arbiter-timeline tr.stopped td { background: #fde7e9; }
+table.arbiter-timeline td.num { text-align: right; white-space: nowrap; font-variant-numeric: tabular-nums;
+  color: #667; }
+.arbiter-notes { color: #556; font-size: 12px; margin: 0; padding-left: 16px; }
+</style>
+"""
+
+
+def scoreboard_html(board) -> str:
+    """The players with their scores, the one to play next marked; then whose turn, what is on, what the
+    engine is waiting for. ``board`` is a ``session.Scoreboard``."""
+    cards = []
+    for player in board.players:
+        cls = "arbiter-player"
+        if board.winner == player:
+            cls += " winner"
+        elif not board.over and board.next == player:
+            cls += " next"
+        score = board.score.get(player, 0)
+        cards.append(
+            f'<div class="{cls}" data-player="{escape(player)}"><div class="name">{escape(player)}</div>'
+            f'<div class="score">{score}</div></div>'
+        )
+    return (
+        f'<div class="arbiter-scoreboard">{"".join(cards)}</div>'
+        f'<div class="arbiter-status">{escape(status_line(board))}</div>'
+    )
+
+
+def status_line(board) -> str:
+    """Whose turn and what is on, in words."""
+    if board.over:
+        return f"Over: {board.winner} wins" if board.winner else "Over: a draw"
+    parts = []
+    if board.next:
+        parts.append(f"{board.next} to play")
+    if board.on:
+        parts.append(f"on: {board.on}")
+    if board.awaiting:
+        parts.append(f"waiting for: {', '.join(board.awaiting)}")
+    if board.since:
+        parts.append(f"then: {'; '.join(board.since)}")
+    if not parts:
+        parts.append("waiting for the first shot")
+    return " · ".join(parts)
+
+
+def timeline_html(rows, limit: int | None = None) -> str:
+    """The event timeline: one row per line of the (corrected) stream, each decision under the line that
+    settled it, with its rule in words. ``limit`` keeps the last rows only (the live view)."""
+    shown = rows[-limit:] if limit else rows
+    body = []
+    for row in shown:
+        cls = ["event"]
+        if row.corrected:
+            cls.append("corrected")
+        if row.stopped:
+            cls.append("stopped")
+        t = "" if row.t is None else f"{row.t:.3f} s"
+        mark = " (corrected)" if row.corrected else ""
+        body.append(
+            f'<tr class="{" ".join(cls)}" data-line="{row.line_no}"><td class="num">{row.line_no}</td>'
+            f'<td class="num">{t}</td><td>{escape(row.type)}</td>'
+            f'<td class="text">{escape(row.text)}{mark}</td></tr>'
+        )
+        if row.stopped:
+            body.append(
+                f'<tr class="stopped"><td></td><td></td><td>stopped</td>'
+                f"<td>the rules stop here: {escape(row.stopped)}</td></tr>"
+            )
+        for d in row.decisions:
+            notes = "".join(f"<li>{escape(n)}</li>" for n in d.notes)
+            body.append(
+                f'<tr class="decision{" foul" if d.foul else ""}"><td></td><td></td><td>decision</td>'
+                f"<td><strong>{escape(d.text)}</strong>"
+                f"{f'<ul class=arbiter-notes>{notes}</ul>' if notes else ''}</td></tr>"
+            )
+    return (
+        '<table class="arbiter-timeline"><thead><tr><th>Line</th><th>Time</th><th>Type</th>'
+        f"<th>What happened</th></tr></thead><tbody>{''.join(body)}</tbody></table>"
+    )
+
+
+def progress_text(progress) -> str:
+    """``frames 120 of 365 · 33.9 fps · 7 s left`` for a ``session.Progress``."""
+    parts = [progress.status]
+    if progress.total:
+        parts.append(f"frame {progress.frames} of {progress.total}")
+    else:
+        parts.append(f"frame {progress.frames}")
+    if progress.fps:
+        parts.append(f"{progress.fps:.1f} fps")
+    eta = progress.eta_s
+    if eta is not None and progress.status == "running":
+        parts.append(f"{eta:.0f} s left")
+    return " · ".join(parts)
+
+
+def rgb(image_bgr: np.ndarray) -> np.ndarray:
+    """OpenCV's BGR as the RGB a browser shows."""
+    return cv2.cvtColor(image_bgr, cv2.COLOR_BGR2RGB)
+
+
+def table_overlay(image_bgr: np.ndarray, calib: TableCalibration, table: TableModel) -> np.ndarray:
+    """The fitted table over the frame, as ``arbiter calibrate`` draws it: the playing area's outline at the
+    cushion noses and a ring at each pocket mouth, to check by eye."""
+    overlay = image_bgr.copy()
+    corners = np.array([[0, 0], [table.width_mm, 0], [table.width_mm, table.length_mm], [0, table.length_mm]])
+    cv2.polylines(overlay, [calib.mm_to_px(corners).astype(np.int32)], True, OUTLINE_BGR, 2, cv2.LINE_AA)
+    for p in table.pockets:
+        cx, cy = calib.mm_to_px(np.array([p.mouth_xy_mm]))[0]
+        cv2.circle(overlay, (int(cx), int(cy)), 6, POCKET_BGR, 2, cv2.LINE_AA)
+    return overlay
+
+
+def pixel_grid(image_bgr: np.ndarray, step: int = GRID_PX) -> np.ndarray:
+    """The frame with a labelled pixel grid, to read the corner coordinates off for a manual calibration."""
+    out = image_bgr.copy()
+    h, w = out.shape[:2]
+    for x in range(0, w, step):
+        cv2.line(out, (x, 0), (x, h - 1), (255, 255, 255), 1)
+        cv2.putText(out, str(x), (x + 2, 14), cv2.FONT_HERSHEY_SIMPLEX, 0.4, (255, 255, 255), 1, cv2.LINE_AA)
+    for y in range(0, h, step):
+        cv2.line(out, (0, y), (w - 1, y), (255, 255, 255), 1)
+        cv2.putText(out, str(y), (2, y + 14), cv2.FONT_HERSHEY_SIMPLEX, 0.4, (255, 255, 255), 1, cv2.LINE_AA)
+    return out
+
+
+def read_frame(video: str, index: int) -> np.ndarray | None:
+    """Frame ``index`` of a video file (the annotated run, for review), or None past its end."""
+    cap = cv2.VideoCapture(video)
+    try:
+        if index > 0:
+            cap.set(cv2.CAP_PROP_POS_FRAMES, index)
+        ok, image = cap.read()
+    finally:
+        cap.release()
+    return image if ok else None
+
+
+def frame_index_at(video: str, t: float) -> int:
+    """The index of the frame a video file shows at ``t`` seconds."""
+    cap = cv2.VideoCapture(video)
+    try:
+        fps = cap.get(cv2.CAP_PROP_FPS) or 30.0
+    finally:
+        cap.release()
+    return max(round(t * fps), 0)
+
+
+def read_frame_at(video: str, t: float) -> np.ndarray | None:
+    """The frame of a video file shown at ``t`` seconds, or None past its end."""
+    return read_frame(video, frame_index_at(video, t))
+
+
+def frame_count(video: str) -> int:
+    cap = cv2.VideoCapture(video)
+    try:
+        return max(int(cap.get(cv2.CAP_PROP_FRAME_COUNT)), 0)
+    finally:
+        cap.release()

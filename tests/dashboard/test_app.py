@@ -1,0 +1,344 @@
+"""The dashboard page's logic, driven by Streamlit's AppTest (no browser): pages, setup, the live run of the
+bundled sample, inputs, corrections, history and exports."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from dashboard import session as s
+
+APP = Path(__file__).resolve().parents[2] / "dashboard" / "app.py"
+RUN_TIMEOUT_S = 240  # the whole sample clip: about 20-40 s on two shared cores
+SCRIPT_TIMEOUT_S = 60
+
+
+@pytest.fixture
+def db(tmp_path, monkeypatch) -> Path:
+    path = tmp_path / "arbiter.db"
+    monkeypatch.setenv("ARBITER_DB", str(path))
+    monkeypatch.delenv("ARBITER_MATCH", raising=False)
+    return path
+
+
+def _app() -> AppTest:
+    at = AppTest.from_file(str(APP), default_timeout=SCRIPT_TIMEOUT_S)
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+def _one(elements, label: str):
+    found = [e for e in elements if e.label == label]
+    assert found, f"no {label!r} among {[e.label for e in elements]}"
+    return found[0]
+
+
+def _html(at: AppTest) -> str:
+    return "\n".join(h.value for h in at.get("html"))
+
+
+def _texts(at: AppTest, kind: str) -> list[str]:
+    return [e.value for e in getattr(at, kind)]
+
+
+def _go(at: AppTest, page: str) -> AppTest:
+    at.sidebar.radio(key="page").set_value(page).run()
+    assert not at.exception, at.exception
+    return at
+
+
+def _recorded_sample(db: Path) -> int:
+    """The sample shot's truth as a finished, refereed match of the record (as ``--open`` adds a run)."""
+    desk = s.Desk(db)
+    try:
+        return desk.open_folder(s.SAMPLE_SHOT / "truth.jsonl")
+    finally:
+        desk.close()
+
+
+def test_the_page_opens_on_an_empty_record(db):
+    at = _app()
+    assert at.sidebar.radio(key="page").options == ["Match", "New match", "History"]
+    assert any("No match is open" in m for m in _texts(at, "info"))
+    assert db.is_file()
+    _go(at, "History")
+    assert any("no match yet" in m for m in _texts(at, "info"))
+
+
+def test_a_record_file_that_is_not_arbiters_is_named_and_left_alone(tmp_path, monkeypatch):
+    bad = tmp_path / "notes.db"
+    bad.write_text("shopping list\n")
+    monkeypatch.setenv("ARBITER_DB", str(bad))
+    at = AppTest.from_file(str(APP), default_timeout=SCRIPT_TIMEOUT_S).run()
+    assert any("not a SQLite database" in m for m in _texts(at, "error"))
+    assert bad.read_text() == "shopping list\n"
+
+
+def test_setup_offers_every_game_and_its_target(db):
+    at = _go(_app(), "New match")
+    game = at.selectbox(key="game")
+    assert game.options == list(s.games()) and len(game.options) == 20
+    assert _one(at.number_input, "best of (frames) (0: the rules' default)")  # snooker first
+    game.set_value("pig").run()
+    assert _one(at.number_input, "target score (0: the rules' default)")
+    assert "target" in at.text_area(key="options").help
+
+
+def test_a_bad_option_is_refused_with_the_engines_reason(db):
+    at = _go(_app(), "New match")
+    at.radio(key="source_kind").set_value("manual").run()
+    at.selectbox(key="game").set_value("pig").run()
+    at.text_area(key="options").set_value('{"colour": "red"}').run()
+    at.button(key="start").click().run()
+    assert any("no option 'colour'" in m for m in _texts(at, "error"))
+    desk = s.Desk(db)
+    assert desk.matches() == []
+    desk.close()
+
+
+def test_a_dice_game_is_refused_a_video_without_the_dice_reader(db, monkeypatch):
+    monkeypatch.setattr(s, "dice_video_available", lambda: False)
+    at = _go(_app(), "New match")
+    at.radio(key="source_kind").set_value("sample").run()
+    at.selectbox(key="game").set_value("yacht").run()
+    assert any("does not read dice from video" in m for m in _texts(at, "info"))
+    at.button(key="start").click().run()
+    assert any("does not read dice from video" in m for m in _texts(at, "error"))
+
+
+def test_a_match_typed_by_hand_from_setup_to_scoreboard(db):
+    at = _go(_app(), "New match")
+    at.radio(key="source_kind").set_value("manual").run()
+    at.selectbox(key="game").set_value("pig").run()
+    at.text_input(key="players").set_value("Ann, Bob").run()
+    _one(at.number_input, "target score (0: the rules' default)").set_value(10).run()
+    at.button(key="start").click().run()
+    assert not at.exception, at.exception
+    assert at.sidebar.radio(key="page").value == "Match"
+    assert any("Match 1: pig, Ann v Bob" in h for h in _texts(at, "subheader"))
+    assert "Ann to play" in _html(at)
+    match_id = at.session_state["match"]
+    for kind, fields in (("roll", {"faces": "6"}), ("roll", {"faces": "5"}), ("stop", {})):
+        at.selectbox(key=f"input_kind_{match_id}").set_value(kind).run()
+        for label, value in fields.items():
+            _one(at.text_input, label).set_value(value)
+        _one(at.button, "Record it").click().run()
+        assert not at.exception and not _texts(at, "error"), _texts(at, "error")
+        assert any("recorded:" in m for m in _texts(at, "success"))
+    html = _html(at)
+    assert '<div class="score">11</div>' in html and "Bob to play" in html
+    assert "Ann throws 1 of 1: 6" in html and "score Ann 11, Bob 0" in html
+
+
+def test_an_input_the_rules_refuse_shows_why(db):
+    desk = s.Desk(db)
+    match_id = desk.start(s.Setup(game="pig"), None)
+    desk.close()
+    at = _app()
+    at.session_state["match"] = match_id
+    at.run()
+    at.selectbox(key=f"input_kind_{match_id}").set_value("claim").run()
+    _one(at.text_input, "or a field number (Martinetti)").set_value("5")
+    _one(at.button, "Record it").click().run()
+    assert any("the rules refuse it" in m and "a roll or a stop by A" in m for m in _texts(at, "error"))
+
+
+def test_a_recorded_match_is_reviewed_with_scoreboard_timeline_diagrams_and_exports(db, monkeypatch):
+    match_id = _recorded_sample(db)
+    monkeypatch.setenv("ARBITER_MATCH", str(match_id))
+    at = _app()
+    assert at.sidebar.radio(key="page").value == "Match"
+    html = _html(at)
+    assert 'data-player="B"' in html and '<div class="score">4</div>' in html
+    assert "B to play · on: red · waiting for: choice" in html
+    assert "shot: the cue strikes white" in html and "wrong ball first" in html
+    (diagram,) = [i for i in at.get("image") if "shot 1:" in str(i.proto)]
+    assert "data:image/svg+xml" in str(diagram.proto)
+    assert [t.label for t in at.tabs] == ["Timeline", "Shots", "Input", "Correct", "Export"]
+    downloads = [d.proto.label for d in at.get("download_button")]
+    assert downloads == ["Download JSON Lines", "Download CSV", "Download report (HTML)"]  # no video: typed
+
+
+def test_a_correction_on_the_page_recomputes_the_call(db, monkeypatch):
+    match_id = _recorded_sample(db)
+    monkeypatch.setenv("ARBITER_MATCH", str(match_id))
+    at = _app()
+    first_contact = json.loads((s.SAMPLE_SHOT / "truth.jsonl").read_text().splitlines()[2])
+    _one(at.radio, "correction").set_value("replace")
+    _one(at.number_input, "line (as numbered in the timeline)").set_value(3)
+    _one(at.text_area, "new line (replace, insert: one JSON line of the contract)").set_value(
+        json.dumps({**first_contact, "balls": ["white", "red:7"]})
+    )
+    _one(at.text_input, "why (kept with the correction)").set_value("white hit red:7 first")
+    _one(at.button, "Apply the correction").click().run()
+    assert not at.exception and not _texts(at, "error"), _texts(at, "error")
+    assert any("corrected; 1 decision(s) recomputed differently" in m for m in _texts(at, "success"))
+    html = _html(at)
+    assert '<div class="score">1</div>' in html and "A to play · on: colour" in html
+    assert any("white hit red:7 first" in m for m in _texts(at, "markdown"))
+    assert [r.label for r in at.radio if r.key == f"export_which_{match_id}"]  # corrected or as recorded
+
+
+def test_a_correction_the_rules_cannot_follow_is_refused_on_the_page(db, monkeypatch):
+    match_id = _recorded_sample(db)
+    monkeypatch.setenv("ARBITER_MATCH", str(match_id))
+    at = _app()
+    _one(at.radio, "correction").set_value("insert")
+    _one(at.number_input, "line (as numbered in the timeline)").set_value(3)
+    _one(at.text_area, "new line (replace, insert: one JSON line of the contract)").set_value(
+        '{"type":"cushion","t":0.1,"ball":"white","side":"top"}'
+    )
+    _one(at.button, "Apply the correction").click().run()
+    assert any("the rules stop at line 3" in m and "time goes backwards" in m for m in _texts(at, "error"))
+
+
+def test_history_lists_past_matches_and_opens_one(db):
+    match_id = _recorded_sample(db)
+    at = _go(_app(), "History")
+    (table,) = at.table
+    assert "snooker" in table.value.to_string() and "B 4" in table.value.to_string()
+    at.selectbox(key="history_pick").set_value(match_id).run()
+    at.button(key="history_open").click().run()
+    assert at.sidebar.radio(key="page").value == "Match" and at.session_state["match"] == match_id
+
+
+def test_a_run_folder_is_imported_from_history(db):
+    at = _go(_app(), "History")
+    at.text_input(key="import_folder").set_value(str(s.SAMPLE_SHOT / "truth.jsonl")).run()
+    at.button(key="import_go").click().run()
+    assert at.sidebar.radio(key="page").value == "Match"
+    assert '<div class="score">4</div>' in _html(at)
+    at = _go(at, "History")
+    at.text_input(key="import_folder").set_value("/no/such/run").run()
+    at.button(key="import_go").click().run()
+    assert any("not found" in m for m in _texts(at, "error"))
+
+
+def test_the_table_is_calibrated_over_the_frame_automatically_or_by_typed_corners(db):
+    at = _go(_app(), "New match")
+    at.radio(key="source_kind").set_value("sample").run()
+    _one(at.button, "Find the table on the first frame").click().run()
+    assert any("automatic calibration, reprojection error" in m for m in _texts(at, "success"))
+    assert at.checkbox(key="use_calib").value
+    for name, xy in zip(s.CORNERS, ("79, 114", "93, 648", "1143, 104", "1147, 624"), strict=True):
+        at.text_input(key=f"corner_{name}").set_value(xy)
+    _one(at.button, "Fit the table to these corners").click().run()
+    assert any("manual calibration, reprojection error" in m for m in _texts(at, "success"))
+    at.text_input(key="corner_tr").set_value("1147").run()
+    _one(at.button, "Fit the table to these corners").click().run()
+    assert any("two pixel numbers" in m for m in _texts(at, "error"))
+
+
+def test_the_bundled_sample_runs_live_with_one_click(db):
+    at = _app()
+    at.sidebar.button(key="sample_side").click().run()
+    assert not at.exception, at.exception
+    assert at.sidebar.radio(key="page").value == "Match"
+    seen_running = False
+    deadline = time.monotonic() + RUN_TIMEOUT_S
+    while time.monotonic() < deadline:
+        progress = [p.proto.text for p in at.get("progress")]
+        if progress and progress[0].startswith("done"):
+            break
+        seen_running = seen_running or any(p.startswith("running") for p in progress)
+        time.sleep(1.0)
+        at.run()
+        assert not at.exception, at.exception
+    assert progress and progress[0].startswith("done · frame 365 of 365"), progress
+    assert seen_running
+    assert any("Run done: 365 frames" in m for m in _texts(at, "success"))
+    html = _html(at)
+    assert '<div class="score">4</div>' in html and "wrong ball first" in html
+    downloads = [d.proto.label for d in at.get("download_button")]
+    assert "Download the annotated video" in downloads and "Download report (HTML)" in downloads
+
+
+# --- the command that serves the page ---------------------------------------------------------------------
+
+
+def _cli(args: list[str], monkeypatch, calls: list | None = None):
+    from typer.testing import CliRunner
+
+    import arbiter.cli_dashboard as cd
+    from arbiter.cli import app
+
+    def serve(path, argv, env):
+        if calls is not None:
+            calls.append((argv, env))
+        raise SystemExit(0)
+
+    monkeypatch.setattr(cd.os, "execve", serve)
+    return CliRunner().invoke(app, ["dashboard", *args])
+
+
+def test_the_command_serves_on_this_machine_only_without_telemetry():
+    from arbiter.cli_dashboard import streamlit_command
+
+    cmd = streamlit_command(8600)
+    assert (
+        cmd[cmd.index("--server.address") + 1] == "127.0.0.1"
+        and cmd[cmd.index("--server.port") + 1] == "8600"
+    )
+    assert cmd[cmd.index("--server.headless") + 1] == "true"
+    assert cmd[cmd.index("--browser.gatherUsageStats") + 1] == "false"
+    assert cmd[cmd.index("run") + 1] == str(APP)
+
+
+def test_the_command_opens_a_run_folder_and_prints_the_address(tmp_path, monkeypatch):
+    calls: list = []
+    db = tmp_path / "arbiter.db"
+    result = _cli(
+        ["--port", "8611", "--db", str(db), "--open", str(s.SAMPLE_SHOT / "truth.jsonl")], monkeypatch, calls
+    )
+    assert result.exit_code == 0, result.output
+    assert "Arbiter dashboard: http://127.0.0.1:8611, showing match 1" in result.output
+    ((argv, env),) = calls
+    assert env["ARBITER_DB"] == str(db.resolve()) and env["ARBITER_MATCH"] == "1"
+    assert "--server.port" in argv and "8611" in argv
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--port", "0"], "--port must be 1..65535"),
+        (["--match", "7"], "no match 7"),
+        (["--open", "/no/such/run"], "not found"),
+    ],
+)
+def test_the_command_refuses_what_it_cannot_serve(tmp_path, monkeypatch, args, message):
+    result = _cli([*args, "--db", str(tmp_path / "arbiter.db")], monkeypatch)
+    assert result.exit_code == 2 and message in result.output
+
+
+def test_the_command_refuses_a_port_in_use_and_a_foreign_record(tmp_path, monkeypatch):
+    import socket
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        result = _cli(["--port", str(port), "--db", str(tmp_path / "a.db")], monkeypatch)
+    assert result.exit_code == 2 and "is in use" in result.output
+    foreign = tmp_path / "notes.db"
+    foreign.write_text("not a record")
+    result = _cli(["--db", str(foreign), "--port", "8612"], monkeypatch)
+    assert result.exit_code == 2 and "not a SQLite database" in result.output
+
+
+def test_a_match_is_finished_from_the_page_and_then_takes_corrections_only(db):
+    desk = s.Desk(db)
+    match_id = desk.start(s.Setup(game="pig"), None)
+    desk.close()
+    at = _app()
+    at.session_state["match"] = match_id
+    at.run()
+    _one(at.button, "Finish the match").click().run()
+    assert not at.exception, at.exception
+    assert any("status: finished" in m for m in _texts(at, "caption"))
+    assert any("finished: correct it in the Correct tab" in m for m in _texts(at, "info"))
+    assert not [b for b in at.button if b.label == "Finish the match"]

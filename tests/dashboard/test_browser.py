@@ -1,0 +1,152 @@
+"""The dashboard in a real browser: ``arbiter dashboard`` serves it, Playwright drives Debian's Chromium
+(installed by ``scripts/setup.sh``) through the bundled sample, from one click to the exported report.
+
+Also writes ``docs/dashboard.png``, the screenshot the README shows.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = Path("/usr/bin/chromium")
+SCREENSHOT = ROOT / "docs" / "dashboard.png"
+SERVER_START_S = 90  # Streamlit imports and the first script run, on two shared cores
+RUN_TIMEOUT_S = 300  # the whole sample clip through the pipeline: about 20-40 s here
+VIEWPORT = {"width": 1400, "height": 1000}
+# `arbiter dashboard` as the console script runs it (cli.py imports the command's module itself once it is
+# registered there; importing it again here is harmless).
+LAUNCH = (
+    "import sys; from arbiter.cli import app; import arbiter.cli_dashboard; sys.argv[0] = 'arbiter'; app()"
+)
+
+sync_api = pytest.importorskip(
+    "playwright.sync_api", reason="playwright is not installed (pip install -e '.[dev]' installs it)"
+)
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(
+        not CHROMIUM.exists(), reason=f"{CHROMIUM} is missing (scripts/setup.sh installs Debian's chromium)"
+    ),
+]
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _wait_healthy(url: str, proc: subprocess.Popen, log: Path) -> None:
+    deadline = time.monotonic() + SERVER_START_S
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            pytest.fail(f"arbiter dashboard exited with {proc.returncode}:\n{log.read_text()}")
+        try:
+            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as reply:
+                if reply.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.5)
+    pytest.fail(f"arbiter dashboard did not answer on {url} within {SERVER_START_S} s:\n{log.read_text()}")
+
+
+@pytest.fixture
+def server(tmp_path):
+    """``arbiter dashboard`` on a free port with a fresh record; stopped (its own process group) after."""
+    port = _free_port()
+    log = tmp_path / "dashboard.log"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ARBITER_")}
+    with log.open("w") as out:
+        proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-c",
+                LAUNCH,
+                "dashboard",
+                "--port",
+                str(port),
+                "--db",
+                str(tmp_path / "arbiter.db"),
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        _wait_healthy(url, proc, log)
+        assert f"Arbiter dashboard: {url}" in log.read_text()
+        yield url, tmp_path
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(20)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(10)
+
+
+def test_the_bundled_sample_from_one_click_to_the_exported_report(server):
+    url, tmp = server
+    started = time.monotonic()
+    with sync_api.sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), headless=True)
+        try:
+            page = browser.new_context(viewport=VIEWPORT, accept_downloads=True).new_page()
+            page.goto(url, wait_until="domcontentloaded")
+            sample = page.get_by_role("button", name="Run the bundled sample", exact=True).first
+            sample.wait_for(timeout=SERVER_START_S * 1000)
+            sample.click()
+
+            # live: the progress line moves while the pipeline runs in the background
+            page.get_by_text("Match 1: snooker, A v B").wait_for(timeout=30_000)
+            page.get_by_text("Run done: 365 frames").wait_for(timeout=RUN_TIMEOUT_S * 1000)
+            run_s = time.monotonic() - started
+
+            # the scoreboard: the opening stroke hit yellow first, a foul: four to B, B chooses
+            board = page.locator(".arbiter-scoreboard").first
+            assert board.locator('[data-player="A"] .score').inner_text() == "0"
+            assert board.locator('[data-player="B"] .score').inner_text() == "4"
+            status = page.locator(".arbiter-status").first.inner_text()
+            assert "B to play" in status and "on: red" in status and "waiting for: choice" in status
+
+            # the event timeline (the Timeline tab holds every line)
+            timeline = page.locator("table.arbiter-timeline").last
+            events = timeline.locator("tr.event")
+            assert events.count() >= 8
+            assert "shot: the cue strikes white" in events.first.inner_text()
+            assert "shot_end" in events.last.inner_text()
+            decision = timeline.locator("tr.decision.foul")
+            assert decision.count() == 1 and "wrong ball first" in decision.inner_text()
+            assert "seed 004" in decision.inner_text()  # the rule, named
+
+            page.screenshot(path=str(tmp / "match.png"))
+
+            # the report, exported as a download
+            page.get_by_role("tab", name="Export").click()
+            with page.expect_download(timeout=60_000) as download:
+                page.get_by_role("button", name="Download report (HTML)").click()
+            report = Path(download.value.path()).read_text(encoding="utf-8")
+            assert download.value.suggested_filename == "arbiter_match_1.html"
+            assert report.startswith("<!DOCTYPE html>") and "snooker: A v B" in report
+            assert "Decisions (1)" in report and "wrong ball first" in report and "A 0, B 4" in report
+            assert report.count("<svg") == 1 and 'class="path"' in report  # the shot, with the ball paths
+            assert "shot: the cue strikes white" in report  # the timeline
+        finally:
+            browser.close()
+    SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(tmp / "match.png", SCREENSHOT)
+    print(f"sample refereed in the browser in {run_s:.1f} s; whole test {time.monotonic() - started:.1f} s")

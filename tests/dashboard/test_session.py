@@ -1,0 +1,519 @@
+"""The dashboard's controller without Streamlit: setup, video runs in the background, inputs, corrections,
+the view of a match and its exports."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from arbiter import contract as c
+from arbiter.contract import DICE_GAMES
+from arbiter.tables import GAMES as BILLIARDS_GAMES
+from arbiter.tables import table_for
+from dashboard import session as s
+from dashboard import views as v
+from vision.calibration import TableCalibration
+from vision.sources import FrameSource
+
+RUN_TIMEOUT_S = 240  # the whole sample clip: about 20-40 s on two shared cores
+
+
+def _wait(run: s.PipelineRun, timeout: float = RUN_TIMEOUT_S) -> s.Progress:
+    assert run.join(timeout), f"the run did not end within {timeout} s: {run.progress()}"
+    return run.progress()
+
+
+@pytest.fixture
+def desk(tmp_path):
+    d = s.Desk(tmp_path / "arbiter.db")
+    yield d
+    d.close()
+
+
+@pytest.fixture(scope="module")
+def sample_run(tmp_path_factory):
+    """The bundled sample clip run once through the whole pipeline, as the page's one-click button does."""
+    d = s.Desk(tmp_path_factory.mktemp("sample") / "arbiter.db")
+    match_id = d.start_sample()
+    run = d.run(match_id)
+    progress = _wait(run)
+    yield d, match_id, run, progress
+    d.close()
+
+
+# --- setup -----------------------------------------------------------------------------------------------
+
+
+def test_every_billiards_and_dice_game_can_be_chosen():
+    assert set(s.games()) == set(BILLIARDS_GAMES) | set(DICE_GAMES)
+    assert s.games()[: len(BILLIARDS_GAMES)] == BILLIARDS_GAMES
+
+
+@pytest.mark.parametrize(
+    ("game", "target"),
+    [("snooker", "frames"), ("straight-pool", "target"), ("pig", "target"), ("yacht", None)],
+)
+def test_the_target_option_is_the_games_own(game, target):
+    assert s.target_option(game) == target
+    assert "first" in s.game_options(game) or game == "bank"
+
+
+@pytest.mark.parametrize(
+    ("setup", "message"),
+    [
+        (s.Setup(game="futsal"), "unknown game"),
+        (s.Setup(game="snooker", options={"frames": 2}), "odd integer"),
+        (s.Setup(game="pig", options={"colour": "red"}), "no option 'colour'"),
+        (s.Setup(game="pig", players=("A", "A")), "distinct"),
+    ],
+)
+def test_a_setup_the_engine_cannot_use_is_refused_before_a_match_starts(setup, message):
+    with pytest.raises(s.DeskError, match=message):
+        setup.header()
+
+
+def test_a_good_setup_gives_the_header_the_engine_reads():
+    header = s.Setup(game="pig", players=("Ann", "Bob"), options={"target": 20}).header()
+    assert header == c.Match(game="pig", players=("Ann", "Bob"), options={"target": 20})
+
+
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [("A, B", ("A", "B")), ("Ann;Bob; Cy", ("Ann", "Bob", "Cy")), ("", s.DeskError), ("A, A", s.DeskError)],
+)
+def test_players_are_typed_in_turn_order(text, want):
+    if want is s.DeskError:
+        with pytest.raises(s.DeskError):
+            s.parse_players(text)
+    else:
+        assert s.parse_players(text) == want
+
+
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [("", {}), ('{"first": "B"}', {"first": "B"}), ("[1]", s.DeskError), ("{x", s.DeskError)],
+)
+def test_options_are_a_json_object(text, want):
+    if want is s.DeskError:
+        with pytest.raises(s.DeskError, match="JSON object"):
+            s.parse_options(text)
+    else:
+        assert s.parse_options(text) == want
+
+
+@pytest.mark.parametrize(
+    ("kind", "value", "want"),
+    [
+        ("sample", "", str(s.SAMPLE_VIDEO)),
+        ("manual", "", None),
+        ("camera", "0", "0"),
+        ("camera", "first", s.DeskError),
+        ("rtsp", "rtsp://10.0.0.5:554/table", "rtsp://10.0.0.5:554/table"),
+        ("rtsp", "10.0.0.5", s.DeskError),
+        ("file", "/no/such/video.mp4", s.DeskError),
+        ("file", "", s.DeskError),
+        ("folder", str(s.SAMPLE_VIDEO), s.DeskError),
+        ("folder", str(s.SAMPLE_SHOT), str(s.SAMPLE_SHOT)),
+        ("telepathy", "", s.DeskError),
+    ],
+)
+def test_a_source_is_checked_when_chosen(kind, value, want):
+    if want is s.DeskError:
+        with pytest.raises(s.DeskError):
+            s.source_spec(kind, value)
+    else:
+        assert s.source_spec(kind, value) == want
+
+
+@pytest.mark.parametrize(
+    ("text", "want"), [("102, 88", (102.0, 88.0)), ("102 88", (102.0, 88.0)), ("1190.5,95", (1190.5, 95.0))]
+)
+def test_a_typed_corner_is_two_pixel_numbers(text, want):
+    assert s.parse_point(text) == want
+
+
+@pytest.mark.parametrize("text", ["", "102", "a, b", "1, 2, 3"])
+def test_a_bad_corner_says_what_a_point_is(text):
+    with pytest.raises(s.DeskError, match="two pixel numbers"):
+        s.parse_point(text)
+
+
+# --- calibration -----------------------------------------------------------------------------------------
+
+
+def test_the_table_is_found_on_the_first_frame_and_typed_corners_fit_it_too(tmp_path):
+    auto = s.calibrate(str(s.SAMPLE_VIDEO), "snooker", tmp_path / "auto.json")
+    assert auto.ok and auto.profile is not None and auto.profile.is_file() and "automatic" in auto.message
+    assert auto.image.shape == (720, 1280, 3)
+    table = table_for("snooker")
+    calib = TableCalibration.load(auto.profile, game="snooker", image_size=auto.size)
+    corners_mm = np.array(
+        [[0, 0], [table.width_mm, 0], [0, table.length_mm], [table.width_mm, table.length_mm]]
+    )
+    typed = {
+        name: tuple(map(float, xy)) for name, xy in zip(s.CORNERS, calib.mm_to_px(corners_mm), strict=True)
+    }
+    manual = s.calibrate(str(s.SAMPLE_VIDEO), "snooker", tmp_path / "manual.json", typed)
+    assert manual.ok and "manual" in manual.message
+    again = TableCalibration.load(manual.profile, game="snooker", image_size=manual.size)
+    assert np.allclose(again.mm_to_px(corners_mm), calib.mm_to_px(corners_mm), atol=3.0)
+
+
+def test_corners_that_fit_no_camera_are_refused_with_the_frame_to_read_them_from(tmp_path):
+    bad = dict.fromkeys(s.CORNERS, (10.0, 10.0))
+    preview = s.calibrate(str(s.SAMPLE_VIDEO), "snooker", tmp_path / "bad.json", bad)
+    assert not preview.ok and preview.profile is None and "check the points" in preview.message
+    assert not (tmp_path / "bad.json").exists()
+    assert preview.image.shape == (720, 1280, 3)  # the frame with a pixel grid
+
+
+def test_dice_games_have_no_table_to_calibrate(tmp_path):
+    with pytest.raises(s.DeskError, match="dice game"):
+        s.calibrate(str(s.SAMPLE_VIDEO), "yacht", tmp_path / "x.json")
+
+
+# --- inputs ----------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("kind", "fields", "want"),
+    [
+        ("declare", {"ball": "blue"}, {"type": "declare", "player": "A", "ball": "blue"}),
+        ("declare", {"ball": "pink", "free_ball": True},
+            {"type": "declare", "player": "A", "ball": "pink", "free_ball": True}),
+        ("call", {"ball": "7", "pocket": "tl"}, {"type": "call", "player": "A", "ball": "7", "pocket": "tl"}),
+        ("call", {"ball": "", "pocket": "", "safety": True}, {"type": "call", "player": "A", "safety": True}),
+        ("choice", {"option": "pass"}, {"type": "choice", "player": "A", "option": "pass"}),
+        ("concede", {}, {"type": "concede", "player": "A"}),
+        ("roll", {"faces": "3 5", "thrown": "d2"}, {"type": "roll", "t": 2.5, "player": "A",
+            "dice": [{"id": "d1", "value": 3}, {"id": "d2", "value": 5}], "thrown": ["d2"]}),
+        ("roll", {"faces": "6"}, {"type": "roll", "t": 2.5, "player": "A", "dice": [{"id": "d1", "value": 6}],
+            "thrown": ["d1"]}),
+        ("choose", {"category": "full_house"}, {"type": "choose", "player": "A", "category": "full_house"}),
+        ("stop", {}, {"type": "stop", "player": "A"}),
+        ("claim", {"hand": "3 3 3 2 2", "number": ""},
+            {"type": "claim", "player": "A", "hand": [3, 3, 3, 2, 2]}),
+        ("claim", {"hand": "", "number": "7"}, {"type": "claim", "player": "A", "number": 7}),
+        ("challenge", {}, {"type": "challenge", "player": "A"}),
+        ("bet", {"face": 4, "stake": 2}, {"type": "bet", "player": "A", "face": 4, "stake": 2}),
+        ("operation", {"op": "third"}, {"type": "operation", "player": "A", "op": "third"}),
+    ],
+)  # fmt: skip
+def test_each_input_the_camera_cannot_see_is_a_contract_line(kind, fields, want):
+    line = s.make_input(kind, "A", t=2.5 if kind == "roll" else None, **fields)
+    assert json.loads(c.to_json(line)) == want
+
+
+@pytest.mark.parametrize(
+    ("kind", "fields", "message"),
+    [
+        ("choice", {"option": "maybe"}, "choice.option must be one of"),
+        ("roll", {"faces": "3 7"}, "an integer 1..6"),
+        ("roll", {"faces": "three"}, "faces are numbers"),
+        ("claim", {"hand": "1 2"}, "5 faces"),
+        ("call", {"ball": "", "pocket": ""}, "must name a ball"),
+        ("bet", {"face": 9}, "bet.face"),
+        ("juggle", {}, "unknown input"),
+    ],
+)
+def test_a_bad_input_says_what_is_wrong(kind, fields, message):
+    with pytest.raises(s.DeskError, match=message):
+        s.make_input(kind, "A", t=1.0, **fields)
+
+
+def test_a_typed_event_line_is_any_event_but_not_a_header_or_a_decision():
+    line = s.parse_input_line('{"type":"cushion","t":2.5,"ball":"white","side":"top"}')
+    assert isinstance(line, c.Cushion)
+    with pytest.raises(s.DeskError, match="not a line of the contract"):
+        s.parse_input_line('{"type":"cushion","t":2.5,"ball":"white","side":"up"}')
+    with pytest.raises(s.DeskError, match="headers and decisions"):
+        s.parse_input_line('{"type":"match","v":1,"game":"pig","players":["A"]}')
+
+
+def _pig(desk: s.Desk, target: int = 10) -> int:
+    return desk.start(s.Setup(game="pig", players=("A", "B"), options={"target": target}), None)
+
+
+def _roll(desk: s.Desk, match_id: int, player: str, faces: str) -> s.MatchView:
+    return desk.add_input(match_id, s.make_input("roll", player, t=desk.next_t(match_id), faces=faces))
+
+
+def test_a_match_typed_by_hand_is_refereed_as_it_goes(desk):
+    match_id = _pig(desk)
+    view = desk.view(match_id)
+    assert view.board.score == {"A": 0, "B": 0} and view.board.next == "A" and view.info.status == "running"
+    _roll(desk, match_id, "A", "6")
+    _roll(desk, match_id, "A", "5")
+    view = desk.add_input(match_id, s.make_input("stop", "A"))
+    assert view.board.score == {"A": 11, "B": 0} and view.board.next == "B"
+    assert [r.type for r in view.rows] == ["roll", "roll", "stop"]
+    assert view.rows[-1].decisions and "score A 11, B 0" in view.rows[-1].decisions[-1].text
+    times = [r.t for r in view.rows if r.t is not None]
+    assert times == sorted(times)
+    # the record holds the events and the engine's decisions, as the command line records them
+    texts = desk.record.texts(match_id)
+    assert sum(json.loads(t)["type"] == "decision" for t in texts) == len(view.decisions)
+
+
+def test_an_input_the_rules_refuse_is_not_recorded(desk):
+    match_id = _pig(desk)
+    before = desk.record.info(match_id).lines
+    with pytest.raises(s.DeskError, match="the rules refuse it: pig: a 'claim' line by A cannot be used now"):
+        desk.add_input(match_id, s.make_input("claim", "A", number="5"))
+    assert desk.record.info(match_id).lines == before
+
+
+def test_a_finished_match_takes_corrections_not_inputs(desk):
+    match_id = _pig(desk)
+    _roll(desk, match_id, "A", "4")
+    desk.finish(match_id)
+    with pytest.raises(s.DeskError, match="finished"):
+        desk.add_input(match_id, s.make_input("stop", "A"))
+    view = desk.override(match_id, "insert", 3, c.to_json(s.make_input("stop", "A")), "A said stop")
+    assert view.board.score == {"A": 4, "B": 0}
+
+
+# --- corrections -----------------------------------------------------------------------------------------
+
+
+def test_a_correction_recomputes_the_decisions_and_keeps_the_original_lines(desk, tmp_path):
+    match_id = _pig(desk)
+    _roll(desk, match_id, "A", "6")
+    _roll(desk, match_id, "A", "5")
+    desk.add_input(match_id, s.make_input("stop", "A"))
+    recorded = desk.record.texts(match_id)
+    second = desk.view(match_id).rows[1]
+    assert second.line_no == 3 and "6" not in second.text
+    fixed = json.loads(second.json)
+    fixed["dice"][0]["value"] = 2
+    view = desk.override(match_id, "replace", 3, json.dumps(fixed), "the die shows 2")
+    assert view.board.score == {"A": 8, "B": 0}
+    assert view.rows[1].corrected and not view.rows[0].corrected
+    assert desk.record.texts(match_id) == recorded  # the recorded lines are untouched
+    assert [o.reason for o in view.overrides] == ["the die shows 2"]
+    # the corrections are in the record's file: another desk on the same file sees them
+    other = s.Desk(desk.db)
+    try:
+        assert other.view(match_id).board.score == {"A": 8, "B": 0}
+    finally:
+        other.close()
+    corrected = desk.export_text(match_id, "jsonl")
+    original = desk.export_text(match_id, "jsonl", corrected=False)
+    assert '"value":2' in corrected and '"value":2' not in original
+    assert original.splitlines() == recorded
+    assert '"score":{"A":8,"B":0}' in corrected.splitlines()[-1]
+    assert "A 8" in desk.export_text(match_id, "csv") and "A 8" in desk.export_text(match_id, "html")
+
+
+@pytest.mark.parametrize(
+    ("op", "at", "line", "message"),
+    [
+        ("delete", 1, None, "cannot be deleted"),
+        ("delete", 9, None, "past the end"),
+        ("insert", 3, '{"type":"roll","t":0.0,"player":"A","dice":[{"id":"d1","value":3}],"thrown":["d1"]}',
+         "the rules stop at line 3"),
+        ("replace", 2, '{"type":"cushion","t":1,"ball":"white","side":"up"}', "not a line of the contract"),
+    ],
+)  # fmt: skip
+def test_a_correction_that_cannot_apply_is_refused_and_not_kept(desk, op, at, line, message):
+    match_id = _pig(desk)
+    _roll(desk, match_id, "A", "6")
+    _roll(desk, match_id, "A", "5")
+    with pytest.raises(s.DeskError, match=message):
+        desk.override(match_id, op, at, line)
+    assert desk.view(match_id).overrides == ()
+
+
+# --- video runs ------------------------------------------------------------------------------------------
+
+
+def test_the_sample_runs_through_the_whole_pipeline_in_the_background(sample_run):
+    desk, match_id, run, progress = sample_run
+    assert progress.status == "done", progress
+    assert progress.frames == progress.total == 365 and progress.eta_s == 0
+    assert run.latest_frame() is not None and not run.problems
+    view = desk.view(match_id)
+    kinds = [r.type for r in view.rows]
+    assert kinds[0] == "shot_start" and kinds[-1] == "shot_end" and "pocket" in kinds
+    # the sample's white hits yellow first on the opening stroke: a foul, four away, B to choose
+    assert (
+        view.board.score == {"A": 0, "B": 4} and view.board.next == "B" and view.board.awaiting == ("choice",)
+    )
+    decision = view.rows[-1].decisions[0]
+    assert decision.foul and "wrong ball first" in decision.text and "seed 004" in decision.text
+    assert desk.annotated_video(match_id) is not None and desk.tracks(match_id) is not None
+    assert (desk.folder(match_id) / "camera_profile.json").is_file()
+
+
+def test_the_sample_has_a_diagram_per_shot_and_a_report_with_it(sample_run):
+    desk, match_id, _, _ = sample_run
+    (svg,) = desk.shot_diagrams(match_id)
+    assert svg.startswith("<svg") and 'class="path"' in svg and 'class="pot"' in svg
+    report = desk.export_text(match_id, "html")
+    assert "<svg" in report and "wrong ball first" in report and "A 0, B 4" in report
+
+
+def test_the_choice_after_the_foul_is_entered_on_the_page(sample_run):
+    desk, match_id, _, _ = sample_run
+    with pytest.raises(s.DeskError, match="the choice is B's"):
+        desk.add_input(match_id, s.make_input("choice", "A", option="play"))
+    view = desk.add_input(match_id, s.make_input("choice", "B", option="play"))
+    assert view.rows[-1].type == "choice" and not view.rows[-1].decisions  # a choice gives no decision
+    assert view.board.awaiting == () and view.board.since == ("B chooses: play",)
+    assert "then: B chooses: play" in v.status_line(view.board)
+
+
+def test_a_stopped_run_keeps_what_it_recorded_and_resumes(desk):
+    match_id = desk.start_sample()
+    run = desk.run(match_id)
+    deadline = time.monotonic() + RUN_TIMEOUT_S
+    while run.progress().frames < 90 and run.progress().active and time.monotonic() < deadline:
+        time.sleep(0.2)
+    desk.stop(match_id)
+    progress = _wait(run)
+    assert progress.status == "stopped" and progress.frames < 365, progress
+    assert "stopped after" in progress.message and not desk.running(match_id)
+    assert desk.record.info(match_id).lines > 0
+    assert desk.view(match_id).info.status == "running"  # the match stays open for inputs
+    kept = desk.record.texts(match_id)
+    # resumed, the file is run again from its start and what was recorded is not recorded twice
+    progress = _wait(desk.resume(match_id))
+    assert progress.status == "done", progress
+    texts = desk.record.texts(match_id)
+    assert texts[: len(kept)] == kept
+    assert [json.loads(t)["type"] for t in texts].count("shot_start") == 1
+    assert desk.view(match_id).board.score == {"A": 0, "B": 4}
+    desk.finish(match_id)
+    assert desk.view(match_id).info.status == "finished"
+    with pytest.raises(s.DeskError, match="finished"):
+        desk.resume(match_id)
+
+
+def test_a_file_that_is_not_a_video_is_refused_before_a_match_is_recorded(desk, tmp_path):
+    bad = tmp_path / "broken.mp4"
+    bad.write_bytes(b"\x00not a video" * 100)
+    with pytest.raises(s.DeskError, match="cannot open video"):
+        desk.start(s.Setup(game="snooker"), str(bad))
+    assert desk.matches() == []
+
+
+def test_a_video_without_a_table_fails_with_the_reason_and_keeps_the_match(desk, tmp_path):
+    from vision.video import VideoWriter
+
+    clip = tmp_path / "dark.mp4"
+    with VideoWriter(clip, 320, 240, 30.0) as writer:
+        for _ in range(12):
+            writer.write(np.zeros((240, 320, 3), np.uint8))
+    match_id = desk.start(s.Setup(game="snooker"), str(clip))
+    progress = _wait(desk.run(match_id), 120)
+    assert progress.status == "failed" and "could not find the table" in progress.message
+    assert "kept" in progress.message and desk.info(match_id).id == match_id
+
+
+def test_a_dice_game_needs_the_dice_reader_for_a_video(desk, monkeypatch):
+    monkeypatch.setattr(s, "dice_video_available", lambda: False)
+    with pytest.raises(s.DeskError, match="does not read dice from video"):
+        desk.start(s.Setup(game="yacht"), str(s.SAMPLE_VIDEO))
+    assert desk.matches() == []
+
+
+def test_a_dice_game_from_video_records_the_rolls_and_referees_them(desk, monkeypatch):
+    """The dice pipeline (``arbiter dice run``) is stood in for: this checks the desk's wiring only."""
+    dice_pipeline = pytest.importorskip("vision.dice_pipeline")
+    calls = []
+
+    def pipeline(source, game, players, out, options=None, match_options=None, on_frame=None, on_event=None):
+        calls.append((game, tuple(players), dict(match_options or {}), options.annotate))
+        n = 0
+        for frame in source:
+            n += 1
+            on_frame(n, 30.0)
+            if n == 5:
+                on_event(c.Roll(t=frame.t, player="A", dice=(c.Die("d1", 6),), thrown=("d1",)))
+            if n == 6:
+                on_event({"type": "cocked", "t": 0.1, "message": "a die leans on the rail"})
+                on_event(
+                    c.Decision(shot=1, player="A", score={"A": 0, "B": 0}, next="A")
+                )  # its own: not ours
+            if n == 10:
+                break
+        return type("Result", (), {"frames": n, "bad_frames": 0, "fps": 30.0})()
+
+    monkeypatch.setattr(dice_pipeline, "referee_dice_video", pipeline)
+    match_id = desk.start(s.Setup(game="pig", options={"target": 20}), str(s.SAMPLE_VIDEO))
+    progress = _wait(desk.run(match_id), 60)
+    assert progress.status == "done" and progress.frames == 10, progress
+    assert calls == [("pig", ("A", "B"), {"target": 20}, True)]
+    assert desk.run(match_id).problems == ["the dice reader at t=0.1: a die leans on the rail"]
+    assert [r.type for r in desk.view(match_id).rows] == ["roll"]
+    view = desk.add_input(match_id, s.make_input("stop", "A"))  # what no camera sees, typed on the page
+    assert view.board.score == {"A": 6, "B": 0} and view.board.next == "B"
+
+
+class _DroppingCamera:
+    """A live source that sends the sample's first frames, then drops for good (a pulled cable)."""
+
+    def __init__(self, spec: str, frames: int = 70) -> None:
+        self._inner = FrameSource(s.SAMPLE_VIDEO)
+        self._frames = frames
+        self.spec, self.live, self.reconnect_s = spec, True, 0.0
+        self.fps, self.frame_count, self.stats = self._inner.fps, None, self._inner.stats
+
+    def __iter__(self):
+        for i, frame in enumerate(self._inner):
+            if i >= self._frames:
+                return
+            yield frame
+
+
+def test_a_lost_camera_shows_a_clear_message_and_keeps_what_was_recorded(desk, monkeypatch):
+    import vision.sources
+
+    monkeypatch.setattr(vision.sources, "FrameSource", _DroppingCamera)
+    run = s.PipelineRun(1, "0", s.Setup(game="snooker"), desk.runs_root / "camera", lambda *_: [])
+    progress = _wait(run.start(), 120)
+    assert progress.status == "source lost", progress
+    assert "stopped sending frames" in progress.message and "70 frames seen are recorded" in progress.message
+
+
+def test_one_refused_line_never_stops_a_run(tmp_path):
+    def refuse(match_id, line):
+        raise s.RecordError("the disk is full")
+
+    run = s.PipelineRun(
+        1, str(s.SAMPLE_VIDEO), s.Setup(game="snooker", max_frames=150, annotate=False), tmp_path, refuse
+    )
+    progress = _wait(run.start())
+    assert progress.status == "done" and progress.frames == 150
+    assert run.problems and all("the disk is full" in p for p in run.problems)
+
+
+# --- a run folder, and what the page draws ----------------------------------------------------------------
+
+
+def test_a_run_folder_becomes_one_refereed_match(desk):
+    match_id = desk.open_folder(s.SAMPLE_SHOT / "truth.jsonl")
+    view = desk.view(match_id)
+    assert view.info.status == "finished" and view.board.score == {"A": 0, "B": 4}
+    assert any(json.loads(t)["type"] == "decision" for t in desk.record.texts(match_id))
+    assert desk.open_folder(s.SAMPLE_SHOT / "truth.jsonl") == match_id
+    with pytest.raises(s.DeskError, match="not found"):
+        desk.open_folder(Path("/no/such/run"))
+
+
+def test_the_views_lay_out_the_scoreboard_and_timeline(desk):
+    match_id = desk.open_folder(s.SAMPLE_SHOT / "truth.jsonl")
+    view = desk.view(match_id)
+    board = v.scoreboard_html(view.board)
+    assert 'data-player="B"' in board and '<div class="score">4</div>' in board
+    assert "B to play · on: red · waiting for: choice" in board
+    html = v.timeline_html(view.rows)
+    assert html.count('class="event"') == len(view.rows) == 11
+    assert html.count('class="decision foul"') == 1 and "wrong ball first" in html
+    assert v.timeline_html(view.rows, limit=3).count('class="event"') == 3
+    assert "frame 10 of 100 · 20.0 fps · 4 s left" in v.progress_text(s.Progress("running", 10, 100, 20.0))
+    assert v.progress_text(s.Progress("running", 10, None, 20.0)) == "running · frame 10 · 20.0 fps"
