@@ -177,7 +177,7 @@ def run(
     source: Annotated[
         str, typer.Argument(help="A video file, a camera index (0), an rtsp:// URL or an image folder.")
     ],
-    game: Annotated[str, typer.Option(help=f"One of: {', '.join(GAMES)}.")],
+    game: Annotated[str, typer.Option(help=f"One of: {', '.join(GAMES)}, or a dice game (pig, yacht...).")],
     out: Annotated[
         Path, typer.Option(help="Output folder: events.jsonl, tracks.jsonl, annotated.mp4.")
     ] = Path("out/run"),
@@ -204,8 +204,13 @@ def run(
     from vision.sources import FrameSource, SourceError
     from vision.yolo import ModelError
 
+    if game in contract.DICE_GAMES:  # a camera over a game table: dice are followed, not balls
+        from arbiter.cli_dice import run_cmd as run_dice
+
+        run_dice(source, game, out, players, annotate, model=None, every=1)
+        return
     if game not in GAMES:
-        _fail(f"unknown billiards game {game!r}; choose one of {', '.join(GAMES)}")
+        _fail(f"unknown game {game!r}; choose one of {', '.join((*GAMES, *contract.DICE_GAMES))}")
     try:
         src = FrameSource(source)
     except SourceError as exc:
@@ -523,7 +528,7 @@ def yolo_full_frame_fps(video: Path, long_side: int) -> float:
 
 
 # Commands defined in their own modules register themselves on ``app`` when imported.
-from arbiter import cli_dashboard, cli_record  # noqa: E402,F401  (dashboard; matches, export, record)
+from arbiter import cli_dashboard, cli_dice, cli_record  # noqa: E402,F401  (dashboard; dice; matches, export)
 
 
 def main() -> None:  # pragma: no cover - console entry

@@ -69,7 +69,7 @@ class EventConfig:
     rest_mm_s: float = 25.0
     settle_s: float = 0.4
     lost_wait_s: float = 3.0
-    hold_s: float = 0.15
+    hold_s: float = 0.03
 
     def __post_init__(self) -> None:
         if self.window < 2:
