@@ -13,6 +13,7 @@ from typing import Protocol
 
 import numpy as np
 
+from arbiter.balls import APPEARANCE_CLASSES, ball_ids, ball_look
 from arbiter.tables import table_for
 from vision.calibration import TableCalibration
 from vision.classical import ClassicalDetector
@@ -42,6 +43,14 @@ class ClassicalOnTable:
         return dets.with_xy_mm(self.calib.px_to_mm(dets.xy_px, self.radius_mm)) if len(dets) else dets
 
 
+def game_classes(game: str) -> np.ndarray:
+    """Indices of ``APPEARANCE_CLASSES`` a game's table can show: its balls' looks, and pins in five-pins."""
+    names = {ball_look(game, b).cls for b in ball_ids(game)}
+    if table_for(game).pins:
+        names |= {"pin_standing", "pin_down"}
+    return np.array(sorted(APPEARANCE_CLASSES.index(n) for n in names))
+
+
 def build_detector(
     kind: str,
     game: str,
@@ -64,5 +73,6 @@ def build_detector(
             lambda xy: calib.mm_to_px(xy, r),
             lambda xy: calib.radius_px(xy, r),
             network,
+            game_classes(game),
         )
     raise ValueError(f"unknown detector {kind!r}; choose one of: {', '.join(DETECTORS)}")

@@ -73,13 +73,19 @@ class OnnxNetwork:
         record = path.with_suffix(".json")
         self.record = json.loads(record.read_text()) if record.exists() else {}
 
-    def __call__(self, image_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def __call__(
+        self, image_bgr: np.ndarray, classes: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Boxes ``(N, 4)`` x0 y0 x1 y1 in ``image_bgr`` pixels, scores ``(N,)``, classes ``(N,)``.
 
-        ``image_bgr``'s sides must be multiples of 32 (``letterbox`` makes any image so)."""
+        ``classes``: the class indices that can be present (one game's balls); the others are never
+        answered, so a snooker white is not read as a pyramid ball. ``image_bgr``'s sides must be multiples
+        of 32 (``letterbox`` makes any image so)."""
         blob = np.ascontiguousarray(image_bgr[..., ::-1].transpose(2, 0, 1)[None], dtype=np.float32) / 255.0
         out = self.session.run(None, {self.input_name: blob})[0][0]  # (4 + classes, anchors)
         scores_all = out[4:]
+        if classes is not None:
+            scores_all = np.where(np.isin(np.arange(len(scores_all)), classes)[:, None], scores_all, 0.0)
         cls = scores_all.argmax(axis=0)
         score = scores_all[cls, np.arange(scores_all.shape[1])]
         keep = score >= self.config.confidence
@@ -127,8 +133,15 @@ class YoloDetector:
     ``z_mm`` the ball radius); ``radius_px`` gives the apparent radius of a ball at table positions."""
 
     def __init__(
-        self, view: TableView, rectifier: Rectifier, mm_to_px, radius_px, network: OnnxNetwork
+        self,
+        view: TableView,
+        rectifier: Rectifier,
+        mm_to_px,
+        radius_px,
+        network: OnnxNetwork,
+        classes: np.ndarray | None = None,
     ) -> None:
+        self.classes = classes  # the classes this game's table can show (its balls, its pins)
         self.view = view
         self.rectifier = rectifier
         self.mm_to_px = mm_to_px
@@ -137,7 +150,7 @@ class YoloDetector:
         self.last_pins = Pins(np.zeros((0, 2)), np.zeros(0, dtype=bool), np.zeros(0))
 
     def detect(self, image: np.ndarray) -> Detections:
-        boxes, score, cls = self.network(self.rectifier(image))
+        boxes, score, cls = self.network(self.rectifier(image), self.classes)
         centres_mm = (
             self.view.view_to_mm((boxes[:, :2] + boxes[:, 2:]) / 2) if len(boxes) else np.zeros((0, 2))
         )
