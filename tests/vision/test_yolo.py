@@ -1,0 +1,71 @@
+"""The learned detector at run time: the committed ONNX model finds the sample's balls where the truth is."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from arbiter.balls import APPEARANCE_CLASSES, ball_look
+from arbiter.tables import table_for
+from vision.calibration import calibrate_auto
+from vision.detectors import build_detector
+from vision.yolo import DEFAULT_MODEL, ModelError, OnnxNetwork, letterbox
+
+SAMPLE = Path(__file__).resolve().parents[2] / "samples" / "billiards" / "snooker" / "shot_000"
+
+
+def test_a_missing_or_corrupt_model_is_refused_with_what_to_do(tmp_path):
+    with pytest.raises(ModelError, match="arbiter train detector"):
+        OnnxNetwork(tmp_path / "nothing.onnx")
+    bad = tmp_path / "bad.onnx"
+    bad.write_bytes(b"not a network")
+    with pytest.raises(ModelError, match="could not be loaded"):
+        OnnxNetwork(bad)
+
+
+def test_letterbox_keeps_the_aspect_and_pads_to_the_network_stride():
+    image = np.zeros((1080, 1920, 3), np.uint8)
+    out, scale = letterbox(image, 1280)
+    assert out.shape == (736, 1280, 3) and scale == pytest.approx(1280 / 1920)
+
+
+def test_the_committed_model_ships_with_its_record():
+    assert DEFAULT_MODEL.exists(), "models/billiards_yolo11n.onnx is part of the repository"
+    record = json.loads(DEFAULT_MODEL.with_suffix(".json").read_text())
+    assert record["classes"] == list(APPEARANCE_CLASSES)
+    assert record["command"].startswith("arbiter train detector")
+    assert DEFAULT_MODEL.stat().st_size < 20 * 2**20
+
+
+@pytest.fixture(scope="module")
+def sample_calibration():
+    ok, image = cv2.VideoCapture(str(SAMPLE / "video.mp4")).read()
+    assert ok
+    return calibrate_auto(image, table_for("snooker"))
+
+
+@pytest.mark.parametrize("frame_index", [0, 150])
+def test_the_sample_balls_are_found_on_the_table_with_their_colours(frame_index, sample_calibration):
+    calib = sample_calibration
+    cap = cv2.VideoCapture(str(SAMPLE / "video.mp4"))
+    cap.set(cv2.CAP_PROP_POS_FRAMES, frame_index)
+    ok, image = cap.read()
+    assert ok
+    truth = json.loads((SAMPLE / "frames.jsonl").read_text().splitlines()[frame_index])["balls"]
+    visible = {b: v["xy_mm"] for b, v in truth.items() if not v["pocketed"] and not v["hidden"]}
+    dets = build_detector("yolo", "snooker", calib, image.shape).detect(image)
+    radius = table_for("snooker").ball_radius_mm
+    found, right_colour = 0, 0
+    for ball, xy in visible.items():
+        d = np.hypot(*(dets.xy_mm - np.array(xy)).T) if len(dets) else np.array([np.inf])
+        k = int(np.argmin(d))
+        if d[k] <= radius:
+            found += 1
+            right_colour += APPEARANCE_CLASSES[dets.cls[k]] == ball_look("snooker", ball).cls
+    assert found >= 0.85 * len(visible), (found, len(visible))  # measured: 17 of 19 (arbiter eval: README)
+    assert right_colour >= 0.85 * found  # measured: 15 of 17 on frame 0 (brown and black are the hard ones)
+    assert len(dets) <= len(visible) + 1
