@@ -78,16 +78,19 @@ class OnnxNetwork:
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Boxes ``(N, 4)`` x0 y0 x1 y1 in ``image_bgr`` pixels, scores ``(N,)``, classes ``(N,)``.
 
-        ``classes``: the class indices that can be present (one game's balls); the others are never
-        answered, so a snooker white is not read as a pyramid ball. ``image_bgr``'s sides must be multiples
+        ``classes``: the class indices that can be present (one game's balls): an object is found on the
+        score of its best class, then named by the best of these, so a snooker white the network half
+        takes for a pyramid ball is still found, and is called white. ``image_bgr``'s sides must be multiples
         of 32 (``letterbox`` makes any image so)."""
         blob = np.ascontiguousarray(image_bgr[..., ::-1].transpose(2, 0, 1)[None], dtype=np.float32) / 255.0
         out = self.session.run(None, {self.input_name: blob})[0][0]  # (4 + classes, anchors)
         scores_all = out[4:]
+        # How sure the network is that an object is there: its best class, whatever it is. Which object:
+        # the best class among those that can be present.
+        score = scores_all.max(axis=0)
         if classes is not None:
-            scores_all = np.where(np.isin(np.arange(len(scores_all)), classes)[:, None], scores_all, 0.0)
+            scores_all = np.where(np.isin(np.arange(len(scores_all)), classes)[:, None], scores_all, -1.0)
         cls = scores_all.argmax(axis=0)
-        score = scores_all[cls, np.arange(scores_all.shape[1])]
         keep = score >= self.config.confidence
         xywh, score, cls = out[:4, keep].T, score[keep], cls[keep]
         if not len(score):
