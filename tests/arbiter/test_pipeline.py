@@ -182,3 +182,32 @@ def test_calibrate_command_automatic_and_by_typed_points(clip, tmp_path):
         app, ["calibrate", str(shot / "video.mp4"), "--game", "snooker", "--points", "bl=1;2"]
     )
     assert bad.exit_code == 2 and "--points must look like" in bad.output
+
+
+def test_the_pipeline_with_the_trained_detector_finds_the_events_of_the_truth(clip, tmp_path):
+    cfg, out = clip
+    score = EventScore.new()
+    latency = []
+    for shot in sorted(out.glob("shot_*")):
+        result = referee_video(
+            FrameSource(shot / "video.mp4"),
+            RunOptions(game=cfg.game, annotate=False, detector="yolo"),
+            tmp_path / shot.name,
+        )
+        _, truth = c.read_stream(shot / "truth.jsonl")
+        score.add(truth, in_truth_names(shot, result, table_for(cfg.game).ball_diameter_mm))
+        latency += [dt for kind, dt in result.latency_s if kind != "shot_end"]
+    figures = score.as_dict()
+    ev = figures["events"]
+    # Every shot is found and ends. Its start is not always at the stroke: the network was trained without
+    # labels on balls half hidden by the cue, so it can lose the white at the stroke and the start is then
+    # called at its first contact (measured on this clip; README, "Where a goal is not met").
+    assert ev["shot_start"]["found"] == ev["shot_start"]["true"], figures
+    assert ev["shot_end"]["recall"] == 1.0, figures
+    assert ev["cushion"]["precision"] >= 0.8, figures  # recall is low with this detector: README
+    if "pocket" in ev:
+        assert ev["pocket"]["recall"] == 1.0 and ev["pocket"]["precision"] == 1.0, figures
+    assert figures["first_contact_kind_accuracy"] == 1.0, figures
+    # events are written a few frames after the frame that shows them (the kink's window and the reorder
+    # buffer), never seconds later
+    assert latency and max(latency) < 0.5, sorted(latency)[-5:]
