@@ -201,7 +201,7 @@ def test_the_pipeline_with_the_trained_detector_finds_the_events_of_the_truth(cl
     ev = figures["events"]
     # Every shot is found and ends. Its start is not always at the stroke: the network was trained without
     # labels on balls half hidden by the cue, so it can lose the white at the stroke and the start is then
-    # called at its first contact (measured on this clip; README, "Where a goal is not met").
+    # called at its first contact (measured on this clip; README, Results).
     assert ev["shot_start"]["found"] == ev["shot_start"]["true"], figures
     assert ev["shot_end"]["recall"] == 1.0, figures
     assert ev["cushion"]["precision"] >= 0.8, figures  # recall is low with this detector: README
