@@ -15,8 +15,6 @@ from __future__ import annotations
 
 import json
 import os
-import platform
-import shutil
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
@@ -27,7 +25,7 @@ import yaml
 from datasets.dice.real import SplitRecipe, build_real
 from datasets.dice.render import StillRecipe, render_dataset
 from vision.dice import DICE_CLASSES
-from vision.training import offline_ultralytics
+from vision.training import environment, export_onnx, offline_ultralytics, validation_figures
 
 MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
 DICE_MODEL_NAME = "dice_yolo11n"
@@ -130,7 +128,6 @@ def train_dice(
     built = time.time()
 
     import torch
-    import ultralytics
     from ultralytics import YOLO
 
     if settings.device == "cpu":
@@ -181,19 +178,9 @@ def train_dice(
         "recipe": recipe.to_dict(),
         "dataset": counts,
         "settings": asdict(settings),
-        "validation": {
-            "mAP50": round(float(metrics.box.map50), 4),
-            "mAP50_95": round(float(metrics.box.map), 4),
-            "precision": round(float(metrics.box.mp), 4),
-            "recall": round(float(metrics.box.mr), 4),
-        },
+        "validation": validation_figures(metrics),
         "seconds": {"dataset": round(built - started), "training": round(trained - built)},
-        "versions": {
-            "ultralytics": ultralytics.__version__,
-            "torch": torch.__version__,
-            "python": platform.python_version(),
-        },
-        "machine": f"{platform.machine()}, {os.cpu_count()} CPU cores, device {settings.device}",
+        **environment(settings.device),
         "command": command,
     }
     record = export_dice(Path(model.trainer.best), models, record, settings.imgsz)
@@ -205,21 +192,13 @@ def train_dice(
 
 def export_dice(weights: Path, models: Path, record: dict, imgsz: int) -> dict:
     """Export ``weights`` (.pt) to ONNX (dynamic input size) into ``models``; write ``record`` beside it."""
-    from ultralytics import YOLO
-
-    model = YOLO(str(weights))
-    onnx_path = Path(model.export(format="onnx", imgsz=imgsz, opset=18, simplify=True, dynamic=True))
-    models.mkdir(parents=True, exist_ok=True)
-    target = models / f"{DICE_MODEL_NAME}.onnx"
-    shutil.copyfile(onnx_path, target)
-    record = {
-        "model": target.name,
-        "input": {"long_side": imgsz, "what": "letterboxed photo, BGR->RGB, /255, sides multiples of 32"},
-        "classes": list(model.names.values()),
-        **record,
-    }
-    (models / f"{DICE_MODEL_NAME}.json").write_text(json.dumps(record, indent=1) + "\n")
-    return record
+    return export_onnx(
+        weights,
+        models / f"{DICE_MODEL_NAME}.onnx",
+        imgsz,
+        {"long_side": imgsz, "what": "letterboxed photo, BGR->RGB, /255, sides multiples of 32"},
+        record,
+    )
 
 
 def evaluate_splits(model: Path, data_dir: Path, log: Callable[[str], None] = print) -> dict:

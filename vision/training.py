@@ -77,7 +77,6 @@ def train_detector(
     built = time.time()
 
     import torch
-    import ultralytics
     from ultralytics import YOLO
 
     torch.set_num_threads(os.cpu_count() or 1)
@@ -120,19 +119,9 @@ def train_detector(
         "recipe": recipe.to_dict(),
         "dataset": counts,
         "settings": settings.__dict__,
-        "validation": {
-            "mAP50": round(float(metrics.box.map50), 4),
-            "mAP50_95": round(float(metrics.box.map), 4),
-            "precision": round(float(metrics.box.mp), 4),
-            "recall": round(float(metrics.box.mr), 4),
-        },
+        "validation": validation_figures(metrics),
         "seconds": {"dataset": round(built - started), "training": round(trained - built)},
-        "versions": {
-            "ultralytics": ultralytics.__version__,
-            "torch": torch.__version__,
-            "python": platform.python_version(),
-        },
-        "machine": f"{platform.machine()}, {os.cpu_count()} CPU cores, no GPU",
+        **environment("cpu"),
         "command": "arbiter train detector",
     }
     return export_detector(Path(model.trainer.best), models, record)
@@ -141,19 +130,50 @@ def train_detector(
 def export_detector(weights: Path, models: Path, record: dict) -> dict:
     """Export trained ``weights`` (.pt) to ONNX in ``models`` with dynamic input size (the table view at
     run time, whole frames for the benchmark's peer) and write ``record`` beside it."""
+    w, h = VIEW_SIZE
+    return export_onnx(
+        weights,
+        models / f"{DETECTOR_NAME}.onnx",
+        (h, w),
+        {"width": w, "height": h, "what": "vision.table_view.TableView, BGR->RGB, /255"},
+        record,
+    )
+
+
+def validation_figures(metrics) -> dict:
+    """The headline figures of an ultralytics validation run."""
+    return {
+        "mAP50": round(float(metrics.box.map50), 4),
+        "mAP50_95": round(float(metrics.box.map), 4),
+        "precision": round(float(metrics.box.mp), 4),
+        "recall": round(float(metrics.box.mr), 4),
+    }
+
+
+def environment(device: str) -> dict:
+    """What a model was trained with and on, for its record."""
+    import torch
+    import ultralytics
+
+    return {
+        "versions": {
+            "ultralytics": ultralytics.__version__,
+            "torch": torch.__version__,
+            "python": platform.python_version(),
+        },
+        "machine": f"{platform.machine()}, {os.cpu_count()} CPU cores, device {device}",
+    }
+
+
+def export_onnx(weights: Path, target: Path, imgsz, input_desc: dict, record: dict) -> dict:
+    """Export ``weights`` (.pt) to ONNX (opset 18, dynamic input size) as ``target``, and write the model's
+    record (``record`` with the file name, its input and classes) beside it as JSON; returns the record."""
     from ultralytics import YOLO
 
     model = YOLO(str(weights))
-    w, h = VIEW_SIZE
-    onnx_path = Path(model.export(format="onnx", imgsz=(h, w), opset=18, simplify=True, dynamic=True))
-    models.mkdir(parents=True, exist_ok=True)
-    target = models / f"{DETECTOR_NAME}.onnx"
+    onnx_path = Path(model.export(format="onnx", imgsz=imgsz, opset=18, simplify=True, dynamic=True))
+    target.parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(onnx_path, target)
-    record = {
-        "model": target.name,
-        "input": {"width": w, "height": h, "what": "vision.table_view.TableView, BGR->RGB, /255"},
-        "classes": list(model.names.values()),
-        **record,
-    }
-    (models / f"{DETECTOR_NAME}.json").write_text(json.dumps(record, indent=1) + "\n")
+    record = {"model": target.name, "input": input_desc, "classes": list(model.names.values()), **record}
+    target.with_suffix(".json").write_text(json.dumps(record, indent=1) + "\n")
     return record
