@@ -26,23 +26,33 @@ class PinConfig:
     diameters apart, detections are a few mm off). ``down_frames``: frames missing before a fall is called
     (fewer: faster, but a flicker of the detector becomes a fall). ``reach_mm`` beyond ball radius plus pin
     base: how near a ball must pass (tracking error included). ``memory_s``: how far back a passing ball
-    counts."""
+    counts. ``stand_frames``: frames a pin must be seen standing on its spot, in a row, before it is
+    watched: a pin is stood up by hand between shots and then stays, while a fallen pin rolling past its spot
+    can look like a standing one for a frame or two (that must not make it fall twice)."""
 
     match_mm: float = 25.0
     down_frames: int = 4
     reach_mm: float = 20.0
     memory_s: float = 0.4
+    stand_frames: int = 20
 
     def __post_init__(self) -> None:
-        if self.match_mm <= 0 or self.reach_mm < 0 or self.memory_s <= 0 or self.down_frames < 1:
-            raise ValueError(f"PinConfig needs positive distances, times and down_frames >= 1 (got {self})")
+        if (
+            self.match_mm <= 0
+            or self.reach_mm < 0
+            or self.memory_s <= 0
+            or self.down_frames < 1
+            or self.stand_frames < 1
+        ):
+            raise ValueError(f"PinConfig needs positive distances, times and frame counts (got {self})")
 
 
 @dataclass
 class _Pin:
     id: str
     xy_mm: np.ndarray
-    standing: bool = False  # seen standing since it was last called down
+    standing: bool = False  # seen standing (stand_frames in a row) since it was last called down
+    seen_frames: int = 0  # consecutive frames seen standing
     missing_since: float | None = None
     missing_frames: int = 0
 
@@ -68,8 +78,11 @@ class PinWatch:
         for pin in self._pins:
             seen = bool(len(standing)) and float(np.min(np.hypot(*(standing - pin.xy_mm).T))) <= cfg.match_mm
             if seen:
-                pin.standing, pin.missing_since, pin.missing_frames = True, None, 0
+                pin.seen_frames += 1
+                pin.missing_since, pin.missing_frames = None, 0
+                pin.standing = pin.standing or pin.seen_frames >= cfg.stand_frames
                 continue
+            pin.seen_frames = 0
             if not pin.standing:
                 continue
             if pin.missing_since is None:

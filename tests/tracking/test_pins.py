@@ -22,10 +22,17 @@ def _standing(*missing: str) -> np.ndarray:
     return np.array([xy for pid, xy in SPOTS.items() if pid not in missing])
 
 
+def _stood(watch: PinWatch, t_end: float, views: list[TrackView]) -> None:
+    """All pins seen standing for PinConfig.stand_frames frames, ending at ``t_end``."""
+    n = watch.config.stand_frames
+    for k in range(n):
+        assert watch.update(t_end - (n - 1 - k) * DT, _standing(), views) == []
+
+
 def test_a_pin_hit_by_a_ball_falls_once_at_the_first_missing_frame():
     watch = PinWatch(TABLE)
     far = SPOTS["pin:c"] + [0.0, 600.0]
-    assert watch.update(0.0, _standing(), [_view("red", far)]) == []
+    _stood(watch, 0.0, [_view("red", far)])
     near = SPOTS["pin:n"] + [35.0, 0.0]  # the red brushes the north pin
     falls = []
     for k in range(1, 10):
@@ -36,7 +43,7 @@ def test_a_pin_hit_by_a_ball_falls_once_at_the_first_missing_frame():
 
 def test_a_pin_hidden_with_no_ball_near_is_not_down():
     watch = PinWatch(TABLE)
-    watch.update(0.0, _standing(), [_view("white", SPOTS["pin:c"] + [0.0, 900.0])])
+    _stood(watch, 0.0, [_view("white", SPOTS["pin:c"] + [0.0, 900.0])])
     events = []
     for k in range(1, 30):  # an arm over the centre pin for half a second
         events += watch.update(k * DT, _standing("pin:c"), [_view("white", SPOTS["pin:c"] + [0.0, 900.0])])
@@ -46,7 +53,7 @@ def test_a_pin_hidden_with_no_ball_near_is_not_down():
 def test_a_flicker_shorter_than_down_frames_is_not_a_fall():
     watch = PinWatch(TABLE, PinConfig(down_frames=4))
     near = [_view("yellow", SPOTS["pin:e"] + [0.0, 40.0])]
-    watch.update(0.0, _standing(), near)
+    _stood(watch, 0.0, near)
     events = []
     for k, seen in enumerate([False, False, True, False, False, False, True], start=1):
         events += watch.update(k * DT, _standing() if seen else _standing("pin:e"), near)
@@ -56,13 +63,26 @@ def test_a_flicker_shorter_than_down_frames_is_not_a_fall():
 def test_a_pin_re_stood_is_watched_again():
     watch = PinWatch(TABLE)
     near = [_view("white", SPOTS["pin:w"] + [0.0, -30.0])]
-    watch.update(0.0, _standing(), near)
+    _stood(watch, 0.0, near)
     first = [f for k in range(1, 6) for f in watch.update(k * DT, _standing("pin:w"), near)]
     later = [f for k in range(6, 12) for f in watch.update(k * DT, _standing("pin:w"), near)]
     assert len(first) == 1 and later == []  # down once, not again while it lies there
-    watch.update(1.0, _standing(), [])  # stood up for the next shot
+    _stood(watch, 1.0, [])  # stood up for the next shot
     again = [f for k in range(1, 6) for f in watch.update(1.0 + k * DT, _standing("pin:w"), near)]
     assert [f.pin for f in again] == ["pin:w"]
+
+
+def test_a_fallen_pin_seen_standing_for_a_frame_does_not_fall_twice():
+    watch = PinWatch(TABLE)
+    near = [_view("yellow", SPOTS["pin:s"] + [30.0, 0.0])]
+    _stood(watch, 0.0, near)
+    seen = [False] * 6 + [True, True] + [False] * 8  # down, then the lying pin looks upright for two frames
+    falls = [
+        f
+        for k, up in enumerate(seen, start=1)
+        for f in watch.update(k * DT, _standing() if up else _standing("pin:s"), near)
+    ]
+    assert [f.pin for f in falls] == ["pin:s"]
 
 
 def test_bad_settings_are_refused():
