@@ -36,9 +36,10 @@ from enum import StrEnum
 from types import MappingProxyType
 
 from adjudication.dice import common
+from adjudication.dice.common import FoulRule
 from adjudication.dice.inputs import Bet
 from adjudication.engine import Engine, RuleError
-from arbiter.contract import Decision, Foul, FrozenMap, JsonLine, Match, Roll
+from arbiter.contract import Decision, FrozenMap, JsonLine, Match, Roll
 
 GAME = "bank"
 RULE = "seed 000 Банк на костях (l.149)"
@@ -55,12 +56,6 @@ class Reason(StrEnum):
     OUT_OF_TURN = common.OUT_OF_TURN
     WRONG_DICE = common.WRONG_DICE
     DIE_NOT_THROWN = common.DIE_NOT_THROWN
-
-
-@dataclass(frozen=True)
-class FoulRule:
-    penalty: int
-    rule: str
 
 
 FOULS: Mapping[Reason, FoulRule] = MappingProxyType(
@@ -108,17 +103,9 @@ def start(match: Match) -> State:
 
 
 def _foul(state: State, roll: Roll, reason: Reason, why: str) -> tuple[State, tuple[Decision, ...]]:
-    state = replace(state, shot=state.shot + 1)
-    rule = FOULS[reason]
-    decision = Decision(
-        shot=state.shot,
-        player=roll.player,
-        foul=Foul(reason=reason.value, penalty=rule.penalty, rule=rule.rule),
-        score=state.score,
-        next=state.banker,
-        notes=(f"throw void, bets stand: {why}",),
+    return common.void_throw(
+        state, roll, reason, FOULS[reason], why, next_player=state.banker, note="throw void, bets stand"
     )
-    return state, (decision,)
 
 
 def _bet(state: State, bet: Bet) -> State:
@@ -138,13 +125,9 @@ def _throw(state: State, roll: Roll) -> tuple[State, tuple[Decision, ...]]:
         raise RuleError(
             f"{GAME}: the dice are thrown once every punter has bet; waiting for {', '.join(missing)}"
         )
-    for reason, why in (
-        (Reason.OUT_OF_TURN, common.wrong_thrower(roll, state.banker)),
-        (Reason.WRONG_DICE, common.wrong_count(roll, DICE)),
-        (Reason.DIE_NOT_THROWN, common.not_all_thrown(roll)),
-    ):
-        if why:
-            return _foul(state, roll, reason, why)
+    problem = common.whole_throw_problem(roll, DICE, state.banker)
+    if problem is not None:
+        return _foul(state, roll, Reason(problem[0]), problem[1])
     faces = common.faces(roll)
     points: dict[str, int] = {}
     notes: list[str] = []

@@ -47,10 +47,11 @@ from enum import StrEnum
 from types import MappingProxyType
 
 from adjudication.dice import common
+from adjudication.dice.common import FoulRule
 from adjudication.dice.hands import Ranked, rank_hand
 from adjudication.dice.inputs import Challenge, Claim, Stop
 from adjudication.engine import Engine, RuleError
-from arbiter.contract import Decision, Foul, FrozenMap, JsonLine, Match, Roll
+from arbiter.contract import Decision, FrozenMap, JsonLine, Match, Roll
 
 GAME = "bluff"
 RULE = "seed 000 Блеф (l.151)"
@@ -72,12 +73,6 @@ class Reason(StrEnum):
     WRONG_DICE = common.WRONG_DICE
     DIE_NOT_THROWN = common.DIE_NOT_THROWN
     EXTRA_THROW = common.EXTRA_THROW
-
-
-@dataclass(frozen=True)
-class FoulRule:
-    penalty: int
-    rule: str
 
 
 FOULS: Mapping[Reason, FoulRule] = MappingProxyType(
@@ -166,13 +161,17 @@ def _decision(
 
 
 def _foul(state: State, roll: Roll, reason: Reason, why: str) -> tuple[State, tuple[Decision, ...]]:
-    state = replace(state, shot=state.shot + 1)
-    rule = FOULS[reason]
-    decision = replace(
-        _decision(state, roll.player, [f"throw void: {why}"]),
-        foul=Foul(reason=reason.value, penalty=rule.penalty, rule=rule.rule),
+    return common.void_throw(
+        state,
+        roll,
+        reason,
+        FOULS[reason],
+        why,
+        next_player=None if state.over else state.thrower,
+        over=state.over,
+        winner=state.winner,
+        awaiting=("claim",) if state.phase is Phase.LEAD and state.thrown else (),
     )
-    return state, (decision,)
 
 
 def _round_over(state: State, loser: str, notes: list[str]) -> tuple[State, dict[str, int]]:
@@ -211,9 +210,9 @@ def _roll(state: State, roll: Roll) -> tuple[State, tuple[Decision, ...]]:
         (Reason.WRONG_DICE, common.wrong_count(roll, DICE)),
         (Reason.DIE_NOT_THROWN, common.not_all_thrown(roll) if first else None),
     ]
-    for reason, why in checks:
-        if why:
-            return _foul(state, roll, reason, why)
+    problem = common.first_problem(checks)
+    if problem is not None:
+        return _foul(state, roll, *problem)
     faces = common.faces(roll)
     thrower = roll.player
     state = replace(state, thrown=made + 1, shot=state.shot + 1)

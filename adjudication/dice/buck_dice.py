@@ -43,8 +43,9 @@ from enum import StrEnum
 from types import MappingProxyType
 
 from adjudication.dice import common
+from adjudication.dice.common import FoulRule
 from adjudication.engine import Engine
-from arbiter.contract import Decision, Foul, FrozenMap, JsonLine, Match, Roll
+from arbiter.contract import Decision, FrozenMap, JsonLine, Match, Roll
 
 GAME = "buck-dice"
 RULE = "seed 000 Бак Дайс (l.117)"
@@ -67,12 +68,6 @@ class Reason(StrEnum):
     OUT_OF_TURN = common.OUT_OF_TURN
     WRONG_DICE = common.WRONG_DICE
     DIE_NOT_THROWN = common.DIE_NOT_THROWN
-
-
-@dataclass(frozen=True)
-class FoulRule:
-    penalty: int
-    rule: str
 
 
 FOULS: Mapping[Reason, FoulRule] = MappingProxyType(
@@ -139,18 +134,7 @@ def start(match: Match) -> State:
 
 
 def _foul(state: State, roll: Roll, reason: Reason, why: str) -> tuple[State, tuple[Decision, ...]]:
-    state = replace(state, shot=state.shot + 1)
-    rule = FOULS[reason]
-    decision = Decision(
-        shot=state.shot,
-        player=roll.player,
-        foul=Foul(reason=reason.value, penalty=rule.penalty, rule=rule.rule),
-        score=state.score,
-        next=state.on_turn,
-        on=state.on,
-        notes=(f"throw void: {why}",),
-    )
-    return state, (decision,)
+    return common.void_throw(state, roll, reason, FOULS[reason], why, next_player=state.on_turn, on=state.on)
 
 
 def _draw(state: State, roll: Roll) -> tuple[State, tuple[Decision, ...]]:
@@ -242,17 +226,7 @@ def _play(state: State, roll: Roll) -> tuple[State, tuple[Decision, ...]]:
             new = replace(new, turn=common.left_of(state.players, player, out=out))
     elif not goes_on:
         new = replace(new, turn=common.left_of(state.players, player, out=state.out))
-    decision = Decision(
-        shot=new.shot,
-        player=player,
-        points={player: gained},
-        score=new.score,
-        next=new.on_turn,
-        on=new.on,
-        over=new.over,
-        winner=new.winner,
-        notes=tuple(notes),
-    )
+    decision = common.turn_decision(new, player, notes, {player: gained}, on=new.on)
     return new, (decision,)
 
 
@@ -274,9 +248,9 @@ def step(state: State, event: JsonLine) -> tuple[State, tuple[Decision, ...]]:
     else:
         checks.append((Reason.WRONG_DICE, common.wrong_count(event, DICE)))
         checks.append((Reason.DIE_NOT_THROWN, common.not_all_thrown(event)))
-    for reason, why in checks:
-        if why is not None:
-            return _foul(state, event, reason, why)
+    problem = common.first_problem(checks)
+    if problem is not None:
+        return _foul(state, event, *problem)
     if state.phase is Phase.DRAW:
         return _draw(state, event)
     if state.phase is Phase.POINT:

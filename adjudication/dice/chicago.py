@@ -31,8 +31,9 @@ from enum import StrEnum
 from types import MappingProxyType
 
 from adjudication.dice import common
+from adjudication.dice.common import FoulRule
 from adjudication.engine import Engine
-from arbiter.contract import Decision, Foul, FrozenMap, JsonLine, Match, Roll
+from arbiter.contract import Decision, FrozenMap, JsonLine, Match, Roll
 
 GAME = "chicago"
 RULE = "seed 000 Чикаго (l.85)"
@@ -54,12 +55,6 @@ class Reason(StrEnum):
     OUT_OF_TURN = common.OUT_OF_TURN
     WRONG_DICE = common.WRONG_DICE
     DIE_NOT_THROWN = common.DIE_NOT_THROWN
-
-
-@dataclass(frozen=True)
-class FoulRule:
-    penalty: int
-    rule: str
 
 
 FOULS: Mapping[Reason, FoulRule] = MappingProxyType(
@@ -109,18 +104,9 @@ def start(match: Match) -> State:
 
 
 def _foul(state: State, roll: Roll, reason: Reason, why: str) -> tuple[State, tuple[Decision, ...]]:
-    state = replace(state, shot=state.shot + 1)
-    rule = FOULS[reason]
-    decision = Decision(
-        shot=state.shot,
-        player=roll.player,
-        foul=Foul(reason=reason.value, penalty=rule.penalty, rule=rule.rule),
-        score=state.score,
-        next=state.on_turn,
-        on=str(state.target),
-        notes=(f"throw void: {why}",),
+    return common.void_throw(
+        state, roll, reason, FOULS[reason], why, next_player=state.on_turn, on=str(state.target)
     )
-    return state, (decision,)
 
 
 def step(state: State, event: JsonLine) -> tuple[State, tuple[Decision, ...]]:
@@ -130,14 +116,9 @@ def step(state: State, event: JsonLine) -> tuple[State, tuple[Decision, ...]]:
         raise common.not_now(GAME, event, f"a roll by {state.on_turn}")
     common.check_player(GAME, state.players, event)
     thrower = state.players[state.turn]
-    checks = (
-        (Reason.OUT_OF_TURN, common.wrong_thrower(event, thrower)),
-        (Reason.WRONG_DICE, common.wrong_count(event, DICE)),
-        (Reason.DIE_NOT_THROWN, common.not_all_thrown(event)),
-    )
-    for reason, why in checks:
-        if why is not None:
-            return _foul(state, event, reason, why)
+    problem = common.whole_throw_problem(event, DICE, thrower)
+    if problem is not None:
+        return _foul(state, event, Reason(problem[0]), problem[1])
 
     target = TARGETS[state.round]
     total = sum(d.value for d in event.dice)
@@ -161,16 +142,8 @@ def step(state: State, event: JsonLine) -> tuple[State, tuple[Decision, ...]]:
         new = replace(new, round=state.round + 1, throws_in_round=0)
     else:
         new = replace(new, throws_in_round=throws_in_round)
-    decision = Decision(
-        shot=new.shot,
-        player=thrower,
-        points={thrower: scored},
-        score=new.score,
-        next=new.on_turn,
-        on=None if new.over else str(new.target),
-        over=new.over,
-        winner=new.winner,
-        notes=tuple(notes),
+    decision = common.turn_decision(
+        new, thrower, notes, {thrower: scored}, on=None if new.over else str(new.target)
     )
     return new, (decision,)
 

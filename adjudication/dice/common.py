@@ -14,11 +14,15 @@ This module's API is read by every dice engine; keep it stable (add, do not chan
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
-from typing import Any
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, TypeVar
 
 from adjudication.engine import RuleError
-from arbiter.contract import JsonLine, Match, Roll
+from arbiter.contract import Decision, Foul, JsonLine, Match, Roll
+
+_State = TypeVar("_State")
+_Reason = TypeVar("_Reason", bound=str)
 
 # Reason strings (``Foul.reason``) of the throw fouls common to dice games.
 OUT_OF_TURN = "out_of_turn"  # a roll by a player whose throw it is not
@@ -180,6 +184,87 @@ def kept_rethrown(roll: Roll, kept: Collection[str]) -> str | None:
     return f"kept dice may not be thrown again; {', '.join(again)} moved"
 
 
+def first_problem(checks: Iterable[tuple[_Reason, str | None]]) -> tuple[_Reason, str] | None:
+    """The first ``(reason, why)`` of ``checks`` whose check failed (``why`` not None), or None when all
+    passed; ``checks`` pairs each foul reason with the result of its check above."""
+    for reason, why in checks:
+        if why is not None:
+            return reason, why
+    return None
+
+
+def whole_throw_problem(roll: Roll, count: int, thrower: str | None = None) -> tuple[str, str] | None:
+    """Why ``roll`` cannot be a throw of all ``count`` dice together (by ``thrower``, when given), as
+    ``(foul reason, sentence)``: ``OUT_OF_TURN``, ``WRONG_DICE`` or ``DIE_NOT_THROWN``, checked in that
+    order; None when it can."""
+    checks = [] if thrower is None else [(OUT_OF_TURN, wrong_thrower(roll, thrower))]
+    checks += [(WRONG_DICE, wrong_count(roll, count)), (DIE_NOT_THROWN, not_all_thrown(roll))]
+    return first_problem(checks)
+
+
+# --- a void throw ----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class FoulRule:
+    """What a throw foul costs (``penalty``; 0 where the text names none) and the rule it breaks (``rule``),
+    as an engine's ``FOULS`` table maps each foul reason."""
+
+    penalty: int
+    rule: str
+
+
+def void_throw(
+    state: _State,
+    roll: Roll,
+    reason: str,
+    rule: FoulRule,
+    why: str,
+    *,
+    next_player: str | None,
+    note: str = "throw void",
+    **fields: Any,
+) -> tuple[_State, tuple[Decision, ...]]:
+    """A throw voided by a foul: the engine's ``state`` (a dataclass with ``shot`` and ``score``) with the
+    shot counted and nothing else changed, and the one decision saying so.
+
+    The decision names ``roll.player``, the foul (``reason`` with ``rule``'s penalty and rule), the unchanged
+    score, ``next_player`` and the note ``"{note}: {why}"``; ``fields`` sets any other decision field the
+    engine shows on every decision (``on``, ``awaiting``).
+    """
+    state = replace(state, shot=state.shot + 1)
+    decision = Decision(
+        shot=state.shot,
+        player=roll.player,
+        foul=Foul(reason=str(reason), penalty=rule.penalty, rule=rule.rule),
+        score=state.score,
+        next=next_player,
+        notes=(f"{note}: {why}",),
+        **fields,
+    )
+    return state, (decision,)
+
+
+def turn_decision(
+    state: Any, player: str, notes: Iterable[str], points: Mapping[str, int] | None = None, **fields: Any
+) -> Decision:
+    """The decision on a legal throw or turn, read from the engine's ``state`` after it: its ``shot``,
+    ``score``, ``on_turn`` (as ``next``), ``over`` and ``winner``; ``points`` when the step scored, and
+    ``fields`` for any other decision field (``on``)."""
+    if points is not None:
+        fields["points"] = points
+    return Decision(
+        shot=state.shot,
+        player=player,
+        score=state.score,
+        next=state.on_turn,
+        over=state.over,
+        winner=state.winner,
+        notes=tuple(notes),
+        **fields,
+    )
+
+
 # --- lines an engine cannot use --------------------------------------------------------------------------
 
 
@@ -208,6 +293,7 @@ __all__ = [
     "KEPT_DIE_THROWN",
     "OUT_OF_TURN",
     "WRONG_DICE",
+    "FoulRule",
     "bool_option",
     "check_options",
     "check_player",
@@ -215,6 +301,7 @@ __all__ = [
     "choice_option",
     "face_of",
     "faces",
+    "first_problem",
     "game_over",
     "int_option",
     "kept_ids",
@@ -226,6 +313,9 @@ __all__ = [
     "optional_int_option",
     "player_option",
     "rotated",
+    "turn_decision",
+    "void_throw",
+    "whole_throw_problem",
     "wrong_count",
     "wrong_thrower",
 ]

@@ -36,8 +36,9 @@ from enum import StrEnum
 from types import MappingProxyType
 
 from adjudication.dice import common
+from adjudication.dice.common import FoulRule
 from adjudication.engine import Engine
-from arbiter.contract import Decision, Foul, FrozenMap, JsonLine, Match, Roll
+from arbiter.contract import Decision, FrozenMap, JsonLine, Match, Roll
 
 GAME = "craps"
 RULE = "seed 000 Крэпс (l.56)"
@@ -76,12 +77,6 @@ class Reason(StrEnum):
     OUT_OF_TURN = common.OUT_OF_TURN
     WRONG_DICE = common.WRONG_DICE
     DIE_NOT_THROWN = common.DIE_NOT_THROWN
-
-
-@dataclass(frozen=True)
-class FoulRule:
-    penalty: int
-    rule: str
 
 
 FOULS: Mapping[Reason, FoulRule] = MappingProxyType(
@@ -126,18 +121,15 @@ def start(match: Match) -> State:
 
 
 def _foul(state: State, roll: Roll, reason: Reason, why: str) -> tuple[State, tuple[Decision, ...]]:
-    state = replace(state, shot=state.shot + 1)
-    rule = FOULS[reason]
-    decision = Decision(
-        shot=state.shot,
-        player=roll.player,
-        foul=Foul(reason=reason.value, penalty=rule.penalty, rule=rule.rule),
-        score=state.score,
-        next=state.shooter,
+    return common.void_throw(
+        state,
+        roll,
+        reason,
+        FOULS[reason],
+        why,
+        next_player=state.shooter,
         on=None if state.point is None else str(state.point),
-        notes=(f"throw void: {why}",),
     )
-    return state, (decision,)
 
 
 def _settle(state: State, won: bool) -> tuple[State, dict[str, int]]:
@@ -156,13 +148,9 @@ def step(state: State, event: JsonLine) -> tuple[State, tuple[Decision, ...]]:
         raise common.not_now(
             GAME, event, f"a roll by the shooter {state.shooter} (craps takes roll lines only)"
         )
-    for reason, why in (
-        (Reason.OUT_OF_TURN, common.wrong_thrower(event, state.shooter)),
-        (Reason.WRONG_DICE, common.wrong_count(event, DICE)),
-        (Reason.DIE_NOT_THROWN, common.not_all_thrown(event)),
-    ):
-        if why:
-            return _foul(state, event, reason, why)
+    problem = common.whole_throw_problem(event, DICE, state.shooter)
+    if problem is not None:
+        return _foul(state, event, Reason(problem[0]), problem[1])
     shooter = state.shooter
     total = sum(common.faces(event))
     state = replace(state, shot=state.shot + 1)

@@ -26,8 +26,9 @@ from enum import StrEnum
 from types import MappingProxyType
 
 from adjudication.dice import common
+from adjudication.dice.common import FoulRule
 from adjudication.engine import Engine
-from arbiter.contract import Decision, Foul, FrozenMap, JsonLine, Match, Roll
+from arbiter.contract import Decision, FrozenMap, JsonLine, Match, Roll
 
 GAME = "four-dice"
 RULE = "seed 000 Четыре кубика (l.78)"
@@ -43,12 +44,6 @@ class Reason(StrEnum):
     OUT_OF_TURN = common.OUT_OF_TURN
     WRONG_DICE = common.WRONG_DICE
     DIE_NOT_THROWN = common.DIE_NOT_THROWN
-
-
-@dataclass(frozen=True)
-class FoulRule:
-    penalty: int
-    rule: str
 
 
 FOULS: Mapping[Reason, FoulRule] = MappingProxyType(
@@ -91,17 +86,7 @@ def start(match: Match) -> State:
 
 
 def _foul(state: State, roll: Roll, reason: Reason, why: str) -> tuple[State, tuple[Decision, ...]]:
-    state = replace(state, shot=state.shot + 1)
-    rule = FOULS[reason]
-    decision = Decision(
-        shot=state.shot,
-        player=roll.player,
-        foul=Foul(reason=reason.value, penalty=rule.penalty, rule=rule.rule),
-        score=state.score,
-        next=state.on_turn,
-        notes=(f"throw void: {why}",),
-    )
-    return state, (decision,)
+    return common.void_throw(state, roll, reason, FOULS[reason], why, next_player=state.on_turn)
 
 
 def step(state: State, event: JsonLine) -> tuple[State, tuple[Decision, ...]]:
@@ -111,14 +96,9 @@ def step(state: State, event: JsonLine) -> tuple[State, tuple[Decision, ...]]:
         raise common.not_now(GAME, event, f"a roll by {state.on_turn}")
     common.check_player(GAME, state.players, event)
     thrower = state.players[state.turn]
-    checks = (
-        (Reason.OUT_OF_TURN, common.wrong_thrower(event, thrower)),
-        (Reason.WRONG_DICE, common.wrong_count(event, DICE)),
-        (Reason.DIE_NOT_THROWN, common.not_all_thrown(event)),
-    )
-    for reason, why in checks:
-        if why is not None:
-            return _foul(state, event, reason, why)
+    problem = common.whole_throw_problem(event, DICE, thrower)
+    if problem is not None:
+        return _foul(state, event, Reason(problem[0]), problem[1])
 
     sixes = sum(1 for d in event.dice if d.value == SIX)
     other = state.players[1 - state.players.index(state.six)]
@@ -139,16 +119,7 @@ def step(state: State, event: JsonLine) -> tuple[State, tuple[Decision, ...]]:
         winner = None if a == b else new.players[0 if a > b else 1]
         new = replace(new, over=True, winner=winner)
         notes.append(f"match won by {winner}" if winner else "match drawn")
-    decision = Decision(
-        shot=new.shot,
-        player=thrower,
-        points={taker: 1},
-        score=new.score,
-        next=new.on_turn,
-        over=new.over,
-        winner=new.winner,
-        notes=tuple(notes),
-    )
+    decision = common.turn_decision(new, thrower, notes, {taker: 1})
     return new, (decision,)
 
 

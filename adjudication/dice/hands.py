@@ -15,19 +15,25 @@ Faces 1..6 stand for the six faces of poker dice, nine to ace, in the same order
 
 ``throw_problem`` checks the throws that build a five-dice hand over several throws (poker dice, Indian dice,
 yacht): the first throw is all five dice, a later one moves some of the same five and leaves the others as
-they lay.
+they lay. ``turn_step`` and ``check_turn_end`` are the step those games share: a turn of rolls ended by one
+line of the player on turn (a stop, a choose).
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from types import MappingProxyType
+from typing import Any, TypeVar
 
 from adjudication.dice import common
-from arbiter.contract import Roll
+from adjudication.engine import RuleError
+from arbiter.contract import Decision, JsonLine, Roll
+
+_State = TypeVar("_State")
+_End = TypeVar("_End", bound=JsonLine)
 
 DICE_IN_HAND = 5
 KEPT_DIE_TURNED = "kept_die_turned"  # foul reason: a die that was not thrown shows another face
@@ -114,13 +120,7 @@ def throw_problem(roll: Roll, held: Iterable[tuple[str, int]]) -> tuple[str, str
     """
     before = dict(held)
     if not before:
-        for reason, why in (
-            (common.WRONG_DICE, common.wrong_count(roll, DICE_IN_HAND)),
-            (common.DIE_NOT_THROWN, common.not_all_thrown(roll)),
-        ):
-            if why is not None:
-                return reason, why
-        return None
+        return common.whole_throw_problem(roll, DICE_IN_HAND)
     shown = {d.id for d in roll.dice}
     if shown != set(before):
         return (
@@ -133,6 +133,47 @@ def throw_problem(roll: Roll, held: Iterable[tuple[str, int]]) -> tuple[str, str
     return None
 
 
+def throws_text(n: int | None) -> str:
+    """A count of throws for a note: ``1 throw``, ``3 throws``."""
+    return f"{n} throw" + ("" if n == 1 else "s")
+
+
+def check_turn_end(game: str, line: JsonLine, player: str, throws: int, doing: str) -> None:
+    """``RuleError`` unless ``line``, the line that ends a turn (a stop, a choose), is by ``player``, who is
+    on turn, after at least one throw of the turn (``throws``); ``doing`` says what the line does once the
+    player has thrown ("stands on a hand after throwing it")."""
+    if getattr(line, "player", None) != player:
+        raise common.not_now(game, line, f"a roll or {line.TYPE} by {player}")
+    if throws == 0:
+        raise RuleError(f"{game}: {player} {doing} (0 throws so far); accepted: a roll")
+
+
+def turn_step(
+    game: str,
+    state: _State,
+    event: JsonLine,
+    *,
+    on_roll: Callable[[_State, Roll], tuple[_State, tuple[Decision, ...]]],
+    end: type[_End],
+    on_end: Callable[[_State, _End], tuple[_State, tuple[Decision, ...]]],
+) -> tuple[_State, tuple[Decision, ...]]:
+    """The step of a game whose turns are rolls of a hand ended by an ``end`` line (a stop, a choose):
+    ``RuleError`` once the game is over or for a line of another type, else ``on_roll`` or ``on_end``.
+
+    ``state`` has ``over``, ``winner``, ``players``, ``on_turn`` and ``throws`` (made this turn)."""
+    st: Any = state
+    if st.over:
+        raise common.game_over(game, event, st.winner)
+    common.check_player(game, st.players, event)
+    if isinstance(event, Roll):
+        return on_roll(state, event)
+    if isinstance(event, end):
+        return on_end(state, event)
+    raise common.not_now(
+        game, event, f"a roll by {st.on_turn}" + (f" or its {end.TYPE}" if st.throws else "")
+    )
+
+
 __all__ = [
     "DICE_IN_HAND",
     "KEPT_DIE_TURNED",
@@ -141,7 +182,10 @@ __all__ = [
     "Hand",
     "Ranked",
     "best_of",
+    "check_turn_end",
     "rank_hand",
     "throw_problem",
+    "throws_text",
+    "turn_step",
     "worst_of",
 ]

@@ -41,9 +41,10 @@ from enum import StrEnum
 from types import MappingProxyType
 
 from adjudication.dice import common
+from adjudication.dice.common import FoulRule
 from adjudication.dice.inputs import Stop
 from adjudication.engine import Engine
-from arbiter.contract import Decision, Foul, FrozenMap, JsonLine, Match, Roll
+from arbiter.contract import Decision, FrozenMap, JsonLine, Match, Roll
 
 GAME = "high-dice"
 RULE = "seed 000 Хай Дайс (l.147)"
@@ -63,12 +64,6 @@ class Reason(StrEnum):
     OUT_OF_TURN = common.OUT_OF_TURN
     WRONG_DICE = common.WRONG_DICE
     DIE_NOT_THROWN = common.DIE_NOT_THROWN
-
-
-@dataclass(frozen=True)
-class FoulRule:
-    penalty: int
-    rule: str
 
 
 FOULS: Mapping[Reason, FoulRule] = MappingProxyType(
@@ -134,17 +129,7 @@ def _decision(state: State, player: str, notes: list[str], points: Mapping[str, 
 
 
 def _foul(state: State, roll: Roll, reason: Reason, why: str) -> tuple[State, tuple[Decision, ...]]:
-    state = replace(state, shot=state.shot + 1)
-    rule = FOULS[reason]
-    decision = Decision(
-        shot=state.shot,
-        player=roll.player,
-        foul=Foul(reason=reason.value, penalty=rule.penalty, rule=rule.rule),
-        score=state.score,
-        next=state.thrower,
-        notes=(f"throw void: {why}",),
-    )
-    return state, (decision,)
+    return common.void_throw(state, roll, reason, FOULS[reason], why, next_player=state.thrower)
 
 
 def _settle(state: State, punter_wins: int, notes: list[str]) -> tuple[State, dict[str, int]]:
@@ -183,13 +168,9 @@ def step(state: State, event: JsonLine) -> tuple[State, tuple[Decision, ...]]:
         return state, (_decision(state, event.player, notes, points),)
     if not isinstance(event, Roll):
         raise common.not_now(GAME, event, f"a roll by {state.thrower}")
-    for reason, why in (
-        (Reason.OUT_OF_TURN, common.wrong_thrower(event, state.thrower)),
-        (Reason.WRONG_DICE, common.wrong_count(event, DICE)),
-        (Reason.DIE_NOT_THROWN, common.not_all_thrown(event)),
-    ):
-        if why:
-            return _foul(state, event, reason, why)
+    problem = common.whole_throw_problem(event, DICE, state.thrower)
+    if problem is not None:
+        return _foul(state, event, Reason(problem[0]), problem[1])
     total = sum(common.faces(event))
     state = replace(state, shot=state.shot + 1)
     points: dict[str, int] = {}

@@ -48,9 +48,10 @@ from enum import StrEnum
 from types import MappingProxyType
 
 from adjudication.dice import common, hands
+from adjudication.dice.common import FoulRule
 from adjudication.dice.inputs import Stop
-from adjudication.engine import Engine, RuleError
-from arbiter.contract import Decision, Foul, FrozenMap, JsonLine, Match, Roll
+from adjudication.engine import Engine
+from arbiter.contract import Decision, FrozenMap, JsonLine, Match, Roll
 
 GAME = "indian-dice"
 RULE = "seed 000 Индийские кости (l.58)"
@@ -77,12 +78,6 @@ class Reason(StrEnum):
     WRONG_DICE = common.WRONG_DICE
     DIE_NOT_THROWN = common.DIE_NOT_THROWN
     KEPT_DIE_TURNED = hands.KEPT_DIE_TURNED
-
-
-@dataclass(frozen=True)
-class FoulRule:
-    penalty: int
-    rule: str
 
 
 FOULS: Mapping[Reason, FoulRule] = MappingProxyType(
@@ -139,22 +134,8 @@ def start(match: Match) -> State:
     )
 
 
-def _throws(n: int | None) -> str:
-    return f"{n} throw" + ("" if n == 1 else "s")
-
-
 def _foul(state: State, roll: Roll, reason: Reason, why: str) -> tuple[State, tuple[Decision, ...]]:
-    state = replace(state, shot=state.shot + 1)
-    rule = FOULS[reason]
-    decision = Decision(
-        shot=state.shot,
-        player=roll.player,
-        foul=Foul(reason=reason.value, penalty=rule.penalty, rule=rule.rule),
-        score=state.score,
-        next=state.on_turn,
-        notes=(f"throw void: {why}",),
-    )
-    return state, (decision,)
+    return common.void_throw(state, roll, reason, FOULS[reason], why, next_player=state.on_turn)
 
 
 def _in_order(state: State, among: tuple[str, ...]) -> tuple[str, ...]:
@@ -187,9 +168,9 @@ def _stand(state: State, player: str, *, closed: bool) -> tuple[State, tuple[Dec
     ranked = hands.rank_hand([f for _, f in state.dice], straights=False)
     played = (*state.stood, (player, ranked))
     limit = state.throws if state.seat == 0 else state.limit
-    notes = [f"{player} stands on {ranked.describe()} after {_throws(state.throws)} ({HANDS_RULE})"]
+    notes = [f"{player} stands on {ranked.describe()} after {hands.throws_text(state.throws)} ({HANDS_RULE})"]
     if state.seat == 0 and len(state.order) > 1:
-        notes.append(f"the others may make at most {_throws(limit)} ({RULE})")
+        notes.append(f"the others may make at most {hands.throws_text(limit)} ({RULE})")
     new = replace(state, stood=played, limit=limit, throws=0, dice=(), closed=player if closed else None)
     points: dict[str, int] = {}
     if len(played) < len(state.order):
@@ -209,16 +190,7 @@ def _stand(state: State, player: str, *, closed: bool) -> tuple[State, tuple[Dec
             notes.append(f"round {state.round}: {taker} has the {what} hand ({RULE})")
             new, more = _next_round(new, (*state.decided, taker))
             notes.extend(more)
-    decision = Decision(
-        shot=new.shot,
-        player=player,
-        points=points,
-        score=new.score,
-        next=new.on_turn,
-        over=new.over,
-        winner=new.winner,
-        notes=tuple(notes),
-    )
+    decision = common.turn_decision(new, player, notes, points)
     return new, (decision,)
 
 
@@ -246,24 +218,12 @@ def _roll(state: State, roll: Roll) -> tuple[State, tuple[Decision, ...]]:
 
 def _stop(state: State, stop: Stop) -> tuple[State, tuple[Decision, ...]]:
     player = state.order[state.seat]
-    if stop.player != player:
-        raise common.not_now(GAME, stop, f"a roll or stop by {player}")
-    if state.throws == 0:
-        raise RuleError(
-            f"indian-dice: {player} stands on a hand after throwing it (0 throws so far); accepted: a roll"
-        )
+    hands.check_turn_end(GAME, stop, player, state.throws, "stands on a hand after throwing it")
     return _stand(replace(state, shot=state.shot + 1), player, closed=False)
 
 
 def step(state: State, event: JsonLine) -> tuple[State, tuple[Decision, ...]]:
-    if state.over:
-        raise common.game_over(GAME, event, state.winner)
-    common.check_player(GAME, state.players, event)
-    if isinstance(event, Roll):
-        return _roll(state, event)
-    if isinstance(event, Stop):
-        return _stop(state, event)
-    raise common.not_now(GAME, event, f"a roll by {state.on_turn}" + (" or its stop" if state.throws else ""))
+    return hands.turn_step(GAME, state, event, on_roll=_roll, end=Stop, on_end=_stop)
 
 
 ENGINE = Engine(game=GAME, start=start, step=step)

@@ -48,10 +48,11 @@ from enum import StrEnum
 from types import MappingProxyType
 
 from adjudication.dice import common
+from adjudication.dice.common import FoulRule
 from adjudication.dice.hands import Ranked, rank_hand
 from adjudication.dice.inputs import Challenge, Claim
 from adjudication.engine import Engine, RuleError
-from arbiter.contract import Decision, Foul, FrozenMap, JsonLine, Match, Roll
+from arbiter.contract import Decision, FrozenMap, JsonLine, Match, Roll
 
 GAME = "liar"
 RULE = "seed 000 Лжец (l.30)"
@@ -80,12 +81,6 @@ class Reason(StrEnum):
     WRONG_DICE = common.WRONG_DICE
     DIE_NOT_THROWN = common.DIE_NOT_THROWN
     EXTRA_THROW = common.EXTRA_THROW
-
-
-@dataclass(frozen=True)
-class FoulRule:
-    penalty: int
-    rule: str
 
 
 FOULS: Mapping[Reason, FoulRule] = MappingProxyType(
@@ -150,18 +145,15 @@ def _ranked(hand: tuple[int, ...]) -> Ranked:
 
 
 def _foul(state: State, roll: Roll, reason: Reason, why: str) -> tuple[State, tuple[Decision, ...]]:
-    state = replace(state, shot=state.shot + 1)
-    rule = FOULS[reason]
-    decision = Decision(
-        shot=state.shot,
-        player=roll.player,
-        foul=Foul(reason=reason.value, penalty=rule.penalty, rule=rule.rule),
-        score=state.score,
-        next=state.turn,
+    return common.void_throw(
+        state,
+        roll,
+        reason,
+        FOULS[reason],
+        why,
+        next_player=state.turn,
         awaiting=("claim",) if state.phase is Phase.CLAIM else (),
-        notes=(f"throw void: {why}",),
     )
-    return state, (decision,)
 
 
 def _roll(state: State, roll: Roll) -> tuple[State, tuple[Decision, ...]]:
@@ -175,9 +167,9 @@ def _roll(state: State, roll: Roll) -> tuple[State, tuple[Decision, ...]]:
     ]
     if state.phase is Phase.OPEN:
         checks.append((Reason.DIE_NOT_THROWN, common.not_all_thrown(roll)))
-    for reason, why in checks:
-        if why:
-            return _foul(state, roll, reason, why)
+    problem = common.first_problem(checks)
+    if problem is not None:
+        return _foul(state, roll, *problem)
     accepting = state.phase is Phase.ANSWER
     state = replace(state, phase=Phase.CLAIM, hand=common.faces(roll), shot=state.shot + 1)
     if accepting:

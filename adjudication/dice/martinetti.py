@@ -52,9 +52,10 @@ from enum import StrEnum
 from types import MappingProxyType
 
 from adjudication.dice import common
+from adjudication.dice.common import FoulRule
 from adjudication.dice.inputs import Claim, Stop
 from adjudication.engine import Engine, RuleError
-from arbiter.contract import Decision, Foul, FrozenMap, JsonLine, Match, Roll
+from arbiter.contract import Decision, FrozenMap, JsonLine, Match, Roll
 
 GAME = "martinetti"
 RULE = "seed 000 Мартинетти (l.62)"
@@ -72,12 +73,6 @@ class Reason(StrEnum):
     OUT_OF_TURN = common.OUT_OF_TURN
     WRONG_DICE = common.WRONG_DICE
     DIE_NOT_THROWN = common.DIE_NOT_THROWN
-
-
-@dataclass(frozen=True)
-class FoulRule:
-    penalty: int
-    rule: str
 
 
 FOULS: Mapping[Reason, FoulRule] = MappingProxyType(
@@ -176,18 +171,9 @@ def _decision(
 
 
 def _foul(state: State, roll: Roll, reason: Reason, why: str) -> tuple[State, tuple[Decision, ...]]:
-    state = replace(state, shot=state.shot + 1)
-    rule = FOULS[reason]
-    decision = Decision(
-        shot=state.shot,
-        player=roll.player,
-        foul=Foul(reason=reason.value, penalty=rule.penalty, rule=rule.rule),
-        score=state.score,
-        next=state.turn,
-        on=str(state.field(state.turn) + 1),
-        notes=(f"throw void: {why}",),
+    return common.void_throw(
+        state, roll, reason, FOULS[reason], why, next_player=state.turn, on=str(state.field(state.turn) + 1)
     )
-    return state, (decision,)
 
 
 def _take_overlooked(
@@ -209,13 +195,9 @@ def _roll(state: State, roll: Roll) -> tuple[State, tuple[Decision, ...]]:
             "or stop "
             "before throwing again"
         )
-    for reason, why in (
-        (Reason.OUT_OF_TURN, common.wrong_thrower(roll, state.turn)),
-        (Reason.WRONG_DICE, common.wrong_count(roll, DICE)),
-        (Reason.DIE_NOT_THROWN, common.not_all_thrown(roll)),
-    ):
-        if why:
-            return _foul(state, roll, reason, why)
+    problem = common.whole_throw_problem(roll, DICE, state.turn)
+    if problem is not None:
+        return _foul(state, roll, Reason(problem[0]), problem[1])
     settled: tuple[Decision, ...] = ()
     open_ = state.overlooked
     if open_ is not None and open_.claimants:  # the hand-over is past: the nearest claimant has it

@@ -37,9 +37,10 @@ from enum import StrEnum
 from types import MappingProxyType
 
 from adjudication.dice import common
+from adjudication.dice.common import FoulRule
 from adjudication.dice.inputs import Stop
 from adjudication.engine import Engine, RuleError
-from arbiter.contract import Decision, Foul, FrozenMap, JsonLine, Match, Roll
+from arbiter.contract import Decision, FrozenMap, JsonLine, Match, Roll
 
 GAME = "pig"
 RULE = "seed 000 Свинья (l.64)"
@@ -54,12 +55,6 @@ OPTIONS: Mapping[str, str] = MappingProxyType(
 class Reason(StrEnum):
     OUT_OF_TURN = common.OUT_OF_TURN
     WRONG_DICE = common.WRONG_DICE
-
-
-@dataclass(frozen=True)
-class FoulRule:
-    penalty: int
-    rule: str
 
 
 FOULS: Mapping[Reason, FoulRule] = MappingProxyType(
@@ -109,30 +104,11 @@ def start(match: Match) -> State:
 def _decision(
     state: State, player: str, notes: list[str], points: Mapping[str, int] | None = None
 ) -> Decision:
-    return Decision(
-        shot=state.shot,
-        player=player,
-        points=points or {},
-        score=state.score,
-        next=state.on_turn,
-        over=state.over,
-        winner=state.winner,
-        notes=tuple(notes),
-    )
+    return common.turn_decision(state, player, notes, points or {})
 
 
 def _foul(state: State, roll: Roll, reason: Reason, why: str) -> tuple[State, tuple[Decision, ...]]:
-    state = replace(state, shot=state.shot + 1)
-    rule = FOULS[reason]
-    decision = Decision(
-        shot=state.shot,
-        player=roll.player,
-        foul=Foul(reason=reason.value, penalty=rule.penalty, rule=rule.rule),
-        score=state.score,
-        next=state.on_turn,
-        notes=(f"throw void: {why}",),
-    )
-    return state, (decision,)
+    return common.void_throw(state, roll, reason, FOULS[reason], why, next_player=state.on_turn)
 
 
 def _end_turn(state: State, notes: list[str]) -> State:

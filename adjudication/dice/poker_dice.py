@@ -42,9 +42,10 @@ from enum import StrEnum
 from types import MappingProxyType
 
 from adjudication.dice import common, hands
+from adjudication.dice.common import FoulRule
 from adjudication.dice.inputs import Stop
-from adjudication.engine import Engine, RuleError
-from arbiter.contract import Decision, Foul, FrozenMap, JsonLine, Match, Roll
+from adjudication.engine import Engine
+from arbiter.contract import Decision, FrozenMap, JsonLine, Match, Roll
 
 GAME = "poker-dice"
 RULE = "seed 000 Игра в кости 5 кубиков правила (l.178)"
@@ -65,12 +66,6 @@ class Reason(StrEnum):
     DIE_NOT_THROWN = common.DIE_NOT_THROWN
     KEPT_DIE_THROWN = common.KEPT_DIE_THROWN
     KEPT_DIE_TURNED = hands.KEPT_DIE_TURNED
-
-
-@dataclass(frozen=True)
-class FoulRule:
-    penalty: int
-    rule: str
 
 
 FOULS: Mapping[Reason, FoulRule] = MappingProxyType(
@@ -119,29 +114,15 @@ def start(match: Match) -> State:
     return State(players=match.players, straights=straights, order=common.rotated(match.players, first))
 
 
-def _throws(n: int | None) -> str:
-    return f"{n} throw" + ("" if n == 1 else "s")
-
-
 def _foul(state: State, roll: Roll, reason: Reason, why: str) -> tuple[State, tuple[Decision, ...]]:
-    state = replace(state, shot=state.shot + 1)
-    rule = FOULS[reason]
-    decision = Decision(
-        shot=state.shot,
-        player=roll.player,
-        foul=Foul(reason=reason.value, penalty=rule.penalty, rule=rule.rule),
-        score=state.score,
-        next=state.on_turn,
-        notes=(f"throw void: {why}",),
-    )
-    return state, (decision,)
+    return common.void_throw(state, roll, reason, FOULS[reason], why, next_player=state.on_turn)
 
 
 def _stand(state: State, player: str, *, closed: bool) -> tuple[State, tuple[Decision, ...]]:
     """The turn ends on the hand as it lies; after the last turn the game (or a play-off) is settled."""
     ranked = hands.rank_hand([f for _, f in state.dice], straights=state.straights)
     played = (*state.stood, (player, ranked))
-    notes = [f"{player} stands on {ranked.describe()} after {_throws(state.throws)} ({HANDS_RULE})"]
+    notes = [f"{player} stands on {ranked.describe()} after {hands.throws_text(state.throws)} ({HANDS_RULE})"]
     new = replace(
         state, stood=played, throws=0, dice=(), movable=frozenset(), closed=player if closed else None
     )
@@ -157,16 +138,7 @@ def _stand(state: State, player: str, *, closed: bool) -> tuple[State, tuple[Dec
         else:
             new = replace(new, order=best, seat=0, stood=(), playoffs=state.playoffs + 1)
             notes.append(f"tie: {', '.join(best)} play again among themselves ({HANDS_RULE})")
-    decision = Decision(
-        shot=new.shot,
-        player=player,
-        points=points,
-        score=new.score,
-        next=new.on_turn,
-        over=new.over,
-        winner=new.winner,
-        notes=tuple(notes),
-    )
+    decision = common.turn_decision(new, player, notes, points)
     return new, (decision,)
 
 
@@ -199,24 +171,12 @@ def _roll(state: State, roll: Roll) -> tuple[State, tuple[Decision, ...]]:
 
 def _stop(state: State, stop: Stop) -> tuple[State, tuple[Decision, ...]]:
     player = state.order[state.seat]
-    if stop.player != player:
-        raise common.not_now(GAME, stop, f"a roll or stop by {player}")
-    if state.throws == 0:
-        raise RuleError(
-            f"poker-dice: {player} stands on a hand after throwing it (0 throws so far); accepted: a roll"
-        )
+    hands.check_turn_end(GAME, stop, player, state.throws, "stands on a hand after throwing it")
     return _stand(replace(state, shot=state.shot + 1), player, closed=False)
 
 
 def step(state: State, event: JsonLine) -> tuple[State, tuple[Decision, ...]]:
-    if state.over:
-        raise common.game_over(GAME, event, state.winner)
-    common.check_player(GAME, state.players, event)
-    if isinstance(event, Roll):
-        return _roll(state, event)
-    if isinstance(event, Stop):
-        return _stop(state, event)
-    raise common.not_now(GAME, event, f"a roll by {state.on_turn}" + (" or its stop" if state.throws else ""))
+    return hands.turn_step(GAME, state, event, on_roll=_roll, end=Stop, on_end=_stop)
 
 
 ENGINE = Engine(game=GAME, start=start, step=step)

@@ -33,8 +33,9 @@ from enum import StrEnum
 from types import MappingProxyType
 
 from adjudication.dice import common
+from adjudication.dice.common import FoulRule
 from adjudication.engine import Engine
-from arbiter.contract import Decision, Foul, FrozenMap, JsonLine, Match, Roll
+from arbiter.contract import Decision, FrozenMap, JsonLine, Match, Roll
 
 GAME = "stuck-in-the-mud"
 RULE = "seed 000 Отложи мертвую (l.80)"
@@ -51,12 +52,6 @@ class Reason(StrEnum):
     WRONG_DICE = common.WRONG_DICE
     DIE_NOT_THROWN = common.DIE_NOT_THROWN
     DEAD_DIE_THROWN = "dead_die_thrown"
-
-
-@dataclass(frozen=True)
-class FoulRule:
-    penalty: int
-    rule: str
 
 
 FOULS: Mapping[Reason, FoulRule] = MappingProxyType(
@@ -104,17 +99,7 @@ def start(match: Match) -> State:
 
 
 def _foul(state: State, roll: Roll, reason: Reason, why: str) -> tuple[State, tuple[Decision, ...]]:
-    state = replace(state, shot=state.shot + 1)
-    rule = FOULS[reason]
-    decision = Decision(
-        shot=state.shot,
-        player=roll.player,
-        foul=Foul(reason=reason.value, penalty=rule.penalty, rule=rule.rule),
-        score=state.score,
-        next=state.on_turn,
-        notes=(f"throw void: {why}",),
-    )
-    return state, (decision,)
+    return common.void_throw(state, roll, reason, FOULS[reason], why, next_player=state.on_turn)
 
 
 def _illegal(state: State, roll: Roll) -> tuple[Reason, str] | None:
@@ -125,11 +110,8 @@ def _illegal(state: State, roll: Roll) -> tuple[Reason, str] | None:
         return Reason.OUT_OF_TURN, why
     thrown = set(roll.thrown)
     if not state.live:  # a turn's first throw
-        why = common.wrong_count(roll, DICE)
-        if why is not None:
-            return Reason.WRONG_DICE, why
-        why = common.not_all_thrown(roll)
-        return None if why is None else (Reason.DIE_NOT_THROWN, why)
+        problem = common.whole_throw_problem(roll, DICE)
+        return None if problem is None else (Reason(problem[0]), problem[1])
     dead = sorted(thrown & (state.turn_dice - state.live))
     if dead:
         return Reason.DEAD_DIE_THROWN, f"{', '.join(dead)} is dead and set aside"
@@ -179,16 +161,7 @@ def step(state: State, event: JsonLine) -> tuple[State, tuple[Decision, ...]]:
             notes.append(
                 f"{winner} has the most points" if winner else f"tie at {best}: {', '.join(leaders)}"
             )
-    decision = Decision(
-        shot=new.shot,
-        player=thrower,
-        points={thrower: scored},
-        score=new.score,
-        next=new.on_turn,
-        over=new.over,
-        winner=new.winner,
-        notes=tuple(notes),
-    )
+    decision = common.turn_decision(new, thrower, notes, {thrower: scored})
     return new, (decision,)
 
 

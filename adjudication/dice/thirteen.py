@@ -46,9 +46,10 @@ from enum import StrEnum
 from types import MappingProxyType
 
 from adjudication.dice import common
+from adjudication.dice.common import FoulRule
 from adjudication.dice.inputs import Op, Operation
 from adjudication.engine import Engine, RuleError
-from arbiter.contract import Decision, Foul, FrozenMap, JsonLine, Match, Roll
+from arbiter.contract import Decision, FrozenMap, JsonLine, Match, Roll
 
 GAME = "thirteen"
 RULE = "seed 000 Игра в 13 (l.37)"
@@ -97,12 +98,6 @@ class Reason(StrEnum):
     DIE_NOT_THROWN = common.DIE_NOT_THROWN
 
 
-@dataclass(frozen=True)
-class FoulRule:
-    penalty: int
-    rule: str
-
-
 FOULS: Mapping[Reason, FoulRule] = MappingProxyType(
     {
         Reason.OUT_OF_TURN: FoulRule(0, RULE + ": players throw in turn, five times each"),
@@ -149,17 +144,7 @@ def start(match: Match) -> State:
 
 
 def _foul(state: State, roll: Roll, reason: Reason, why: str) -> tuple[State, tuple[Decision, ...]]:
-    state = replace(state, shot=state.shot + 1)
-    rule = FOULS[reason]
-    decision = Decision(
-        shot=state.shot,
-        player=roll.player,
-        foul=Foul(reason=reason.value, penalty=rule.penalty, rule=rule.rule),
-        score=state.score,
-        next=state.turn,
-        notes=(f"throw void: {why}",),
-    )
-    return state, (decision,)
+    return common.void_throw(state, roll, reason, FOULS[reason], why, next_player=state.turn)
 
 
 def _throw_sum(state: State, roll: Roll) -> int:
@@ -208,13 +193,9 @@ def _decision(state: State, player: str, notes: list[str], points: Mapping[str, 
 
 
 def _roll(state: State, roll: Roll) -> tuple[State, tuple[Decision, ...]]:
-    for reason, why in (
-        (Reason.OUT_OF_TURN, common.wrong_thrower(roll, state.turn)),
-        (Reason.WRONG_DICE, common.wrong_count(roll, DICE)),
-        (Reason.DIE_NOT_THROWN, common.not_all_thrown(roll)),
-    ):
-        if why:
-            return _foul(state, roll, reason, why)
+    problem = common.whole_throw_problem(roll, DICE, state.turn)
+    if problem is not None:
+        return _foul(state, roll, Reason(problem[0]), problem[1])
     if state.pending is not None:
         raise RuleError(
             f"{GAME}: {state.turn} must announce an operation for the throw of {state.pending} "

@@ -46,8 +46,9 @@ from enum import StrEnum
 from types import MappingProxyType
 
 from adjudication.dice import common, hands
+from adjudication.dice.common import FoulRule
 from adjudication.engine import Engine, RuleError
-from arbiter.contract import Choose, Decision, Foul, FrozenMap, JsonLine, Match, Roll
+from arbiter.contract import Choose, Decision, FrozenMap, JsonLine, Match, Roll
 
 GAME = "yacht"
 RULE = "seed 000 Морские кости (l.97)"
@@ -178,12 +179,6 @@ class Reason(StrEnum):
     KEPT_DIE_TURNED = hands.KEPT_DIE_TURNED
 
 
-@dataclass(frozen=True)
-class FoulRule:
-    penalty: int
-    rule: str
-
-
 FOULS: Mapping[Reason, FoulRule] = MappingProxyType(
     {
         Reason.OUT_OF_TURN: FoulRule(0, RULE + ": players play in turn"),
@@ -278,17 +273,7 @@ def start(match: Match) -> State:
 
 
 def _foul(state: State, roll: Roll, reason: Reason, why: str) -> tuple[State, tuple[Decision, ...]]:
-    state = replace(state, shot=state.shot + 1)
-    rule = FOULS[reason]
-    decision = Decision(
-        shot=state.shot,
-        player=roll.player,
-        foul=Foul(reason=reason.value, penalty=rule.penalty, rule=rule.rule),
-        score=state.score,
-        next=state.on_turn,
-        notes=(f"throw void: {why}",),
-    )
-    return state, (decision,)
+    return common.void_throw(state, roll, reason, FOULS[reason], why, next_player=state.on_turn)
 
 
 def _roll(state: State, roll: Roll) -> tuple[State, tuple[Decision, ...]]:
@@ -309,12 +294,7 @@ def _roll(state: State, roll: Roll) -> tuple[State, tuple[Decision, ...]]:
 
 def _choose(state: State, choose: Choose) -> tuple[State, tuple[Decision, ...]]:
     player = state.players[state.turn]
-    if choose.player != player:
-        raise common.not_now(GAME, choose, f"a roll or choose by {player}")
-    if state.throws == 0:
-        raise RuleError(
-            f"yacht: {player} chooses a category after throwing (0 throws so far); accepted: a roll"
-        )
+    hands.check_turn_end(GAME, choose, player, state.throws, "chooses a category after throwing")
     open_ = [c for c in state.categories if c not in state.used[state.turn]]
     if choose.category not in open_:
         used = choose.category in state.categories
@@ -349,29 +329,12 @@ def _choose(state: State, choose: Choose) -> tuple[State, tuple[Decision, ...]]:
         winner = leaders[0] if len(leaders) == 1 else None
         new = replace(new, over=True, winner=winner)
         notes.append(f"{winner} has the highest total" if winner else f"tie at {best}: {', '.join(leaders)}")
-    decision = Decision(
-        shot=new.shot,
-        player=player,
-        points={player: points},
-        score=new.score,
-        next=new.on_turn,
-        over=new.over,
-        winner=new.winner,
-        notes=tuple(notes),
-    )
+    decision = common.turn_decision(new, player, notes, {player: points})
     return new, (decision,)
 
 
 def step(state: State, event: JsonLine) -> tuple[State, tuple[Decision, ...]]:
-    if state.over:
-        raise common.game_over(GAME, event, state.winner)
-    common.check_player(GAME, state.players, event)
-    if isinstance(event, Roll):
-        return _roll(state, event)
-    if isinstance(event, Choose):
-        return _choose(state, event)
-    accepted = f"a roll by {state.on_turn}" + (" or its choose" if state.throws else "")
-    raise common.not_now(GAME, event, accepted)
+    return hands.turn_step(GAME, state, event, on_roll=_roll, end=Choose, on_end=_choose)
 
 
 ENGINE = Engine(game=GAME, start=start, step=step)
