@@ -124,9 +124,12 @@ def test_the_bundled_sample_from_one_click_to_the_exported_report(server):
             status = page.locator(".arbiter-status").first.inner_text()
             assert "B to play" in status and "on: red" in status and "waiting for: choice" in status
 
-            # the event timeline (the Timeline tab holds every line)
+            # the event timeline (the Timeline tab holds every line). The page re-renders after the run, so
+            # wait for the rows to be drawn before counting them (count() itself does not wait).
+            page.locator("table.arbiter-timeline tr.decision.foul").last.wait_for(timeout=30_000)
             timeline = page.locator("table.arbiter-timeline").last
             events = timeline.locator("tr.event")
+            events.nth(7).wait_for(timeout=30_000)
             assert events.count() >= 8
             assert "shot: the cue strikes white" in events.first.inner_text()
             assert "shot_end" in events.last.inner_text()
