@@ -14,6 +14,7 @@ from typing import Annotated
 
 import typer
 
+from arbiter import narrate
 from arbiter.cli import _fail, app
 
 DEFAULT_DB = Path("out/arbiter.db")
@@ -47,7 +48,7 @@ def _open(db: Path, *, create: bool):
 def _score(info) -> str:
     if info.score is None:
         return "-"
-    text = ", ".join(f"{p} {v}" for p, v in info.score.items())
+    text = narrate.scores(info.score)
     return text + (f"; {info.winner} wins" if info.winner else "; over" if info.over else "")
 
 

@@ -80,10 +80,6 @@ def words(line: c.JsonLine) -> str:
     return _STAMP.sub("", narrate.describe(line), count=1).strip()
 
 
-def _scores(values: Mapping[str, int]) -> str:
-    return ", ".join(f"{p} {v}" for p, v in values.items())
-
-
 def _row(seq: int, line: c.JsonLine) -> dict[str, object]:
     t = getattr(line, "t", None)
     frame = getattr(line, "frame", None)
@@ -100,8 +96,8 @@ def _row(seq: int, line: c.JsonLine) -> dict[str, object]:
             "foul_reason": line.foul.reason if line.foul else "",
             "penalty": line.foul.penalty if line.foul else "",
             "rule": line.foul.rule if line.foul else "",
-            "points": _scores(line.points),
-            "score": _scores(line.score),
+            "points": narrate.scores(line.points),
+            "score": narrate.scores(line.score),
             "next": line.next or "",
             "on": line.on or "",
             "over": "yes" if line.over else "no",
@@ -183,7 +179,7 @@ def _decision_rows(decisions: Sequence[c.Decision]) -> str:
         rows.append(
             f'<tr class="{kind}"><td class=num>{d.shot}</td><td>{escape(d.player)}</td>'
             f"<td>{call}{f'<ul class=notes>{notes}</ul>' if notes else ''}</td><td class=num>{penalty}</td>"
-            f"<td>{rule}</td><td>{gained}</td><td>{escape(_scores(d.score))}</td><td>{escape(after)}</td></tr>"
+            f"<td>{rule}</td><td>{gained}</td><td>{escape(narrate.scores(d.score))}</td><td>{escape(after)}</td></tr>"
         )
     return (
         "<table><thead><tr><th>Shot</th><th>Player</th><th>Call, and the rule in words</th><th>Penalty</th>"

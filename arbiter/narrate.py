@@ -57,7 +57,8 @@ def describe(event: object) -> str:
     return f"{stamp}{event}"
 
 
-def _score(score) -> str:
+def scores(score) -> str:
+    """``A 31, B 17``: a player -> points map in words."""
     return ", ".join(f"{p} {v}" for p, v in score.items())
 
 
@@ -71,7 +72,7 @@ def describe_decision(d: c.Decision) -> str:
     gained = {p: v for p, v in d.points.items() if v}
     if gained:
         parts.append(", ".join(f"{p} {v:+d}" for p, v in gained.items()) + ";")
-    parts.append(f"score {_score(d.score)}")
+    parts.append(f"score {scores(d.score)}")
     if d.over:
         parts.append(f"- over, {d.winner} wins" if d.winner else "- over, a draw")
     else:

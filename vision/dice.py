@@ -24,8 +24,8 @@ import cv2
 import numpy as np
 
 from arbiter.contract import Die, Roll
+from vision.yolo import MODELS_DIR
 
-MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
 DEFAULT_DICE_MODEL = MODELS_DIR / "dice_yolo11n.onnx"
 FACES = (1, 2, 3, 4, 5, 6)
 COCKED_CLASS = 6

@@ -24,10 +24,9 @@ import yaml
 
 from datasets.dice.real import SplitRecipe, build_real
 from datasets.dice.render import StillRecipe, render_dataset
-from vision.dice import DICE_CLASSES
+from vision.dice import DICE_CLASSES, MODELS_DIR
 from vision.training import environment, export_onnx, offline_ultralytics, validation_figures
 
-MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
 DICE_MODEL_NAME = "dice_yolo11n"
 RENDER_DIR = "renders"  # under the data folder: images/train and labels/train of the renders
 

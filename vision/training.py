@@ -21,8 +21,8 @@ from pathlib import Path
 
 from datasets.billiards.detector_data import TILE, DatasetRecipe, build
 from vision.table_view import VIEW_SIZE
+from vision.yolo import MODELS_DIR
 
-MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
 DETECTOR_NAME = "billiards_yolo11n"
 
 
