@@ -6,7 +6,9 @@ distinct appearance (``appearance_class``), shared across games, and each game's
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 
 RGB = tuple[int, int, int]
 
@@ -53,53 +55,42 @@ APPEARANCE_CLASSES: tuple[str, ...] = (
 )
 
 
-def ball_ids(game: str) -> tuple[str, ...]:
-    """Every ball id of a game's set, cue ball first (architecture.md, Identifiers)."""
-    if game == "snooker":
-        return (
-            "white",
-            *(f"red:{i}" for i in range(1, 16)),
-            "yellow",
-            "green",
-            "brown",
-            "blue",
-            "pink",
-            "black",
-        )
-    if game in ("straight-pool", "pyramid"):
-        return ("cue", *(str(i) for i in range(1, 16)))
-    if game == "five-pins":
-        return ("white", "yellow", "red")
-    raise ValueError(f"unknown billiards game {game!r}")
+def _snooker_set() -> dict[str, BallLook]:
+    reds = {f"red:{i}": BallLook("red", _SNOOKER_RGB["red"]) for i in range(1, 16)}
+    colours = {k: BallLook(k, _SNOOKER_RGB[k]) for k in ("yellow", "green", "brown", "blue", "pink", "black")}
+    return {"white": BallLook("white", _SNOOKER_RGB["white"]), **reds, **colours}
 
 
-def cue_ball_id(game: str) -> str:
-    return ball_ids(game)[0]
+def _numbered(cue: BallLook, look: Callable[[int], BallLook]) -> dict[str, BallLook]:
+    return {"cue": cue, **{str(n): look(n) for n in range(1, 16)}}
+
+
+def _pool_ball(n: int) -> BallLook:
+    return BallLook(f"pool_{n}", _POOL_RGB[n if n <= 8 else n - 8], number=n, striped=n > 8)
+
+
+SNOOKER_SET: Mapping[str, BallLook] = MappingProxyType(_snooker_set())
+"""Snooker: the white, fifteen reds and the six colours (architecture.md, Identifiers), cue ball first."""
+POOL_SET: Mapping[str, BallLook] = MappingProxyType(
+    _numbered(BallLook("white", _SNOOKER_RGB["white"]), _pool_ball)
+)
+"""14.1 continuous: a white cue ball and the WPA-coloured balls 1-15, 9-15 striped."""
+PYRAMID_SET: Mapping[str, BallLook] = MappingProxyType(
+    _numbered(
+        BallLook("yellow", _SNOOKER_RGB["yellow"]),  # the set's cue ball is the coloured unnumbered one
+        lambda n: BallLook("pyramid_ball", _IVORY, number=n),
+    )
+)
+"""Russian pyramid: fifteen numbered ivory balls and a coloured cue ball (still called ``cue``)."""
+FIVE_PINS_SET: Mapping[str, BallLook] = MappingProxyType(
+    {k: BallLook(k, _SNOOKER_RGB[k]) for k in ("white", "yellow", "red")}
+)
+"""Five-pins: the two players' balls, white and yellow, and the red."""
 
 
 def kind(ball_id: str) -> str:
     """The kind of an id: ``red:4`` -> ``red``; rules look at the kind only."""
     return ball_id.split(":", 1)[0]
-
-
-def ball_look(game: str, ball_id: str) -> BallLook:
-    """How ``ball_id`` of ``game`` looks. Raises ``ValueError`` for an id the game does not have."""
-    if ball_id not in ball_ids(game):
-        raise ValueError(f"{game} has no ball {ball_id!r}")
-    if game in ("snooker", "five-pins"):
-        k = kind(ball_id)
-        return BallLook(k, _SNOOKER_RGB[k])
-    if ball_id == "cue":
-        # A pool cue ball is white; the pyramid set's cue ball is the coloured unnumbered one (yellow).
-        return (
-            BallLook("white", _SNOOKER_RGB["white"])
-            if game == "straight-pool"
-            else BallLook("yellow", _SNOOKER_RGB["yellow"])
-        )
-    n = int(ball_id)
-    if game == "pyramid":
-        return BallLook("pyramid_ball", _IVORY, number=n)
-    return BallLook(f"pool_{n}", _POOL_RGB[n if n <= 8 else n - 8], number=n, striped=n > 8)
 
 
 PIN_RGB: dict[str, RGB] = {"pin:c": (200, 30, 30)}  # the centre pin is red, the others white

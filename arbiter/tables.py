@@ -14,8 +14,6 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Literal
 
-GameId = Literal["snooker", "straight-pool", "pyramid", "five-pins"]
-GAMES: tuple[GameId, ...] = ("snooker", "straight-pool", "pyramid", "five-pins")
 POCKET_IDS = ("bl", "br", "ml", "mr", "tl", "tr")
 CUSHION_SIDES = ("bottom", "top", "left", "right")
 
@@ -71,7 +69,7 @@ class PinSpec:
 class TableModel:
     """The geometry of one game's table. All lengths in millimetres."""
 
-    game: GameId
+    game: str  # the id of the game the table is laid out for
     name: str
     width_mm: float  # x extent, across the table between the side cushion noses
     length_mm: float  # y extent, between the bottom and top cushion noses
@@ -135,7 +133,7 @@ def _pockets(
     )
 
 
-def _snooker() -> TableModel:
+def snooker_table() -> TableModel:
     width, length = 1778.0, 3569.0  # WPBSA Part 1 rule 1(a), quoted in the rules text (seed 000)
     baulk = 737.0  # rule 1(d)
     d_radius = 292.0  # rule 1(e)
@@ -171,7 +169,7 @@ def _snooker() -> TableModel:
     )
 
 
-def _straight_pool() -> TableModel:
+def straight_pool_table() -> TableModel:
     width, length = 1270.0, 2540.0  # WPA 9 ft table: 100 x 50 in playing surface
     cx = width / 2
     head = length / 4  # head string: a quarter of the length from the head cushion (WPA 8.)
@@ -200,7 +198,7 @@ def _straight_pool() -> TableModel:
     )
 
 
-def _pyramid() -> TableModel:
+def pyramid_table() -> TableModel:
     width, length = 1778.0, 3569.0  # 12 ft, the playing area given in the IPC document of seed 000
     cx = width / 2
     front = length / 4
@@ -228,7 +226,7 @@ def _pyramid() -> TableModel:
     )
 
 
-def _five_pins() -> TableModel:
+def five_pins_table() -> TableModel:
     width, length = (
         1420.0,
         2840.0,
@@ -269,19 +267,3 @@ def _five_pins() -> TableModel:
             "UMB carom table 2840 x 1420 mm, balls 61.5 mm; pin spacing 63 mm and pin size: assumed",
         ),
     )
-
-
-_BUILDERS = {
-    "snooker": _snooker,
-    "straight-pool": _straight_pool,
-    "pyramid": _pyramid,
-    "five-pins": _five_pins,
-}
-
-
-def table_for(game: str) -> TableModel:
-    """The table model of a game id (``snooker``, ``straight-pool``, ``pyramid``, ``five-pins``)."""
-    try:
-        return _BUILDERS[game]()
-    except KeyError:
-        raise ValueError(f"unknown billiards game {game!r}; choose one of {', '.join(GAMES)}") from None

@@ -17,10 +17,12 @@ from pathlib import Path
 import streamlit as st
 
 from arbiter import contract as c
-from arbiter.balls import ball_ids
+from arbiter import games
 from arbiter.tables import POCKET_IDS
 from dashboard import session as s
 from dashboard import views as v
+from vision.calibration import TableCalibration
+from vision.overlays import table_overlay
 
 DB_ENV, MATCH_ENV = "ARBITER_DB", "ARBITER_MATCH"
 PAGES = ("Match", "New match", "History")
@@ -56,7 +58,7 @@ def _run_sample(desk: s.Desk) -> None:
 # --- the match: live and review --------------------------------------------------------------------------
 
 
-def _live_image(desk: s.Desk, match_id: int, run: s.PipelineRun, game: str) -> None:
+def _live_image(desk: s.Desk, match_id: int, run: s.PipelineRun, game_id: str) -> None:
     latest = run.latest_frame()
     if latest is None:
         st.caption("waiting for the first frame ...")
@@ -65,11 +67,8 @@ def _live_image(desk: s.Desk, match_id: int, run: s.PipelineRun, game: str) -> N
     profile = run.out / "camera_profile.json"
     if profile.is_file():
         try:
-            from arbiter.tables import table_for
-            from vision.calibration import TableCalibration
-
-            calib = TableCalibration.load(profile, game=game, image_size=(image.shape[1], image.shape[0]))
-            image = v.table_overlay(image, calib, table_for(game))
+            calib = TableCalibration.load(profile, game=game_id, image_size=(image.shape[1], image.shape[0]))
+            image = table_overlay(image, calib, games.billiards(game_id).table)
         except (ValueError, KeyError, OSError):
             pass  # a profile being written this instant: the plain frame this time
     st.image(v.rgb(image), caption=f"frame {index} at {t:.2f} s", width="stretch", output_format="JPEG")
@@ -111,7 +110,7 @@ def _panel(desk: s.Desk, match_id: int) -> None:
                     )
                 with st.expander("play the annotated video", expanded=still is None):
                     st.video(str(video))
-            elif view.header.game in s.BILLIARDS_GAMES:
+            elif s.is_billiards(view.header.game):
                 st.caption("no annotated video for this match")
     with right:
         st.html(v.scoreboard_html(view.board))
@@ -191,7 +190,7 @@ def match_page(desk: s.Desk) -> None:
 
 
 def _shots(desk: s.Desk, match_id: int, view: s.MatchView) -> None:
-    if view.header.game not in s.BILLIARDS_GAMES:
+    if not s.is_billiards(view.header.game):
         st.caption("shot diagrams are drawn for billiards")
         return
     diagrams = desk.shot_diagrams(match_id)
@@ -225,14 +224,16 @@ def _inputs(desk: s.Desk, match_id: int, view: s.MatchView) -> None:
     if view.info.status == "finished":
         st.info("This match is finished: correct it in the Correct tab.")
         return
-    game = view.header.game
-    kinds = [*s.input_kinds(game), "event (JSON line)"]
+    spec = games.game(view.header.game)
+    kinds = [*s.input_kinds(spec.id), "event (JSON line)"]
     kind = st.selectbox("input", kinds, key=f"input_kind_{match_id}")
     with st.form(f"input_{match_id}_{kind}", clear_on_submit=False):
         player = st.selectbox("player", view.header.players, index=_default_player(view))
         fields: dict = {}
         raw = ""
-        balls = list(ball_ids(game))[1:] if game in s.BILLIARDS_GAMES else []  # object balls: cue ball first
+        balls = (
+            list(spec.balls[1:]) if isinstance(spec, games.BilliardsSpec) else []
+        )  # object balls: cue ball first
         if kind == "declare":
             fields["ball"] = st.selectbox("ball nominated", balls)
             fields["free_ball"] = st.checkbox("free ball")
@@ -254,9 +255,7 @@ def _inputs(desk: s.Desk, match_id: int, view: s.MatchView) -> None:
             fields["face"] = st.number_input("face", 1, 6, 1)
             fields["stake"] = st.number_input("stake", 1, 1000, 1)
         elif kind == "operation":
-            from adjudication.dice.inputs import Op
-
-            fields["op"] = st.selectbox("operation", [o.value for o in Op])
+            fields["op"] = st.selectbox("operation", [o.value for o in c.Op])
         elif kind.startswith("event"):
             raw = st.text_area("line", placeholder='{"type":"cushion","t":2.5,"ball":"white","side":"top"}')
         submitted = st.form_submit_button("Record it")
@@ -453,7 +452,7 @@ def new_match_page(desk: s.Desk) -> None:
         help="; ".join(f"{k}: {d}" if d else k for k, d in options_help.items())
         or "this game has no options",
     )
-    billiards = game in s.BILLIARDS_GAMES
+    billiards = s.is_billiards(game)
     detector, annotate, profile = "classical", True, None
     if billiards and spec is not None:
         detector = right.selectbox("ball detector", ("classical", "yolo"), key="detector")

@@ -4,23 +4,22 @@ The page (``dashboard/app.py``) lays out what this module returns and calls what
 imports Streamlit, so it is tested directly. It holds no vision and no rules either (docs/style.md, point 9):
 it calls what the command line calls.
 
-- a video run is ``arbiter.pipeline.referee_video`` (as ``arbiter run``; a dice game:
-  ``vision.dice_pipeline.referee_dice_video``, as ``arbiter dice run``) in a background thread, recorded as
-  it goes by an ``arbiter.record.Recorder`` (events and the engine's decisions, one transaction each), so the
+- a video run is ``pipeline.billiards.referee_video`` (as ``arbiter run``; a dice game:
+  ``pipeline.dice.referee_dice_video``, as ``arbiter dice run``) in a background thread, recorded as
+  it goes by an ``record.store.Recorder`` (events and the engine's decisions, one transaction each), so the
   page never waits for it and a stopped run, a lost camera or a bad file keeps everything already recorded;
 - the table is found by ``vision.calibration.calibrate_auto`` or fitted to typed corners by
   ``calibrate_manual`` (as ``arbiter calibrate``);
 - a player's input (a nominated ball, a called pocket, a choice after a foul, a dice claim or bet) is a line
   of the contract, tried on the engine before it is recorded, so a slip is refused with the rule's reason;
-- a referee's correction is an ``arbiter.overrides.Override``: the recorded lines stay as they are, the
+- a referee's correction is an ``record.overrides.Override``: the recorded lines stay as they are, the
   overrides are kept beside them in the same database (``OverrideStore``), and every decision after the
   corrected line is recomputed by ``adjudication.engine.referee``;
-- exports are ``arbiter.export``'s (JSON Lines, CSV, the HTML report with the shot diagrams).
+- exports are ``record.export``'s (JSON Lines, CSV, the HTML report with the shot diagrams).
 """
 
 from __future__ import annotations
 
-import importlib
 import json
 import sqlite3
 import tempfile
@@ -34,14 +33,23 @@ from typing import Any
 
 import numpy as np
 
-from adjudication.engine import RefereeError, engine_for, refereed_games
+from adjudication.engines import OPTION_HELP, engine_for, refereed
+from adjudication.referee import Referee, RefereeError
 from arbiter import contract as c
-from arbiter import export, narrate, overrides
-from arbiter.diagram import read_tracks, shot_svg, split_shots
-from arbiter.overrides import Override, OverrideError, Recomputed
-from arbiter.record import CAMERA_TYPES, MatchInfo, MatchRecord, Recorder, RecordError
-from arbiter.tables import GAMES as BILLIARDS_GAMES
-from arbiter.tables import table_for
+from arbiter import narrate
+from arbiter.games import GAME_IDS, GAMES, BilliardsSpec, billiards, dice, game
+from dashboard import views
+from pipeline.billiards import RunOptions, referee_video
+from pipeline.dice import DiceRunOptions, referee_dice_video
+from record import export, overrides
+from record.diagram import read_tracks, shot_svg, split_shots
+from record.overrides import Override, OverrideError, Recomputed
+from record.recorder import Recorder
+from record.store import CAMERA_TYPES, MatchInfo, MatchRecord, RecordError
+from vision.calibration import CalibrationError, calibrate_auto, calibrate_manual
+from vision.overlays import table_overlay
+from vision.sources import FrameSource, SourceError
+from vision.yolo import ModelError
 
 DEFAULT_DB = Path("out/arbiter.db")
 SAMPLE_SHOT = Path(__file__).resolve().parents[1] / "samples" / "billiards" / "snooker" / "shot_000"
@@ -71,28 +79,21 @@ class DeskError(ValueError):
 
 def games() -> tuple[str, ...]:
     """Every game Arbiter referees (a rule engine exists), billiards first, in the contract's order."""
-    have = set(refereed_games())
-    return tuple(g for g in c.GAME_IDS if g in have)
+    return tuple(g for g in GAME_IDS if refereed(game(g)))
 
 
-def is_billiards(game: str) -> bool:
-    return game in BILLIARDS_GAMES
+def is_billiards(game_id: str) -> bool:
+    return isinstance(game(game_id), BilliardsSpec)
 
 
 def dice_video_available() -> bool:
-    """Whether this installation reads dice from video (``vision.dice_pipeline``, as ``arbiter dice run``)."""
-    import importlib.util
-
-    return importlib.util.find_spec("vision.dice_pipeline") is not None
+    """Whether this installation reads dice from video (``pipeline.dice``, as ``arbiter dice run``)."""
+    return True
 
 
-def game_options(game: str) -> dict[str, str]:
+def game_options(game_id: str) -> dict[str, str]:
     """The header options the game's engine reads, each with what it sets (empty text where undocumented)."""
-    module = importlib.import_module(engine_for(game).start.__module__)
-    found = getattr(module, "OPTIONS", ())
-    if isinstance(found, Mapping):
-        return {str(k): str(v) for k, v in found.items()}
-    return {str(k): "" for k in found}
+    return dict(OPTION_HELP.get(game_id, {}))
 
 
 def target_option(game: str) -> str | None:
@@ -145,7 +146,7 @@ class Setup:
             raise DeskError(f"unknown game {self.game!r}; choose one of {', '.join(games())}")
         try:
             header = c.Match(game=self.game, players=self.players, options=dict(self.options))
-            engine_for(self.game).start(header)
+            Referee(header)
         except ValueError as exc:  # RuleError included
             raise DeskError(f"{self.game}: {exc}") from None
         return header
@@ -202,8 +203,6 @@ class CalibrationPreview:
 
 
 def first_frame(spec: str) -> np.ndarray:
-    from vision.sources import FrameSource, SourceError
-
     try:
         frame = next(iter(FrameSource(spec)), None)
     except SourceError as exc:
@@ -218,14 +217,14 @@ def calibrate(
 ) -> CalibrationPreview:
     """Find the table on the first frame of ``spec`` (or fit it to typed ``points``), save the camera
     profile to ``out`` and draw the fit over the frame, as ``arbiter calibrate`` does."""
-    from dashboard import views
-    from vision.calibration import CalibrationError, calibrate_auto, calibrate_manual
-
-    if not is_billiards(game):
-        raise DeskError(f"{game} is a dice game: there is no table to calibrate")
+    game_spec = GAMES.get(game)
+    if game_spec is None:
+        raise DeskError(f"unknown game {game!r}; choose one of {', '.join(GAME_IDS)}")
+    if not isinstance(game_spec, BilliardsSpec):
+        raise DeskError(f"{game} is a {game_spec.family} game: there is no billiard table to calibrate")
     image = first_frame(spec)
     h, w = image.shape[:2]
-    table = table_for(game)
+    table = game_spec.table
     try:
         if points:
             calib = calibrate_manual(dict(points), table, (w, h), image=image)
@@ -238,7 +237,7 @@ def calibrate(
     calib.save(out)
     how = "manual" if points else "automatic"
     message = f"{how} calibration, reprojection error {calib.reprojection_error_px:.2f} px"
-    return CalibrationPreview(views.table_overlay(image, calib, table), True, message, out, (w, h))
+    return CalibrationPreview(table_overlay(image, calib, table), True, message, out, (w, h))
 
 
 # --- player inputs ---------------------------------------------------------------------------------------
@@ -262,7 +261,6 @@ def _faces(text: str, what: str) -> list[int]:
 def make_input(kind: str, player: str, t: float | None = None, **fields: Any) -> c.JsonLine:
     """One input line of the contract from the page's form (``fields`` as typed); ``DeskError`` with the
     contract's reason when a field is wrong."""
-    from adjudication.dice import inputs
 
     def blank(name: str) -> Any:
         value = fields.get(name)
@@ -294,19 +292,19 @@ def make_input(kind: str, player: str, t: float | None = None, **fields: Any) ->
             case "choose":
                 return c.Choose(player=player, category=fields.get("category", ""))
             case "stop":
-                return inputs.Stop(player=player)
+                return c.Stop(player=player)
             case "claim":
                 if blank("number") is not None:
-                    return inputs.Claim(player=player, number=int(fields["number"]))
-                return inputs.Claim(player=player, hand=tuple(_faces(str(fields.get("hand", "")), "claim")))
+                    return c.Claim(player=player, number=int(fields["number"]))
+                return c.Claim(player=player, hand=tuple(_faces(str(fields.get("hand", "")), "claim")))
             case "challenge":
-                return inputs.Challenge(player=player)
+                return c.Challenge(player=player)
             case "bet":
-                return inputs.Bet(
+                return c.Bet(
                     player=player, face=int(fields.get("face", 0)), stake=int(fields.get("stake", 1))
                 )
             case "operation":
-                return inputs.Operation(player=player, op=fields.get("op", ""))
+                return c.Operation(player=player, op=fields.get("op", ""))
     except ValueError as exc:
         raise DeskError(str(exc)) from None
     raise DeskError(f"unknown input {kind!r}; one of {', '.join((*BILLIARDS_INPUTS, *DICE_INPUTS))}")
@@ -314,8 +312,6 @@ def make_input(kind: str, player: str, t: float | None = None, **fields: Any) ->
 
 def parse_input_line(text: str) -> c.JsonLine:
     """A line typed as JSON (any event of the contract: a missed cushion, a roll the camera did not see)."""
-    import adjudication.dice.inputs  # noqa: F401  (registers the dice games' input lines)
-
     try:
         line = c.parse_line(text.strip())
     except c.ContractError as exc:
@@ -482,12 +478,10 @@ class PipelineRun:
             self.problems.append(f"the dice reader at t={event.get('t', '?')}: {what}")
 
     def _dice(self, source: _Tap) -> Any:
-        """A dice game from video, as ``arbiter dice run`` runs it (``vision.dice_pipeline``)."""
-        from vision.dice_pipeline import DiceRunOptions, referee_dice_video
-
+        """A dice game from video, as ``arbiter dice run`` runs it (``pipeline.dice``)."""
         return referee_dice_video(
             source,
-            self.setup.game,
+            dice(self.setup.game),
             self.setup.players,
             self.out,
             DiceRunOptions(annotate=self.setup.annotate, max_frames=self.setup.max_frames),
@@ -502,11 +496,6 @@ class PipelineRun:
             self._ended = time.monotonic()
 
     def _work(self) -> None:
-        from arbiter.pipeline import RunOptions, referee_video
-        from vision.calibration import CalibrationError
-        from vision.sources import FrameSource, SourceError
-        from vision.yolo import ModelError
-
         try:
             source = FrameSource(self.spec)
         except SourceError as exc:
@@ -517,7 +506,7 @@ class PipelineRun:
         try:
             if is_billiards(self.setup.game):
                 options = RunOptions(
-                    game=self.setup.game,
+                    spec=billiards(self.setup.game),
                     players=self.setup.players,
                     calibration=self.setup.calibration,
                     annotate=self.setup.annotate,
@@ -694,7 +683,7 @@ def _board(
     state = recomputed.state
     if state is None:
         try:
-            state = engine_for(header.game).start(header)
+            state = engine_for(game(header.game)).start(header)
         except (KeyError, ValueError):
             state = None
     score = dict(state.score) if state is not None else dict.fromkeys(header.players, 0)
@@ -859,8 +848,6 @@ class Desk:
                 "choose 'no video' and enter the rolls by hand"
             )
         if spec is not None:
-            from vision.sources import FrameSource, SourceError
-
             try:
                 FrameSource(spec)  # a wrong path, a busy camera: said now, before a match is recorded
             except SourceError as exc:
@@ -913,8 +900,6 @@ class Desk:
         """Go on with a match whose video run ended early (stopped, or the server went down): a file is run
         again from its start and what was recorded is skipped (``record.Recorder``); a camera or stream goes
         on from now, its clock shifted past the last recorded time. The run's camera profile is reused."""
-        from vision.sources import FrameSource, SourceError
-
         info = self.info(match_id)
         if info.status == "finished":
             raise DeskError(f"match {match_id} is finished; start a new match to go on")
@@ -1066,14 +1051,14 @@ class Desk:
         tracks = self.tracks(match_id)
         frames = read_tracks(tracks) if tracks is not None else None
         return [
-            shot_svg(view.header.game, shot, frames, width_px, title=f"shot {n}")
+            shot_svg(billiards(view.header.game), shot, frames, width_px, title=f"shot {n}")
             for n, shot in enumerate(split_shots(view.lines), start=1)
         ]
 
     # -- exports --
 
     def export_text(self, match_id: int, fmt: str, corrected: bool | None = None) -> str:
-        """The match as ``jsonl``, ``csv`` or ``html`` (the report), through ``arbiter.export``. With
+        """The match as ``jsonl``, ``csv`` or ``html`` (the report), through ``record.export``. With
         corrections (``corrected`` None: when the match has any) the corrected stream and its recomputed
         decisions are exported; the original lines always are with ``corrected=False``."""
         if fmt not in export.FORMATS:

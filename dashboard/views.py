@@ -12,12 +12,7 @@ from html import escape
 import cv2
 import numpy as np
 
-from arbiter.tables import TableModel
-from vision.calibration import TableCalibration
-
 GRID_PX = 100  # spacing of the pixel grid drawn under a frame for typing corner coordinates
-OUTLINE_BGR = (0, 255, 255)
-POCKET_BGR = (0, 0, 255)
 
 CSS = """
 <style>
@@ -135,18 +130,6 @@ def progress_text(progress) -> str:
 def rgb(image_bgr: np.ndarray) -> np.ndarray:
     """OpenCV's BGR as the RGB a browser shows."""
     return cv2.cvtColor(image_bgr, cv2.COLOR_BGR2RGB)
-
-
-def table_overlay(image_bgr: np.ndarray, calib: TableCalibration, table: TableModel) -> np.ndarray:
-    """The fitted table over the frame, as ``arbiter calibrate`` draws it: the playing area's outline at the
-    cushion noses and a ring at each pocket mouth, to check by eye."""
-    overlay = image_bgr.copy()
-    corners = np.array([[0, 0], [table.width_mm, 0], [table.width_mm, table.length_mm], [0, table.length_mm]])
-    cv2.polylines(overlay, [calib.mm_to_px(corners).astype(np.int32)], True, OUTLINE_BGR, 2, cv2.LINE_AA)
-    for p in table.pockets:
-        cx, cy = calib.mm_to_px(np.array([p.mouth_xy_mm]))[0]
-        cv2.circle(overlay, (int(cx), int(cy)), 6, POCKET_BGR, 2, cv2.LINE_AA)
-    return overlay
 
 
 def pixel_grid(image_bgr: np.ndarray, step: int = GRID_PX) -> np.ndarray:

@@ -19,8 +19,8 @@ import numpy as np
 from filterpy.kalman import KalmanFilter
 from scipy.optimize import linear_sum_assignment
 
-from arbiter.balls import APPEARANCE_CLASSES, ball_ids, ball_look
-from arbiter.tables import TableModel
+from arbiter.balls import APPEARANCE_CLASSES
+from arbiter.games import BilliardsSpec
 from vision.types import Detections
 
 XY = tuple[float, float]
@@ -129,16 +129,17 @@ def _set_dt(kf: KalmanFilter, dt: float, accel: float) -> None:
 class BallTracker:
     """Tracks the balls of one game in table millimetres. ``update`` once per frame."""
 
-    def __init__(self, table: TableModel, game: str, config: TrackerConfig | None = None) -> None:
+    def __init__(self, spec: BilliardsSpec, config: TrackerConfig | None = None) -> None:
+        table = spec.table
         self.table = table
-        self.game = game
+        self.spec = spec
         self.config = config or TrackerConfig()
         self.tracks: list[Track] = []
         self._t: float | None = None
         # Which ids each look may take, in the order they are handed out (red:1, red:2, ...).
         self._ids_by_cls: dict[int, list[str]] = {}
-        for bid in ball_ids(game):
-            self._ids_by_cls.setdefault(APPEARANCE_CLASSES.index(ball_look(game, bid).cls), []).append(bid)
+        for bid, look in spec.looks.items():
+            self._ids_by_cls.setdefault(APPEARANCE_CLASSES.index(look.cls), []).append(bid)
 
     def _free_id(self, cls: int) -> str | None:
         taken = {t.ball for t in self.tracks if t.state is not TrackState.GONE}

@@ -26,7 +26,8 @@ from typing import Any, Literal, NamedTuple
 import cv2
 import numpy as np
 
-from arbiter.tables import TableModel, table_for
+from arbiter.games import billiards
+from arbiter.tables import TableModel
 from vision import table_finder as tf
 from vision.table_finder import CalibrationError, EdgePoints
 
@@ -178,7 +179,7 @@ class TableCalibration:
                 f"bad calibration: rvec and tvec need 3 finite values, got {self.rvec}, {self.tvec}"
             )
         if self.table is None:
-            object.__setattr__(self, "table", table_for(self.game))
+            object.__setattr__(self, "table", billiards(self.game).table)
         elif self.table.game != self.game:
             raise ValueError(f"table {self.table.name!r} is for {self.table.game!r}, not {self.game!r}")
 

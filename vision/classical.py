@@ -37,7 +37,8 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from arbiter.balls import APPEARANCE_CLASSES, ball_ids, ball_look
+from arbiter.balls import APPEARANCE_CLASSES
+from arbiter.games import BilliardsSpec
 
 from .cloth import ClothConfig, ClothModel, Foreground, classify, find_table, score_patches
 from .types import Detections
@@ -404,11 +405,10 @@ class _BallSet:
     count: np.ndarray  # (P,) balls of the game with this look
 
     @classmethod
-    def for_game(cls, game: str) -> _BallSet:
+    def for_game(cls, spec: BilliardsSpec) -> _BallSet:
         rows: dict[str, tuple] = {}
         counts: dict[str, int] = {}
-        for bid in ball_ids(game):
-            look = ball_look(game, bid)
+        for look in spec.looks.values():
             counts[look.cls] = counts.get(look.cls, 0) + 1
             if look.cls in rows:
                 continue
@@ -568,13 +568,13 @@ class ClassicalDetector:
 
     def __init__(
         self,
-        game: str,
+        spec: BilliardsSpec,
         ball_radius_px: float,
         table_mask: np.ndarray | None = None,
         config: ClassicalConfig | None = None,
     ) -> None:
         config = config or ClassicalConfig()
-        self._balls = _BallSet.for_game(game)  # raises ValueError for an unknown game
+        self._balls = _BallSet.for_game(spec)
         if not isinstance(ball_radius_px, numbers.Real) or not math.isfinite(ball_radius_px):
             raise ValueError(f"ball_radius_px must be a finite number, got {ball_radius_px!r}")
         if ball_radius_px < 2.0:
@@ -585,7 +585,7 @@ class ClassicalDetector:
             table_mask = np.asarray(table_mask)
             if table_mask.ndim != 2 or not table_mask.any():
                 raise ValueError("table_mask must be a 2-D array (H x W) with at least one nonzero pixel")
-        self.game = game
+        self.spec = spec
         self.radius = float(ball_radius_px)
         self.config = config
         self._table_mask = table_mask

@@ -13,8 +13,8 @@ from typing import Protocol
 
 import numpy as np
 
-from arbiter.balls import APPEARANCE_CLASSES, ball_ids, ball_look
-from arbiter.tables import table_for
+from arbiter.balls import APPEARANCE_CLASSES
+from arbiter.games import BilliardsSpec
 from vision.calibration import TableCalibration
 from vision.classical import ClassicalDetector
 from vision.table_view import TableView
@@ -31,39 +31,39 @@ class Detector(Protocol):
 class ClassicalOnTable:
     """The classical detector with its pixel detections carried onto the table by the calibration."""
 
-    def __init__(self, game: str, calib: TableCalibration, image_shape: tuple[int, ...]) -> None:
-        table = table_for(game)
+    def __init__(self, spec: BilliardsSpec, calib: TableCalibration, image_shape: tuple[int, ...]) -> None:
+        table = spec.table
         self.calib = calib
         self.radius_mm = table.ball_radius_mm
         radius_px = float(np.median(calib.radius_px(np.array([table.centre_xy_mm]), self.radius_mm)))
-        self.inner = ClassicalDetector(game, radius_px, calib.table_mask(image_shape))
+        self.inner = ClassicalDetector(spec, radius_px, calib.table_mask(image_shape))
 
     def detect(self, image: np.ndarray) -> Detections:
         dets = self.inner.detect(image)
         return dets.with_xy_mm(self.calib.px_to_mm(dets.xy_px, self.radius_mm)) if len(dets) else dets
 
 
-def game_classes(game: str) -> np.ndarray:
+def game_classes(spec: BilliardsSpec) -> np.ndarray:
     """Indices of ``APPEARANCE_CLASSES`` a game's table can show: its balls' looks, and pins in five-pins."""
-    names = {ball_look(game, b).cls for b in ball_ids(game)}
-    if table_for(game).pins:
+    names = {look.cls for look in spec.looks.values()}
+    if spec.table.pins:
         names |= {"pin_standing", "pin_down"}
     return np.array(sorted(APPEARANCE_CLASSES.index(n) for n in names))
 
 
 def build_detector(
     kind: str,
-    game: str,
+    spec: BilliardsSpec,
     calib: TableCalibration,
     image_shape: tuple[int, ...],
     model: Path | None = None,
     config: YoloConfig | None = None,
 ) -> Detector:
-    """The detector ``kind`` (one of ``DETECTORS``) for ``game`` seen through ``calib``."""
+    """The detector ``kind`` (one of ``DETECTORS``) for a game seen through ``calib``."""
     if kind == "classical":
-        return ClassicalOnTable(game, calib, image_shape)
+        return ClassicalOnTable(spec, calib, image_shape)
     if kind == "yolo":
-        table = table_for(game)
+        table = spec.table
         r = table.ball_radius_mm
         view = TableView(table)
         network = OnnxNetwork(model or DEFAULT_MODEL, config)
@@ -73,6 +73,6 @@ def build_detector(
             lambda xy: calib.mm_to_px(xy, r),
             lambda xy: calib.radius_px(xy, r),
             network,
-            game_classes(game),
+            game_classes(spec),
         )
     raise ValueError(f"unknown detector {kind!r}; choose one of: {', '.join(DETECTORS)}")

@@ -3,7 +3,7 @@
 
 Two players, one ball each: the first player of the header plays ``white`` and the second ``yellow`` for the
 whole game (sec 4.4), plus the ``red``. The five pins ``pin:c`` (centre), ``pin:n``, ``pin:s``, ``pin:e`` and
-``pin:w`` stand on the cross in the middle of the table (``arbiter.tables.table_for("five-pins")``).
+``pin:w`` stand on the cross in the middle of the table (``arbiter.games.billiards("five-pins").table``).
 Players strike in turn, one shot each (sec 2): ``next`` is always the other player, and ``on`` is the ball
 that player must hit first (their opponent's ball).
 
@@ -125,11 +125,12 @@ from arbiter.contract import (
     ShotStart,
 )
 from arbiter.contract import Respot as RespotLine
-from arbiter.tables import table_for
+from arbiter.games import billiards
 
-GAME = "five-pins"
+SPEC = billiards("five-pins")
+GAME = SPEC.id
 RULES = "seed 000 five-pins"
-TABLE = table_for(GAME)
+TABLE = SPEC.table
 
 PLAYER_BALLS: tuple[str, str] = ("white", "yellow")  # first player's, second player's (sec 4.4)
 RED = "red"

@@ -106,14 +106,15 @@ from arbiter.contract import (
     ShotStart,
 )
 from arbiter.contract import Match as MatchLine
-from arbiter.tables import table_for
+from arbiter.games import billiards
 
-GAME = "pyramid"
+SPEC = billiards("pyramid")
+GAME = SPEC.id
 CUE = "cue"
 OBJECT_BALLS: tuple[str, ...] = tuple(str(n) for n in range(1, 16))
 BALLS: frozenset[str] = frozenset((CUE, *OBJECT_BALLS))
 
-TABLE = table_for(GAME)
+TABLE = SPEC.table
 BACK_SPOT = TABLE.spots["back"]
 HOME_Y = TABLE.line("home").y_mm  # the home line through the front spot
 CENTRE_Y = TABLE.length_mm / 2  # the centre line

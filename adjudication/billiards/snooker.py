@@ -3,8 +3,8 @@
 Sources: the rules text, seed 004 "Раздел 5. Правила снукера" (cited "seed 004 sec N" by its numbered
 sections, "sec 9.6" for item 6 of section 9, "sec 23.2(1)" for a penalty item), first; the WPBSA Official
 Rules, November 2019 (cited "WPBSA S.R", Section S rule R; docs/rules-notes.md section 1) where the text is
-silent. Table figures (spots, D, ball size) come from ``arbiter.tables.table_for("snooker")``, the geometry
-from ``adjudication.billiards.geometry``.
+silent. Table figures (spots, D, ball size) come from ``arbiter.games.billiards("snooker").table``, the
+geometry from ``adjudication.billiards.geometry``.
 
 Inputs, in stream order:
 - the camera lines of each shot, ``shot_start`` (ball ``white``) to ``shot_end``; the shot is decided at its
@@ -150,10 +150,12 @@ from arbiter.contract import (
     ShotEnd,
     ShotStart,
 )
-from arbiter.tables import XY, table_for
+from arbiter.games import billiards
+from arbiter.tables import XY
 
-GAME = "snooker"
-TABLE = table_for(GAME)
+SPEC = billiards("snooker")
+GAME = SPEC.id
+TABLE = SPEC.table
 RADIUS = TABLE.ball_radius_mm
 
 WHITE = "white"

@@ -114,10 +114,12 @@ from arbiter.contract import (
     ShotEnd,
     ShotStart,
 )
-from arbiter.tables import XY, table_for
+from arbiter.games import billiards
+from arbiter.tables import XY
 
-GAME = "straight-pool"
-TABLE = table_for(GAME)
+SPEC = billiards("straight-pool")
+GAME = SPEC.id
+TABLE = SPEC.table
 BALLS: frozenset[str] = frozenset((CUE, *OBJECT_BALLS))
 DEFAULT_TARGET = 150  # seed 14.1 sec 1
 SERIOUS_FOUL_COUNT = 3  # seed 12; WPA 4.11

@@ -37,9 +37,8 @@ from types import MappingProxyType
 
 from adjudication.dice import common
 from adjudication.dice.common import FoulRule
-from adjudication.dice.inputs import Bet
 from adjudication.engine import Engine, RuleError
-from arbiter.contract import Decision, FrozenMap, JsonLine, Match, Roll
+from arbiter.contract import Bet, Decision, FrozenMap, JsonLine, Match, Roll
 
 GAME = "bank"
 RULE = "seed 000 Банк на костях (l.149)"

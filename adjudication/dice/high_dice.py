@@ -42,9 +42,8 @@ from types import MappingProxyType
 
 from adjudication.dice import common
 from adjudication.dice.common import FoulRule
-from adjudication.dice.inputs import Stop
 from adjudication.engine import Engine
-from arbiter.contract import Decision, FrozenMap, JsonLine, Match, Roll
+from arbiter.contract import Decision, FrozenMap, JsonLine, Match, Roll, Stop
 
 GAME = "high-dice"
 RULE = "seed 000 Хай Дайс (l.147)"

@@ -49,9 +49,8 @@ from types import MappingProxyType
 
 from adjudication.dice import common, hands
 from adjudication.dice.common import FoulRule
-from adjudication.dice.inputs import Stop
 from adjudication.engine import Engine
-from arbiter.contract import Decision, FrozenMap, JsonLine, Match, Roll
+from arbiter.contract import Decision, FrozenMap, JsonLine, Match, Roll, Stop
 
 GAME = "indian-dice"
 RULE = "seed 000 Индийские кости (l.58)"

@@ -50,9 +50,8 @@ from types import MappingProxyType
 from adjudication.dice import common
 from adjudication.dice.common import FoulRule
 from adjudication.dice.hands import Ranked, rank_hand
-from adjudication.dice.inputs import Challenge, Claim
 from adjudication.engine import Engine, RuleError
-from arbiter.contract import Decision, FrozenMap, JsonLine, Match, Roll
+from arbiter.contract import Challenge, Claim, Decision, FrozenMap, JsonLine, Match, Roll
 
 GAME = "liar"
 RULE = "seed 000 Лжец (l.30)"

@@ -53,9 +53,8 @@ from types import MappingProxyType
 
 from adjudication.dice import common
 from adjudication.dice.common import FoulRule
-from adjudication.dice.inputs import Claim, Stop
 from adjudication.engine import Engine, RuleError
-from arbiter.contract import Decision, FrozenMap, JsonLine, Match, Roll
+from arbiter.contract import Claim, Decision, FrozenMap, JsonLine, Match, Roll, Stop
 
 GAME = "martinetti"
 RULE = "seed 000 Мартинетти (l.62)"

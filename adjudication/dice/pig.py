@@ -38,9 +38,8 @@ from types import MappingProxyType
 
 from adjudication.dice import common
 from adjudication.dice.common import FoulRule
-from adjudication.dice.inputs import Stop
 from adjudication.engine import Engine, RuleError
-from arbiter.contract import Decision, FrozenMap, JsonLine, Match, Roll
+from arbiter.contract import Decision, FrozenMap, JsonLine, Match, Roll, Stop
 
 GAME = "pig"
 RULE = "seed 000 Свинья (l.64)"

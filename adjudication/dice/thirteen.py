@@ -47,9 +47,8 @@ from types import MappingProxyType
 
 from adjudication.dice import common
 from adjudication.dice.common import FoulRule
-from adjudication.dice.inputs import Op, Operation
 from adjudication.engine import Engine, RuleError
-from arbiter.contract import Decision, FrozenMap, JsonLine, Match, Roll
+from arbiter.contract import Decision, FrozenMap, JsonLine, Match, Op, Operation, Roll
 
 GAME = "thirteen"
 RULE = "seed 000 Игра в 13 (l.37)"

@@ -25,7 +25,7 @@ import numpy as np
 import yaml
 
 from arbiter.balls import APPEARANCE_CLASSES
-from arbiter.tables import GAMES
+from arbiter.games import BILLIARDS_GAMES
 from vision.table_view import TableView
 
 from .camera import Camera
@@ -51,7 +51,7 @@ class DatasetRecipe:
     val_shots_per_game: int = 4
     seed: int = 100
     val_seed: int = 200
-    games: tuple[str, ...] = GAMES
+    games: tuple[str, ...] = tuple(s.id for s in BILLIARDS_GAMES)
     sizes: tuple[tuple[int, int], ...] = ((1280, 720), (1920, 1080))
     placement_error_mm: float = 8.0
     rotation_error_deg: float = 0.3

@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from arbiter.balls import ball_ids, cue_ball_id
+from arbiter.games import billiards
 from arbiter.tables import TableModel
 
 XY = tuple[float, float]
@@ -69,7 +69,7 @@ def _clear(xy: XY, taken: dict[str, XY], table: TableModel, extra_mm: float = 1.
 def opening(table: TableModel, rng: np.random.Generator) -> dict[str, XY]:
     """The break position of the game's rules text, the cue ball in hand placed at random."""
     r = table.ball_radius_mm
-    ids = ball_ids(table.game)
+    ids = billiards(table.game).balls
     layout: dict[str, XY] = {}
     if table.game == "snooker":
         pink = table.spots["pink"]
@@ -104,15 +104,15 @@ def opening(table: TableModel, rng: np.random.Generator) -> dict[str, XY]:
             brown[1] - rng.uniform(0.0, 3 * r),
         )
     else:
-        layout[cue_ball_id(table.game)] = place_in_hand(table, rng, layout)
+        layout[billiards(table.game).cue_ball] = place_in_hand(table, rng, layout)
     return layout
 
 
 def midgame(table: TableModel, rng: np.random.Generator) -> dict[str, XY]:
     """A plausible position later in a frame: some object balls gone, the rest scattered, some in clusters
     or on their spots, the cue ball anywhere."""
-    ids = ball_ids(table.game)
-    cue = cue_ball_id(table.game)
+    ids = billiards(table.game).balls
+    cue = billiards(table.game).cue_ball
     objects = [b for b in ids if b != cue]
     if table.game == "snooker":
         n_reds = int(rng.integers(0, 16))

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import numpy as np
 
-from arbiter.balls import APPEARANCE_CLASSES, ball_look
+from arbiter.balls import APPEARANCE_CLASSES
+from arbiter.games import billiards
 from vision.types import Detections
 
 
@@ -27,7 +28,7 @@ def truth_detections(
                 if b["pocketed"] or b["hidden"] or b["xy_px"] is None or rng.random() < miss_rate:
                     continue
                 xy.append(np.asarray(b["xy_mm"]) + rng.normal(0.0, noise_mm, 2))
-                cls.append(APPEARANCE_CLASSES.index(ball_look(game, bid).cls))
+                cls.append(APPEARANCE_CLASSES.index(billiards(game).look(bid).cls))
             n = len(xy)
             yield (
                 frame["t"],

@@ -20,8 +20,9 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
-from arbiter.balls import PIN_RGB, PIN_WHITE, BallLook, ball_ids, ball_look
-from arbiter.tables import PinSpec, Pocket, TableModel, table_for
+from arbiter.balls import PIN_RGB, PIN_WHITE, BallLook
+from arbiter.games import billiards
+from arbiter.tables import PinSpec, Pocket, TableModel
 
 from .camera import Camera
 from .look import CueLook, Look
@@ -732,7 +733,7 @@ class TableRenderer:
         self.table, self.game, self.camera, self.look, self.seed = table, game, camera, look, int(seed)
         self.stroke, self.clip_s = stroke, clip_s
         self._radius_mm = table.ball_radius_mm
-        self._looks = {bid: ball_look(game, bid) for bid in ball_ids(game)}
+        self._looks = {bid: billiards(game).look(bid) for bid in billiards(game).balls}
         # Pin heads are drawn like tiny balls; they share the sprite cache under their ids.
         pin_looks = {p.id: BallLook("pin_standing", PIN_RGB.get(p.id, PIN_WHITE)) for p in table.pins}
         self._pins: dict[str, PinSpec] = {p.id: p for p in table.pins}
@@ -1282,7 +1283,7 @@ def bench(width: int = 1280, height: int = 720, frames: int = 300, seed: int = 0
     if frames < 1:
         raise ValueError("frames must be >= 1")
     cv2.setNumThreads(1)
-    table = table_for("snooker")
+    table = billiards("snooker").table
     rng = np.random.default_rng(seed)
     camera = Camera.random(table, width, height, rng)
     look = replace(Look(), cue=None, arm=None)

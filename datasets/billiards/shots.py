@@ -11,10 +11,10 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from arbiter.balls import cue_ball_id
+from arbiter.games import billiards
 from arbiter.tables import Pocket, TableModel
 
-from .physics import Strike
+from .physics import Strike, simulate
 
 XY = tuple[float, float]
 
@@ -149,7 +149,7 @@ def plan(
     clear line (no pottable ball, no pocket for a double), and names the intent it really used."""
     if intent not in INTENTS:
         raise ValueError(f"unknown shot intent {intent!r}; choose one of {', '.join(INTENTS)}")
-    cue = cue_ball or cue_ball_id(table.game)
+    cue = cue_ball or billiards(table.game).cue_ball
     r = table.ball_radius_mm
     c = layout[cue]
     objects = [b for b in layout if b != cue]
@@ -339,7 +339,6 @@ def refine_aim(
     engine itself."""
     if planned.potter is None or planned.heading_deg is None:
         return planned
-    from .physics import simulate
 
     def error(phi: float) -> float | None:
         trace = simulate(table, layout, replace(planned.strike, phi_deg=phi % 360))

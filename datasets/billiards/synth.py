@@ -28,8 +28,9 @@ import cv2
 import numpy as np
 
 from arbiter import contract as c
-from arbiter.balls import APPEARANCE_CLASSES, cue_ball_id
-from arbiter.tables import TableModel, table_for
+from arbiter.balls import APPEARANCE_CLASSES
+from arbiter.games import billiards
+from arbiter.tables import TableModel
 from vision.video import VideoWriter
 
 from . import layouts, pins, shots
@@ -75,7 +76,7 @@ class SynthConfig:
     intents: dict[str, float] = field(default_factory=lambda: dict(INTENT_WEIGHTS))
 
     def __post_init__(self) -> None:
-        table_for(self.game)  # raises ValueError naming the games
+        billiards(self.game)  # raises UnknownGameError naming the billiards games
         if self.shots < 1:
             raise ValueError(f"shots must be at least 1 (got {self.shots})")
         if not 1 <= self.fps <= 1000:
@@ -112,7 +113,7 @@ class SimulatedShot:
 def simulate_shot(cfg: SynthConfig, index: int) -> SimulatedShot:
     """Draw and simulate shot ``index`` of the run: a layout, an intent, a strike; shots that are still
     rolling after ``MAX_SHOT_S`` are re-drawn from the same stream."""
-    table = table_for(cfg.game)
+    table = billiards(cfg.game).table
     rng = rng_for(cfg.seed, index, "physics")
     names = list(cfg.intents)
     weights = np.array([cfg.intents[n] for n in names], dtype=float)
@@ -123,7 +124,7 @@ def simulate_shot(cfg: SynthConfig, index: int) -> SimulatedShot:
         else:
             layout = layouts.midgame(table, rng)
             in_hand = bool(rng.random() < IN_HAND_PROBABILITY)
-        cue = cue_ball_id(cfg.game)
+        cue = billiards(cfg.game).cue_ball
         if cfg.game == "five-pins" and intent != "break" and rng.random() < 0.5:
             cue = "yellow"  # the players alternate balls
         if in_hand and intent != "break":

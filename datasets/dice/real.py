@@ -38,12 +38,23 @@ import cv2
 import numpy as np
 import yaml
 
-from arbiter.dice_eval import SET_FILE, Convention
 from vision.dice import DICE_CLASSES
 
 REAL_ROOT = Path(__file__).resolve().parents[3] / "shared" / "data" / "dice-real"
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp")
 SPLITS = ("train", "val", "test")
+
+
+SET_FILE = "dice_set.json"  # beside a folder's images: {"set": name, "convention": "centre" | "iou"}
+
+
+class Convention(StrEnum):
+    """How a set's boxes are drawn, so how a reading is matched to a label: ``centre`` (the box holds the
+    pip cluster only: a reading matches when its centre falls inside) or ``iou`` (the box holds the whole
+    die: matched by overlap)."""
+
+    CENTRE = "centre"
+    IOU = "iou"
 
 
 class SplitRule(StrEnum):
@@ -448,7 +459,7 @@ def build_real(
 
     - ``images/{train,val}``, ``labels/{train,val}``: whole-die boxes, for training;
     - ``eval/{val,test}/<set>/``: each set's own boxes and convention, for ``arbiter dice eval``;
-    - ``data.yaml`` (real train and val only; ``vision.dice_training`` adds renders to train).
+    - ``data.yaml`` (real train and val only; ``evaluation.train_dice`` adds renders to train).
 
     ``limit``: at most this many photos per set and split (smoke runs). Returns counts per set and split,
     with the defects fixed."""

@@ -34,6 +34,7 @@ import cv2
 import numpy as np
 
 from vision.dice import COCKED_CLASS, DICE_CLASSES, DieReading
+from vision.video import VideoWriter
 
 # --- die geometry ----------------------------------------------------------------------------------------
 
@@ -1169,7 +1170,6 @@ def _pose(timeline, key: str, t: float):
 
 def write_throw_clip(clip: ThrowClip, out: Path) -> Path:
     """``video.mp4`` and ``truth.json`` of a rendered clip in ``out``; returns the video's path."""
-    from vision.video import VideoWriter
 
     out.mkdir(parents=True, exist_ok=True)
     w, h = clip.recipe.size

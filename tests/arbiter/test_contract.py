@@ -6,8 +6,6 @@ from __future__ import annotations
 import io
 import json
 import pickle
-from dataclasses import dataclass, field
-from typing import ClassVar
 
 import pytest
 
@@ -34,7 +32,6 @@ from arbiter.contract import (
     parse_line,
     read_events,
     read_stream,
-    register_event,
     to_json,
     write_events,
 )
@@ -453,34 +450,17 @@ def test_str_is_a_path_not_text() -> None:
         list(read_events(SNOOKER))
 
 
-def test_registered_line_types_are_read(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(contract, "_REGISTRY", dict(contract._REGISTRY))
-
-    @register_event
-    @dataclass(frozen=True, slots=True, kw_only=True)
-    class Bid(JsonLine):
-        TYPE: ClassVar[str] = "bid"
-        t: float | None = field(default=None, metadata={"omit_empty": True})
-        player: str
-        count: int
-        face: int
-
-    line = '{"type":"bid","player":"B","count":3,"face":5,"unused":1}'
-    assert parse_line(line) == Bid(player="B", count=3, face=5)
-    assert to_json(parse_line(line)) == '{"type":"bid","player":"B","count":3,"face":5}'
-    assert "bid" in contract.line_types()
-    with pytest.raises(ContractError, match=r"bid\.face is required"):
-        parse_line('{"type":"bid","player":"B","count":3}', 2)
-    with pytest.raises(ContractError, match="'Z' is not a player"):
-        read_stream([SNOOKER.replace("snooker", "liar"), '{"type":"bid","player":"Z","count":1,"face":2}'])
-
-    @dataclass(frozen=True, kw_only=True)
-    class OtherCushion(JsonLine):
-        TYPE: ClassVar[str] = "cushion"
-
-    with pytest.raises(ValueError, match="already registered"):
-        register_event(OtherCushion)
-    assert register_event(Cushion) is Cushion  # the same class again is harmless
+def test_every_line_type_is_listed_once_by_its_type() -> None:
+    for name, cls in contract.LINE_TYPES.items():
+        assert name == cls.TYPE
+    families = (contract.billiards, contract.dice, contract.decision, contract.match)
+    defined = {
+        obj
+        for module in families
+        for obj in vars(module).values()
+        if isinstance(obj, type) and issubclass(obj, JsonLine) and obj is not JsonLine
+    }
+    assert defined == set(contract.LINE_TYPES.values())
 
 
 def test_ball_ball_order_matters() -> None:

@@ -8,13 +8,16 @@ import re
 import numpy as np
 import pytest
 
-from arbiter.balls import APPEARANCE_CLASSES, ball_ids, ball_look
-from arbiter.tables import GAMES, POCKET_IDS, table_for
+from arbiter.balls import APPEARANCE_CLASSES
+from arbiter.games import BILLIARDS_GAMES, billiards
+from arbiter.tables import POCKET_IDS
 from datasets.billiards import layouts
+
+GAMES = tuple(s.id for s in BILLIARDS_GAMES)
 
 
 def test_snooker_table_is_the_wpbsa_table_of_the_rules_text(seed_text):
-    t = table_for("snooker")
+    t = billiards("snooker").table
     # The text: "3 569 мм на 1 778 мм", baulk line "29″ (737 мм)", D "радиусом 11″ (292 мм)",
     # black spot "12″ (324 мм) от дальнего борта", balls "диаметр 52,5 мм".
     assert "3 569 мм на 1 778 мм" in seed_text
@@ -32,7 +35,7 @@ def test_snooker_table_is_the_wpbsa_table_of_the_rules_text(seed_text):
 
 
 def test_snooker_opening_rack_follows_the_text():
-    t = table_for("snooker")
+    t = billiards("snooker").table
     lay = layouts.opening(t, np.random.default_rng(0))
     reds = [lay[b] for b in lay if b.startswith("red:")]
     assert len(reds) == 15
@@ -48,7 +51,7 @@ def test_snooker_opening_rack_follows_the_text():
 
 
 def test_straight_pool_rack_and_table(seed_text):
-    t = table_for("straight-pool")
+    t = billiards("straight-pool").table
     assert (t.width_mm, t.length_mm, t.ball_diameter_mm) == (1270.0, 2540.0, 57.15)
     assert t.line("head_string").y_mm == 635.0
     # "Стандартная треугольная пирамида с передним шаром (вершиной) на задней отметке, единицей справа и
@@ -65,7 +68,7 @@ def test_straight_pool_rack_and_table(seed_text):
 
 
 def test_pyramid_pockets_are_barely_wider_than_a_ball():
-    t = table_for("pyramid")
+    t = billiards("pyramid").table
     assert t.ball_diameter_mm == 68.0
     for p in t.pockets:
         slack = p.opening_mm - t.ball_diameter_mm
@@ -77,7 +80,7 @@ def test_pyramid_pockets_are_barely_wider_than_a_ball():
 
 
 def test_five_pins_marks_of_the_rules_text(seed_text):
-    t = table_for("five-pins")
+    t = billiards("five-pins").table
     assert not t.pockets
     # "верхняя отметка, на расстоянии 100 мм от верхнего короткого борта (на средней линии - 710 мм от
     # длинного борта)", the lag line 710 mm from the bottom cushion, the red on the centre of the top half.
@@ -99,7 +102,7 @@ def test_five_pins_marks_of_the_rules_text(seed_text):
 
 @pytest.mark.parametrize("game", GAMES)
 def test_pocket_geometry_is_consistent(game):
-    t = table_for(game)
+    t = billiards(game).table
     if game == "five-pins":
         return
     assert tuple(p.id for p in t.pockets) == POCKET_IDS
@@ -112,10 +115,10 @@ def test_pocket_geometry_is_consistent(game):
 
 @pytest.mark.parametrize("game", GAMES)
 def test_every_ball_has_a_detector_class(game):
-    for b in ball_ids(game):
-        assert ball_look(game, b).cls in APPEARANCE_CLASSES
+    for b in billiards(game).balls:
+        assert billiards(game).look(b).cls in APPEARANCE_CLASSES
 
 
 def test_unknown_game_is_refused_with_the_choices():
     with pytest.raises(ValueError, match="snooker, straight-pool, pyramid, five-pins"):
-        table_for("8-ball")
+        billiards("8-ball")

@@ -264,8 +264,8 @@ def test_the_bundled_sample_runs_live_with_one_click(db):
 def _cli(args: list[str], monkeypatch, calls: list | None = None):
     from typer.testing import CliRunner
 
-    import arbiter.cli_dashboard as cd
-    from arbiter.cli import app
+    import cli.dashboard as cd
+    from cli.main import app
 
     def serve(path, argv, env):
         if calls is not None:
@@ -277,7 +277,7 @@ def _cli(args: list[str], monkeypatch, calls: list | None = None):
 
 
 def test_the_command_serves_on_this_machine_only_without_telemetry():
-    from arbiter.cli_dashboard import streamlit_command
+    from cli.dashboard import streamlit_command
 
     cmd = streamlit_command(8600)
     assert (

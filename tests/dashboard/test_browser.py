@@ -27,9 +27,7 @@ RUN_TIMEOUT_S = 300  # the whole sample clip through the pipeline: about 20-40 s
 VIEWPORT = {"width": 1400, "height": 1000}
 # `arbiter dashboard` as the console script runs it (cli.py imports the command's module itself once it is
 # registered there; importing it again here is harmless).
-LAUNCH = (
-    "import sys; from arbiter.cli import app; import arbiter.cli_dashboard; sys.argv[0] = 'arbiter'; app()"
-)
+LAUNCH = "import sys; from cli.main import app; import cli.dashboard; sys.argv[0] = 'arbiter'; app()"
 
 sync_api = pytest.importorskip(
     "playwright.sync_api", reason="playwright is not installed (pip install -e '.[dev]' installs it)"

@@ -11,13 +11,13 @@ import numpy as np
 import pytest
 
 from arbiter import contract as c
-from arbiter.contract import DICE_GAMES
-from arbiter.tables import GAMES as BILLIARDS_GAMES
-from arbiter.tables import table_for
+from arbiter.games import BILLIARDS_GAMES, DICE_GAMES, billiards
 from dashboard import session as s
 from dashboard import views as v
 from vision.calibration import TableCalibration
 from vision.sources import FrameSource
+
+GAMES = tuple(s.id for s in BILLIARDS_GAMES)
 
 RUN_TIMEOUT_S = 240  # the whole sample clip: about 20-40 s on two shared cores
 
@@ -49,8 +49,8 @@ def sample_run(tmp_path_factory):
 
 
 def test_every_billiards_and_dice_game_can_be_chosen():
-    assert set(s.games()) == set(BILLIARDS_GAMES) | set(DICE_GAMES)
-    assert s.games()[: len(BILLIARDS_GAMES)] == BILLIARDS_GAMES
+    assert set(s.games()) == {g.id for g in (*BILLIARDS_GAMES, *DICE_GAMES)}
+    assert s.games()[: len(BILLIARDS_GAMES)] == GAMES
 
 
 @pytest.mark.parametrize(
@@ -149,7 +149,7 @@ def test_the_table_is_found_on_the_first_frame_and_typed_corners_fit_it_too(tmp_
     auto = s.calibrate(str(s.SAMPLE_VIDEO), "snooker", tmp_path / "auto.json")
     assert auto.ok and auto.profile is not None and auto.profile.is_file() and "automatic" in auto.message
     assert auto.image.shape == (720, 1280, 3)
-    table = table_for("snooker")
+    table = billiards("snooker").table
     calib = TableCalibration.load(auto.profile, game="snooker", image_size=auto.size)
     corners_mm = np.array(
         [[0, 0], [table.width_mm, 0], [0, table.length_mm], [table.width_mm, table.length_mm]]
@@ -423,11 +423,10 @@ def test_a_dice_game_needs_the_dice_reader_for_a_video(desk, monkeypatch):
 
 def test_a_dice_game_from_video_records_the_rolls_and_referees_them(desk, monkeypatch):
     """The dice pipeline (``arbiter dice run``) is stood in for: this checks the desk's wiring only."""
-    dice_pipeline = pytest.importorskip("vision.dice_pipeline")
     calls = []
 
-    def pipeline(source, game, players, out, options=None, match_options=None, on_frame=None, on_event=None):
-        calls.append((game, tuple(players), dict(match_options or {}), options.annotate))
+    def pipeline(source, spec, players, out, options=None, match_options=None, on_frame=None, on_event=None):
+        calls.append((spec.id, tuple(players), dict(match_options or {}), options.annotate))
         n = 0
         for frame in source:
             n += 1
@@ -443,7 +442,7 @@ def test_a_dice_game_from_video_records_the_rolls_and_referees_them(desk, monkey
                 break
         return type("Result", (), {"frames": n, "bad_frames": 0, "fps": 30.0})()
 
-    monkeypatch.setattr(dice_pipeline, "referee_dice_video", pipeline)
+    monkeypatch.setattr(s, "referee_dice_video", pipeline)
     match_id = desk.start(s.Setup(game="pig", options={"target": 20}), str(s.SAMPLE_VIDEO))
     progress = _wait(desk.run(match_id), 60)
     assert progress.status == "done" and progress.frames == 10, progress
@@ -471,9 +470,7 @@ class _DroppingCamera:
 
 
 def test_a_lost_camera_shows_a_clear_message_and_keeps_what_was_recorded(desk, monkeypatch):
-    import vision.sources
-
-    monkeypatch.setattr(vision.sources, "FrameSource", _DroppingCamera)
+    monkeypatch.setattr(s, "FrameSource", _DroppingCamera)
     run = s.PipelineRun(1, "0", s.Setup(game="snooker"), desk.runs_root / "camera", lambda *_: [])
     progress = _wait(run.start(), 120)
     assert progress.status == "source lost", progress

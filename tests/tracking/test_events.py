@@ -5,11 +5,10 @@ from __future__ import annotations
 import pytest
 
 from arbiter import contract as c
-from arbiter.balls import cue_ball_id
-from arbiter.tables import table_for
+from arbiter.games import billiards
 from datasets.billiards.oracle import truth_detections
-from datasets.billiards.scoring import EventScore, TrackScore, rename
 from datasets.billiards.synth import SynthConfig, synth_billiards
+from evaluation.scoring import EventScore, TrackScore, rename
 from tracking.events import EventConfig, EventDetector
 from tracking.tracker import BallTracker
 
@@ -33,9 +32,9 @@ def shots(request, tmp_path_factory):
 
 
 def referee_events(game, shot_dir):
-    table = table_for(game)
-    tracker = BallTracker(table, game)
-    detector = EventDetector(table, (cue_ball_id(game),))
+    table = billiards(game).table
+    tracker = BallTracker(billiards(game))
+    detector = EventDetector(table, (billiards(game).cue_ball,))
     tscore = TrackScore(match_mm=table.ball_diameter_mm)
     import json
 

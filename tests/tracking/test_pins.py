@@ -5,11 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from arbiter.tables import table_for
+from arbiter.games import billiards
 from tracking.pins import PinConfig, PinWatch
 from tracking.tracker import TrackState, TrackView
 
-TABLE = table_for("five-pins")
+TABLE = billiards("five-pins").table
 SPOTS = {p.id: np.array(p.xy_mm) for p in TABLE.pins}
 DT = 1 / 60
 

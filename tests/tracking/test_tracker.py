@@ -6,11 +6,11 @@ import numpy as np
 import pytest
 
 from arbiter.balls import APPEARANCE_CLASSES
-from arbiter.tables import table_for
+from arbiter.games import billiards
 from tracking.tracker import BallTracker, TrackerConfig, TrackState
 from vision.types import Detections
 
-TABLE = table_for("snooker")
+TABLE = billiards("snooker").table
 WHITE, RED, YELLOW = (APPEARANCE_CLASSES.index(k) for k in ("white", "red", "yellow"))
 
 
@@ -33,14 +33,14 @@ def run(tracker, frames, fps=60.0):
 
 
 def test_a_ball_is_born_after_n_hits_and_named_by_its_look():
-    tr = BallTracker(TABLE, "snooker", TrackerConfig(n_init=3))
+    tr = BallTracker(billiards("snooker"), TrackerConfig(n_init=3))
     assert run(tr, [[(YELLOW, 500.0, 500.0)]] * 2) == []
     (view,) = run(tr, [[(YELLOW, 500.0, 500.0)]])
     assert view.ball == "yellow" and view.state is TrackState.CONFIRMED
 
 
 def test_reds_get_stable_numbered_ids():
-    tr = BallTracker(TABLE, "snooker")
+    tr = BallTracker(billiards("snooker"))
     frames = [[(RED, 400.0, 900.0), (RED, 800.0, 900.0)]] * 5
     ids = {v.ball: v.xy_mm for v in run(tr, frames)}
     assert set(ids) == {"red:1", "red:2"}
@@ -49,7 +49,7 @@ def test_reds_get_stable_numbered_ids():
 
 
 def test_a_ball_at_rest_hidden_under_an_arm_is_not_lost():
-    tr = BallTracker(TABLE, "snooker")
+    tr = BallTracker(billiards("snooker"))
     run(tr, [[(WHITE, 600.0, 600.0), (RED, 900.0, 900.0)]] * 10)
     views = run(tr, [[(WHITE, 600.0, 600.0)]] * 120)  # the red is under a hand for two seconds
     red = next(v for v in views if v.ball == "red:1")
@@ -58,7 +58,7 @@ def test_a_ball_at_rest_hidden_under_an_arm_is_not_lost():
 
 
 def test_a_moving_ball_that_vanishes_at_a_pocket_is_gone_there():
-    tr = BallTracker(TABLE, "snooker")
+    tr = BallTracker(billiards("snooker"))
     mouth = TABLE.pocket("tr").mouth_xy_mm
     start = np.array(mouth) - np.array([400.0, 400.0])
     path = [start + (np.array(mouth) - start) * k / 20 for k in range(21)]
@@ -68,7 +68,7 @@ def test_a_moving_ball_that_vanishes_at_a_pocket_is_gone_there():
 
 
 def test_two_balls_of_different_looks_crossing_are_never_swapped():
-    tr = BallTracker(TABLE, "snooker")
+    tr = BallTracker(billiards("snooker"))
     frames = [[(WHITE, 500.0 + 10 * k, 1000.0), (YELLOW, 700.0 - 10 * k, 1000.0)] for k in range(21)]
     views = {v.ball: v.xy_mm for v in run(tr, frames)}
     assert views["white"][0] == pytest.approx(700.0, abs=2) and views["yellow"][0] == pytest.approx(

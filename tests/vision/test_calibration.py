@@ -12,8 +12,8 @@ import cv2
 import numpy as np
 import pytest
 
-from arbiter.balls import cue_ball_id
-from arbiter.tables import GAMES, TableModel, table_for
+from arbiter.games import BILLIARDS_GAMES, billiards
+from arbiter.tables import TableModel
 from datasets.billiards import layouts
 from datasets.billiards.camera import Camera
 from datasets.billiards.look import ArmLook, Look
@@ -29,6 +29,8 @@ from vision.calibration import (
     named_points,
 )
 
+GAMES = tuple(s.id for s in BILLIARDS_GAMES)
+
 W, H = 960, 540
 TOLERANCE = 0.005  # of the table length: what a ball centre may be off by (the brief's bound)
 CLIP_S = 3.0
@@ -37,7 +39,7 @@ CLIP_S = 3.0
 @functools.cache
 def scene(game: str, seed: int, arm: bool = False) -> tuple[np.ndarray, Camera, TableModel]:
     """One frame of a random camera and room over the game's opening layout, with the cue in hand."""
-    table = table_for(game)
+    table = billiards(game).table
     camera = Camera.random(table, W, H, np.random.default_rng([seed, 1]))
     look = Look.random(np.random.default_rng([seed, 2]))
     if arm:  # a player leaning in over the top cushion and across the middle of the table
@@ -45,7 +47,7 @@ def scene(game: str, seed: int, arm: bool = False) -> tuple[np.ndarray, Camera, 
         look = replace(look, arm=arm_look)
     rng = np.random.default_rng([seed, 3])
     layout = layouts.opening(table, rng)
-    cue = cue_ball_id(game)
+    cue = billiards(game).cue_ball
     stroke = Stroke(1.0, layout[cue], float(rng.uniform(0, 2 * math.pi)))
     renderer = TableRenderer(table, game, camera, look, seed=seed, stroke=stroke, clip_s=CLIP_S)
     balls = tuple(BallState(b, xy, False) for b, xy in layout.items())
@@ -54,7 +56,7 @@ def scene(game: str, seed: int, arm: bool = False) -> tuple[np.ndarray, Camera, 
 
 @functools.cache
 def auto(game: str, seed: int) -> TableCalibration:
-    return calibrate_auto(scene(game, seed)[0], table_for(game))
+    return calibrate_auto(scene(game, seed)[0], billiards(game).table)
 
 
 def ball_grid(table: TableModel) -> np.ndarray:
@@ -133,7 +135,7 @@ def test_symmetric_tables_follow_the_convention_bottom_cushion_on_the_left() -> 
 )
 def test_an_image_without_a_table_raises_a_clear_calibration_error(image: np.ndarray) -> None:
     with pytest.raises(CalibrationError, match="no table") as info:
-        calibrate_auto(image, table_for("snooker"))
+        calibrate_auto(image, billiards("snooker").table)
     assert "--calibration" in str(info.value)
     assert isinstance(info.value, ValueError)
 
@@ -299,7 +301,7 @@ def test_a_written_synthetic_shot_calibrates_against_its_camera_json(tmp_path: P
     write_shot(cfg, simulate_shot(cfg, 0), tmp_path)
     image = cv2.imread(str(next((tmp_path / "yolo" / "images").glob("*.jpg"))))
     camera = Camera.from_dict(json.loads((tmp_path / "camera.json").read_text()))
-    table = table_for("straight-pool")
+    table = billiards("straight-pool").table
     calib = calibrate_auto(image, table)
     err = placement_errors(calib, camera, table)
     assert err.max() < TOLERANCE * table.length_mm, report(err, calib)

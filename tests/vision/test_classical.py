@@ -1,5 +1,5 @@
 """The classical ball detector against the synthetic world's truth: settings, a rendered rack of touching
-reds, and one generated shot per game scored frame by frame (``vision.detection_eval``)."""
+reds, and one generated shot per game scored frame by frame (``evaluation.detection``)."""
 
 from __future__ import annotations
 
@@ -9,15 +9,15 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from arbiter.tables import table_for
+from arbiter.games import billiards
 from datasets.billiards.camera import Camera
 from datasets.billiards.look import Look
 from datasets.billiards.render import TableRenderer, bench_scene
 from datasets.billiards.scene import SceneSample
 from datasets.billiards.synth import SynthConfig, synth_billiards
+from evaluation.detection import ball_radius_from_camera, evaluate_on_clip, table_mask_from_camera
 from vision.classical import ClassicalConfig, ClassicalDetector
 from vision.cloth import ClothConfig
-from vision.detection_eval import ball_radius_from_camera, evaluate_on_clip, table_mask_from_camera
 
 W, H = 960, 540
 
@@ -78,11 +78,11 @@ def test_bad_cloth_settings_raise(kwargs) -> None:
 )
 def test_bad_detector_arguments_raise(game, radius, mask) -> None:
     with pytest.raises(ValueError):
-        ClassicalDetector(game, radius, mask)
+        ClassicalDetector(billiards(game), radius, mask)
 
 
 def test_bad_images_raise() -> None:
-    detector = ClassicalDetector("snooker", 6.0, np.ones((H, W), np.uint8))
+    detector = ClassicalDetector(billiards("snooker"), 6.0, np.ones((H, W), np.uint8))
     with pytest.raises(ValueError):
         detector.detect(np.zeros((H, W), np.uint8))
     with pytest.raises(ValueError):
@@ -96,7 +96,7 @@ def test_bad_images_raise() -> None:
 def bench():
     """The renderer's bench scene: colours on their spots, the white in the D and fifteen touching reds
     racked behind the pink. Quiet room (no cue, no arm), seeded cloth and light."""
-    table = table_for("snooker")
+    table = billiards("snooker").table
     camera = Camera.random(table, W, H, np.random.default_rng(3))
     look = replace(Look.random(np.random.default_rng(103)), cue=None, arm=None)
     renderer = TableRenderer(table, "snooker", camera, look, seed=3)
@@ -117,7 +117,7 @@ def _match(xy: np.ndarray, truth: np.ndarray, radius: np.ndarray) -> dict[int, i
 
 def test_a_rack_of_touching_reds_is_split_and_every_ball_named(bench) -> None:
     _, camera, _, frames, mask = bench
-    detector = ClassicalDetector("snooker", ball_radius_from_camera(camera, "snooker"), mask)
+    detector = ClassicalDetector(billiards("snooker"), ball_radius_from_camera(camera, "snooker"), mask)
     for rendered in frames:
         found = detector.detect(rendered.image)
     objects = [o for o in frames[-1].objects if not o.hidden]
@@ -136,7 +136,7 @@ def test_a_rack_of_touching_reds_is_split_and_every_ball_named(bench) -> None:
 def test_detections_are_well_formed(bench) -> None:
     _, camera, _, frames, mask = bench
     radius = ball_radius_from_camera(camera, "snooker")
-    found = ClassicalDetector("snooker", radius, mask).detect(frames[0].image)
+    found = ClassicalDetector(billiards("snooker"), radius, mask).detect(frames[0].image)
     assert len(found) > 0
     assert np.all((found.confidence >= 0) & (found.confidence <= 1))
     assert np.all(np.isnan(found.xy_mm)), "xy_mm is the calibration's to fill"
@@ -147,7 +147,7 @@ def test_detections_are_well_formed(bench) -> None:
 
 def test_an_empty_table_has_no_balls(bench) -> None:
     _, camera, renderer, _, mask = bench
-    detector = ClassicalDetector("snooker", ball_radius_from_camera(camera, "snooker"), mask)
+    detector = ClassicalDetector(billiards("snooker"), ball_radius_from_camera(camera, "snooker"), mask)
     for i in range(3):
         found = detector.detect(renderer.render([SceneSample(i / 30.0, ())]).image)
         assert len(found) == 0, f"frame {i}: {len(found)} detections on an empty table at {found.xy_px}"
@@ -155,14 +155,16 @@ def test_an_empty_table_has_no_balls(bench) -> None:
 
 def test_without_a_mask_the_cloth_is_found(bench) -> None:
     _, camera, _, frames, _ = bench
-    found = ClassicalDetector("snooker", ball_radius_from_camera(camera, "snooker")).detect(frames[0].image)
+    found = ClassicalDetector(billiards("snooker"), ball_radius_from_camera(camera, "snooker")).detect(
+        frames[0].image
+    )
     visible = sum(not o.hidden for o in frames[0].objects)
     assert len(found) >= visible - 1, f"{len(found)} of {visible} balls without a table mask"
 
 
 def test_reset_relearns_the_cloth(bench) -> None:
     _, camera, _, frames, mask = bench
-    detector = ClassicalDetector("snooker", ball_radius_from_camera(camera, "snooker"), mask)
+    detector = ClassicalDetector(billiards("snooker"), ball_radius_from_camera(camera, "snooker"), mask)
     first = detector.detect(frames[0].image)
     detector.reset()
     again = detector.detect(frames[0].image)

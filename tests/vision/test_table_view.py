@@ -9,16 +9,18 @@ import cv2
 import numpy as np
 import pytest
 
-from arbiter.tables import GAMES, table_for
+from arbiter.games import BILLIARDS_GAMES, billiards
 from datasets.billiards.camera import Camera
 from vision.table_view import VIEW_SIZE, TableView
+
+GAMES = tuple(s.id for s in BILLIARDS_GAMES)
 
 SAMPLE = Path(__file__).resolve().parents[2] / "samples" / "billiards" / "snooker" / "shot_000"
 
 
 @pytest.mark.parametrize("game", GAMES)
 def test_every_table_fits_the_view_with_its_rail(game):
-    view = TableView(table_for(game))
+    view = TableView(billiards(game).table)
     corners = np.array([[-60.0, -60.0], [view.table.width_mm + 60, view.table.length_mm + 60]])
     uv = view.mm_to_view(corners)
     w, h = VIEW_SIZE
@@ -28,7 +30,7 @@ def test_every_table_fits_the_view_with_its_rail(game):
 
 
 def test_view_and_table_millimetres_round_trip():
-    view = TableView(table_for("snooker"))
+    view = TableView(billiards("snooker").table)
     xy = np.random.default_rng(0).uniform([0, 0], [1778, 3569], size=(50, 2))
     assert np.allclose(view.view_to_mm(view.mm_to_view(xy)), xy, atol=1e-9)
     # the table's long axis runs along the view's width
@@ -38,7 +40,7 @@ def test_view_and_table_millimetres_round_trip():
 
 def test_warped_sample_frame_shows_each_ball_at_its_true_place():
     camera = Camera.from_dict(json.loads((SAMPLE / "camera.json").read_text()))
-    table = table_for("snooker")
+    table = billiards("snooker").table
     view = TableView(table)
     r = table.ball_radius_mm
     warp = view.rectifier(lambda xy: camera.project(np.c_[xy, np.full(len(xy), r)]))

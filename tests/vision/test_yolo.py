@@ -9,8 +9,8 @@ import cv2
 import numpy as np
 import pytest
 
-from arbiter.balls import APPEARANCE_CLASSES, ball_look
-from arbiter.tables import table_for
+from arbiter.balls import APPEARANCE_CLASSES
+from arbiter.games import billiards
 from vision.calibration import calibrate_auto
 from vision.detectors import build_detector
 from vision.yolo import DEFAULT_MODEL, ModelError, OnnxNetwork, letterbox
@@ -45,7 +45,7 @@ def test_the_committed_model_ships_with_its_record():
 def sample_calibration():
     ok, image = cv2.VideoCapture(str(SAMPLE / "video.mp4")).read()
     assert ok
-    return calibrate_auto(image, table_for("snooker"))
+    return calibrate_auto(image, billiards("snooker").table)
 
 
 @pytest.mark.parametrize("frame_index", [0, 150])
@@ -57,15 +57,15 @@ def test_the_sample_balls_are_found_on_the_table_with_their_colours(frame_index,
     assert ok
     truth = json.loads((SAMPLE / "frames.jsonl").read_text().splitlines()[frame_index])["balls"]
     visible = {b: v["xy_mm"] for b, v in truth.items() if not v["pocketed"] and not v["hidden"]}
-    dets = build_detector("yolo", "snooker", calib, image.shape).detect(image)
-    radius = table_for("snooker").ball_radius_mm
+    dets = build_detector("yolo", billiards("snooker"), calib, image.shape).detect(image)
+    radius = billiards("snooker").table.ball_radius_mm
     found, right_colour = 0, 0
     for ball, xy in visible.items():
         d = np.hypot(*(dets.xy_mm - np.array(xy)).T) if len(dets) else np.array([np.inf])
         k = int(np.argmin(d))
         if d[k] <= radius:
             found += 1
-            right_colour += APPEARANCE_CLASSES[dets.cls[k]] == ball_look("snooker", ball).cls
+            right_colour += APPEARANCE_CLASSES[dets.cls[k]] == billiards("snooker").look(ball).cls
     assert found >= 0.85 * len(visible), (found, len(visible))  # measured: 17 of 19 (arbiter eval: README)
     assert right_colour >= 0.85 * found  # measured: 15 of 17 on frame 0 (brown and black are the hard ones)
     assert len(dets) <= len(visible) + 1

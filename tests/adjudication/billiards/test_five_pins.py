@@ -8,8 +8,11 @@ from typing import Any
 import pytest
 
 from adjudication.billiards import five_pins as fp
-from adjudication.engine import RefereeError, RuleError, engine_for, referee
+from adjudication.engine import RuleError
+from adjudication.engines import engine_for
+from adjudication.referee import RefereeError, referee
 from arbiter.contract import Concede, Decision, Match, ShotEnd, ShotStart
+from arbiter.games import game
 
 A, B = "Anna", "Boris"
 TOP, RED_SPOT, BOTTOM = (710.0, 2740.0), (710.0, 2130.0), (710.0, 100.0)
@@ -593,7 +596,7 @@ def test_bad_options(options: dict[str, Any], players: tuple[str, ...], message:
 def test_defaults_and_registry() -> None:
     state = fp.start(Match(game="five-pins", players=(A, B), options={"source": "synthetic"}))
     assert (state.target, state.turn, state.contact_mm, dict(state.score)) == (60, A, 3.0, {A: 0, B: 0})
-    assert engine_for("five-pins") is fp.ENGINE
+    assert engine_for(game("five-pins")) is fp.ENGINE
 
 
 def test_pin_points_table() -> None:

@@ -17,9 +17,9 @@ import math
 import pytest
 
 from adjudication.billiards import geometry as g
-from arbiter.tables import table_for
+from arbiter.games import billiards
 
-TABLE = table_for("snooker")
+TABLE = billiards("snooker").table
 R = TABLE.ball_radius_mm
 SPOT = TABLE.spots
 WHITE = (889.0, 1000.0)

@@ -14,10 +14,12 @@ from typing import Any
 import pytest
 
 from adjudication.billiards import pyramid
-from adjudication.engine import RefereeError, engine_for, referee
+from adjudication.engines import engine_for
+from adjudication.referee import RefereeError, referee
 from arbiter.contract import Decision, Match, parse_line
+from arbiter.games import game
 
-BACK = (889.0, 2676.75)  # the back spot of table_for("pyramid")
+BACK = (889.0, 2676.75)  # the back spot of billiards("pyramid").table
 BEHIND_BACK = (889.0, 2676.75 + 68.0)  # the next free point behind it on the long axis (one ball diameter)
 IN_HOME = (500.0, 500.0)  # behind the home line (y 892.25)
 CUE_AFTER = (889.0, 1200.0)  # where the cue ball comes to rest unless a step says otherwise
@@ -952,7 +954,7 @@ def test_free_game_to_eight() -> None:
     assert (last.over, last.winner, last.next) == (True, "B", None)
     assert (table.state.over, table.state.winner, dict(table.state.score)) == (True, "B", {"A": 5, "B": 8})
     # the same stream through the registry and the runner gives the same decisions
-    again = [d for r in referee(table.lines, engine_for("pyramid")) for d in r.decisions]
+    again = [d for r in referee(table.lines, engine_for(game("pyramid"))) for d in r.decisions]
     assert again == table.decisions
 
 

@@ -8,9 +8,9 @@ import pytest
 
 from adjudication.billiards import rack
 from adjudication.billiards.rack import Place, Where15, WhereCue
-from arbiter.tables import table_for
+from arbiter.games import billiards
 
-TABLE = table_for("straight-pool")
+TABLE = billiards("straight-pool").table
 D = 57.15  # WPA ball, 2 1/4 in
 R = D / 2
 ROW = D * math.sqrt(3) / 2  # distance between rows of a tight rack

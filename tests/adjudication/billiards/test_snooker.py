@@ -20,7 +20,8 @@ import pytest
 
 from adjudication.billiards import geometry, snooker
 from adjudication.billiards.snooker import COLOURS, REDS, State, Table
-from adjudication.engine import RuleError, referee
+from adjudication.engine import RuleError
+from adjudication.referee import referee
 from arbiter.contract import (
     BallBall,
     Call,
@@ -38,9 +39,9 @@ from arbiter.contract import (
     ShotStart,
     to_json,
 )
-from arbiter.tables import table_for
+from arbiter.games import billiards
 
-TABLE = table_for("snooker")
+TABLE = billiards("snooker").table
 R = TABLE.ball_radius_mm
 SPOT = TABLE.spots
 RED_ROW = {f"red:{i}": (200.0 + 90.0 * (i - 1), 3000.0) for i in range(1, 16)}
@@ -701,9 +702,10 @@ def test_bad_match_options(players: tuple[str, ...], options: dict[str, Any], me
 
 
 def test_engine_is_found_by_game_id() -> None:
-    from adjudication.engine import engine_for
+    from adjudication.engines import engine_for
+    from arbiter.games import game
 
-    assert engine_for("snooker") is snooker.ENGINE
+    assert engine_for(game("snooker")) is snooker.ENGINE
 
 
 # --- starting mid-frame: from_position -------------------------------------------------------------------

@@ -10,8 +10,10 @@ from typing import Any
 import pytest
 
 from adjudication.billiards import straight_pool
-from adjudication.engine import Refereed, RefereeError, engine_for, referee
+from adjudication.engines import engine_for
+from adjudication.referee import Refereed, RefereeError, referee
 from arbiter.contract import Decision, from_json, to_json
+from arbiter.games import game
 
 D = 57.15
 ROW = D * math.sqrt(3) / 2
@@ -692,7 +694,7 @@ def test_bad_options(options: dict[str, Any], players: list[str], message: str) 
 
 
 def test_default_target_is_150_and_the_engine_is_registered() -> None:
-    assert engine_for("straight-pool") is straight_pool.ENGINE
+    assert engine_for(game("straight-pool")) is straight_pool.ENGINE
     (header,) = lines_of([])
     state = straight_pool.start(from_json(header))
     assert state.target == 150

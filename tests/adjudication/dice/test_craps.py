@@ -7,9 +7,9 @@ import json
 import pytest
 
 from adjudication.dice import craps
-from adjudication.dice.inputs import Stop
-from adjudication.engine import RefereeError, RuleError, referee
-from arbiter.contract import Decision, Die, JsonLine, Match, Roll
+from adjudication.engine import RuleError
+from adjudication.referee import RefereeError, referee
+from arbiter.contract import Decision, Die, JsonLine, Match, Roll, Stop
 
 
 def roll(player: str, *faces: int, thrown: tuple[str, ...] | None = None) -> Roll:

@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 
 from adjudication.dice import four_dice
-from adjudication.dice.inputs import Stop
-from adjudication.engine import RuleError, referee
-from arbiter.contract import Decision, Die, JsonLine, Match, Roll
+from adjudication.engine import RuleError
+from adjudication.referee import referee
+from arbiter.contract import Decision, Die, JsonLine, Match, Roll, Stop
 
 
 def roll(player: str, *faces: int, thrown: int | None = None) -> Roll:

@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 
 from adjudication.dice import indian_dice as indian
-from adjudication.dice.inputs import Stop
-from adjudication.engine import RuleError, referee
-from arbiter.contract import Choose, Decision, Die, JsonLine, Match, Roll
+from adjudication.engine import RuleError
+from adjudication.referee import referee
+from arbiter.contract import Choose, Decision, Die, JsonLine, Match, Roll, Stop
 
 IDS = ("d1", "d2", "d3", "d4", "d5")
 

@@ -9,9 +9,9 @@ from dataclasses import replace
 import pytest
 
 from adjudication.dice import martinetti
-from adjudication.dice.inputs import Claim, Stop
-from adjudication.engine import RefereeError, RuleError, referee
-from arbiter.contract import Decision, Die, JsonLine, Match, Roll
+from adjudication.engine import RuleError
+from adjudication.referee import RefereeError, referee
+from arbiter.contract import Claim, Decision, Die, JsonLine, Match, Roll, Stop
 
 
 def roll(player: str, *faces: int, thrown: tuple[str, ...] | None = None) -> Roll:

@@ -7,9 +7,9 @@ import json
 import pytest
 
 from adjudication.dice import thirteen
-from adjudication.dice.inputs import Operation, Stop
-from adjudication.engine import RefereeError, RuleError, referee
-from arbiter.contract import Decision, Die, JsonLine, Match, Roll
+from adjudication.engine import RuleError
+from adjudication.referee import RefereeError, referee
+from arbiter.contract import Decision, Die, JsonLine, Match, Operation, Roll, Stop
 
 
 def throw(player: str, plain: int, shifted: int, *, ids=("d1", "d2"), thrown=None) -> Roll:

@@ -8,8 +8,10 @@ import json
 import numpy as np
 import pytest
 
-from arbiter.tables import GAMES, table_for
+from arbiter.games import BILLIARDS_GAMES, billiards
 from datasets.billiards.camera import Camera
+
+GAMES = tuple(s.id for s in BILLIARDS_GAMES)
 
 SEEDS = (0, 1, 2, 3)
 
@@ -22,7 +24,7 @@ def _grid(table, n: int = 15) -> np.ndarray:
 @pytest.mark.parametrize("game", GAMES)
 @pytest.mark.parametrize("seed", SEEDS)
 def test_project_and_px_to_table_invert_each_other(game: str, seed: int) -> None:
-    table = table_for(game)
+    table = billiards(game).table
     cam = Camera.random(table, 1280, 720, np.random.default_rng(seed))
     z = table.ball_radius_mm
     xy = _grid(table)
@@ -37,7 +39,7 @@ def test_project_and_px_to_table_invert_each_other(game: str, seed: int) -> None
 
 @pytest.mark.parametrize("seed", SEEDS)
 def test_record_round_trips_exactly_through_json(seed: int) -> None:
-    cam = Camera.random(table_for("snooker"), 1280, 720, np.random.default_rng(seed))
+    cam = Camera.random(billiards("snooker").table, 1280, 720, np.random.default_rng(seed))
     again = Camera.from_dict(json.loads(json.dumps(cam.to_dict())))
     assert again == cam
     pts = np.array([[100.0, 200.0, 0.0], [889.0, 1784.5, 26.25]])
@@ -45,7 +47,7 @@ def test_record_round_trips_exactly_through_json(seed: int) -> None:
 
 
 def test_same_rng_state_gives_the_same_camera() -> None:
-    table = table_for("straight-pool")
+    table = billiards("straight-pool").table
     a = Camera.random(table, 1280, 720, np.random.default_rng(7))
     b = Camera.random(table, 1280, 720, np.random.default_rng(7))
     c = Camera.random(table, 1280, 720, np.random.default_rng(8))
@@ -57,7 +59,7 @@ def test_same_rng_state_gives_the_same_camera() -> None:
 @pytest.mark.parametrize("seed", SEEDS)
 @pytest.mark.parametrize("size", [(1280, 720), (640, 480)])
 def test_random_camera_frames_corners_and_pockets(game: str, seed: int, size: tuple[int, int]) -> None:
-    table = table_for(game)
+    table = billiards(game).table
     w, h = size
     cam = Camera.random(table, w, h, np.random.default_rng(seed))
     c = table.cushion_width_mm
@@ -81,7 +83,7 @@ def test_random_camera_frames_corners_and_pockets(game: str, seed: int, size: tu
 
 
 def test_apparent_radius_matches_pinhole_scale_near_the_axis() -> None:
-    table = table_for("snooker")
+    table = billiards("snooker").table
     cam = Camera.random(table, 1280, 720, np.random.default_rng(0))
     r = table.ball_radius_mm
     # The point the optical axis meets the cloth: scale there is f / depth.
@@ -102,14 +104,14 @@ def test_apparent_radius_matches_pinhole_scale_near_the_axis() -> None:
     ],
 )
 def test_bad_camera_records_raise(change: dict, message: str) -> None:
-    d = Camera.random(table_for("pyramid"), 320, 240, np.random.default_rng(0)).to_dict()
+    d = Camera.random(billiards("pyramid").table, 320, 240, np.random.default_rng(0)).to_dict()
     d.update(change)
     with pytest.raises(ValueError, match=message):
         Camera.from_dict(d)
 
 
 def test_record_missing_a_field_raises() -> None:
-    d = Camera.random(table_for("pyramid"), 320, 240, np.random.default_rng(0)).to_dict()
+    d = Camera.random(billiards("pyramid").table, 320, 240, np.random.default_rng(0)).to_dict()
     del d["rvec"]
     with pytest.raises(ValueError, match="rvec"):
         Camera.from_dict(d)

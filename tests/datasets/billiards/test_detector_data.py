@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from arbiter.balls import APPEARANCE_CLASSES
-from arbiter.tables import table_for
+from arbiter.games import billiards
 from datasets.billiards.detector_data import MIN_BOX_PX, TILE, DatasetRecipe, build, tile_lines, tiles
 from vision.table_view import VIEW_SIZE, TableView
 
@@ -39,7 +39,7 @@ def test_the_set_has_both_splits_and_every_label_is_a_valid_box(five_pins_set):
 def test_balls_are_their_true_size_and_pins_are_labelled(five_pins_set):
     out, _ = five_pins_set
     rows = _labels(out, "train")
-    view = TableView(table_for("five-pins"))
+    view = TableView(billiards("five-pins").table)
     pin_classes = {APPEARANCE_CLASSES.index("pin_standing"), APPEARANCE_CLASSES.index("pin_down")}
     balls = rows[[int(c) not in pin_classes for c in rows[:, 0]]]
     whole = balls[(balls[:, 3] * TILE > MIN_BOX_PX - 1) & (balls[:, 4] * VIEW_SIZE[1] > MIN_BOX_PX - 1)]

@@ -8,9 +8,11 @@ import numpy as np
 import pooltool as pt
 import pytest
 
-from arbiter.tables import GAMES, table_for
+from arbiter.games import BILLIARDS_GAMES, billiards
 from datasets.billiards import layouts, pins, shots
 from datasets.billiards.physics import Strike, simulate
+
+GAMES = tuple(s.id for s in BILLIARDS_GAMES)
 
 ENGINE_KINDS = {
     pt.EventType.STICK_BALL: "stick",
@@ -22,7 +24,7 @@ ENGINE_KINDS = {
 
 
 def _trace(game: str, intent: str, seed: int):
-    table = table_for(game)
+    table = billiards(game).table
     rng = np.random.default_rng(seed)
     lay = layouts.opening(table, rng) if intent == "break" else layouts.midgame(table, rng)
     return simulate(table, lay, shots.plan(table, lay, intent, rng).strike)
@@ -55,7 +57,7 @@ def test_contacts_are_the_engines_events_one_to_one(game, intent, seed):
 
 
 def test_the_moving_ball_comes_first_and_cushion_sides_follow_the_geometry():
-    table = table_for("straight-pool")
+    table = billiards("straight-pool").table
     # cue ball straight up the table into a stationary ball, which then hits the top cushion
     trace = simulate(table, {"cue": (635.0, 400.0), "3": (635.0, 1800.0)}, Strike("cue", 3.0, 90.0))
     bb = [c for c in trace.contacts if c.kind == "ball_ball"]
@@ -68,7 +70,7 @@ def test_the_moving_ball_comes_first_and_cushion_sides_follow_the_geometry():
 
 
 def test_a_straight_pot_is_reported_in_the_right_pocket():
-    table = table_for("straight-pool")
+    table = billiards("straight-pool").table
     tr = table.pocket("tr").mouth_xy_mm
     obj = (tr[0] - 300.0, tr[1] - 300.0)
     d = math.sqrt(0.5)
@@ -102,11 +104,11 @@ def test_states_follow_the_shot():
 )
 def test_an_unplayable_layout_is_refused(bad):
     with pytest.raises(ValueError, match=r"overlap|not fully on the cloth"):
-        simulate(table_for("straight-pool"), bad, Strike("cue", 1.0, 90.0))
+        simulate(billiards("straight-pool").table, bad, Strike("cue", 1.0, 90.0))
 
 
 def test_a_ball_through_the_pins_knocks_them_down_in_time_order():
-    table = table_for("five-pins")
+    table = billiards("five-pins").table
     cx, cy = table.centre_xy_mm
     trace = simulate(table, {"white": (cx, cy - 600.0), "yellow": (200.0, 200.0)}, Strike("white", 2.5, 90.0))
     falls = pins.knockdowns(trace)
@@ -124,7 +126,7 @@ def test_a_ball_through_the_pins_knocks_them_down_in_time_order():
 @pytest.mark.parametrize("game", GAMES)
 @pytest.mark.parametrize("intent", shots.INTENTS)
 def test_every_intent_plans_a_strike(game, intent):
-    table = table_for(game)
+    table = billiards(game).table
     rng = np.random.default_rng(5)
     lay = layouts.opening(table, rng) if intent == "break" else layouts.midgame(table, rng)
     planned = shots.plan(table, lay, intent, rng)

@@ -9,8 +9,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from arbiter.balls import ball_ids, ball_look
-from arbiter.tables import table_for
+from arbiter.games import billiards
 from datasets.billiards.camera import Camera
 from datasets.billiards.look import ArmLook, CueLook, Look
 from datasets.billiards.render import (
@@ -35,7 +34,7 @@ def quiet_look() -> Look:
 
 @pytest.fixture(scope="module")
 def snooker():
-    table = table_for("snooker")
+    table = billiards("snooker").table
     camera = Camera.random(table, W, H, np.random.default_rng(0))
     return table, camera, tuple(bench_scene(table))
 
@@ -67,7 +66,7 @@ def test_same_seed_gives_identical_frames_and_different_seed_differs(snooker) ->
 def test_truth_matches_the_camera(quiet: TableRenderer, snooker) -> None:
     table, camera, balls = snooker
     frame = quiet.render(_scene(balls))
-    assert {o.id for o in frame.objects} == set(ball_ids("snooker"))
+    assert {o.id for o in frame.objects} == set(billiards("snooker").balls)
     by_id = {b.id: b for b in balls}
     r = table.ball_radius_mm
     for o in frame.objects:
@@ -80,7 +79,7 @@ def test_truth_matches_the_camera(quiet: TableRenderer, snooker) -> None:
             float(camera.radius_px(np.array([[*by_id[o.id].xy_mm, r]]), r)[0])
         )
         assert x1 - x0 == pytest.approx(2 * o.radius_px, rel=0.15)
-        assert o.cls == ball_look("snooker", o.id).cls
+        assert o.cls == billiards("snooker").look(o.id).cls
         assert not o.hidden and o.visible_fraction == 1.0
 
 
@@ -93,12 +92,12 @@ def _colour_distance(pixel_rgb: np.ndarray, rgb: tuple[int, int, int], gain: flo
 def test_pixel_at_ball_centre_has_the_ball_colour(quiet: TableRenderer, snooker) -> None:
     _, _, balls = snooker
     frame = quiet.render(_scene(balls))
-    kinds = {ball_look("snooker", bid).rgb for bid in ball_ids("snooker")}
+    kinds = {billiards("snooker").look(bid).rgb for bid in billiards("snooker").balls}
     for o in frame.objects:
         x, y = round(o.xy_px[0]), round(o.xy_px[1])
         pixel = frame.image[y, x, ::-1].astype(np.float64)
         g = float(quiet.gain[y, x])
-        own = ball_look("snooker", o.id).rgb
+        own = billiards("snooker").look(o.id).rgb
         d_own = _colour_distance(pixel, own, g)
         assert all(d_own < _colour_distance(pixel, rgb, g) for rgb in kinds - {own}), o.id
 
@@ -186,7 +185,7 @@ def test_motion_blur_spreads_a_moving_ball_along_its_path(quiet: TableRenderer, 
 
 
 def test_pins_are_drawn_and_listed() -> None:
-    table = table_for("five-pins")
+    table = billiards("five-pins").table
     camera = Camera.random(table, W, H, np.random.default_rng(2))
     renderer = TableRenderer(table, "five-pins", camera, quiet_look(), seed=0)
     pins = tuple(PinState(p.id, p.xy_mm, down=p.id == "pin:n", fall_angle_rad=0.5) for p in table.pins)

@@ -13,10 +13,12 @@ from typer.testing import CliRunner
 
 from arbiter import contract as c
 from arbiter.balls import APPEARANCE_CLASSES
-from arbiter.cli import app
-from arbiter.tables import GAMES, table_for
+from arbiter.games import BILLIARDS_GAMES, billiards
+from cli.main import app
 from datasets.billiards.camera import Camera
 from datasets.billiards.synth import SynthConfig, simulate_shot, synth_billiards
+
+GAMES = tuple(s.id for s in BILLIARDS_GAMES)
 
 SMALL = {"fps": 30.0, "width": 480, "height": 270, "yolo_every": 15}
 
@@ -71,7 +73,7 @@ def test_truth_is_the_engines_event_list(world):
 
 def test_frames_reproject_through_the_recorded_camera(world):
     cfg, out = world
-    r = table_for(cfg.game).ball_radius_mm
+    r = billiards(cfg.game).table.ball_radius_mm
     for i in range(cfg.shots):
         shot_dir = out / f"shot_{i:03d}"
         camera = Camera.from_dict(json.loads((shot_dir / "camera.json").read_text()))
@@ -91,7 +93,7 @@ def test_frames_reproject_through_the_recorded_camera(world):
         back = camera.px_to_table(px, r)
         back_px = camera.project(np.column_stack([back, np.full(len(back), r)]))
         assert np.abs(back_px - px).max() < 1.0
-        mm_per_px = table_for(cfg.game).length_mm / cfg.width
+        mm_per_px = billiards(cfg.game).table.length_mm / cfg.width
         assert np.abs(back - mm).max() < mm_per_px
 
 

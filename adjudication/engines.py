@@ -1,0 +1,69 @@
+"""Every rule engine, and the one lookup from a game's spec to its engine."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+
+from adjudication.billiards import five_pins, pyramid, snooker, straight_pool
+from adjudication.dice import (
+    aces,
+    bank,
+    bluff,
+    buck_dice,
+    chicago,
+    craps,
+    four_dice,
+    high_dice,
+    indian_dice,
+    liar,
+    martinetti,
+    pig,
+    poker_dice,
+    stuck_in_the_mud,
+    thirteen,
+    yacht,
+)
+from adjudication.engine import Engine
+from arbiter.games import GameSpec
+
+_MODULES = (
+    snooker, straight_pool, pyramid, five_pins, liar, thirteen, craps, indian_dice, martinetti, pig, aces,
+    four_dice, stuck_in_the_mud, chicago, yacht, buck_dice, high_dice, bank, bluff, poker_dice,
+)  # fmt: skip
+ENGINES: Mapping[str, Engine] = MappingProxyType({m.ENGINE.game: m.ENGINE for m in _MODULES})
+"""Game id -> its engine, for every game that has rules here."""
+
+
+def _option_help(options: object) -> Mapping[str, str]:
+    if isinstance(options, Mapping):
+        return MappingProxyType({str(k): str(v) for k, v in options.items()})
+    return MappingProxyType({str(k): "" for k in options})  # type: ignore[attr-defined]
+
+
+OPTION_HELP: Mapping[str, Mapping[str, str]] = MappingProxyType(
+    {m.ENGINE.game: _option_help(m.OPTIONS) for m in _MODULES}
+)
+"""Game id -> the header options its engine reads, each with what it sets (empty where undocumented)."""
+
+
+class NoEngineError(KeyError):
+    """A game in the registry whose rules have no engine here; the message names the games that do."""
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+def engine_for(spec: GameSpec) -> Engine:
+    """The engine of a game; ``NoEngineError`` naming the refereed games when it has none."""
+    try:
+        return ENGINES[spec.id]
+    except KeyError:
+        raise NoEngineError(
+            f"no rule engine for {spec.id!r} yet; engines exist for: {', '.join(ENGINES)}"
+        ) from None
+
+
+def refereed(spec: GameSpec) -> bool:
+    """Whether Arbiter has the rules of this game."""
+    return spec.id in ENGINES

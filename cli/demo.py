@@ -1,0 +1,69 @@
+"""``arbiter demo``: the bundled sample through the whole pipeline, its calls, and its truth."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from arbiter import contract, narrate
+from arbiter.games import billiards
+from cli.common import SAMPLE_SHOT, fail
+from evaluation.billiards import in_truth_names
+from evaluation.scoring import EventScore
+from pipeline.billiards import RunOptions, referee_video
+from record.recorder import recording
+from record.store import MatchRecord
+from vision.sources import FrameSource, SourceError
+
+app = typer.Typer()
+
+DEMO_DB = "arbiter.db"
+
+
+@app.command()
+def demo(
+    shot_dir: Annotated[Path, typer.Option(help="The sample shot to referee.")] = SAMPLE_SHOT,
+    out: Annotated[Path, typer.Option(help="Where the run's files go.")] = Path("out/demo"),
+) -> None:
+    """Referee the bundled sample clip through the whole pipeline, then compare with its ground truth."""
+    try:
+        src = FrameSource(shot_dir / "video.mp4")
+    except SourceError as exc:
+        fail(f"{exc} (the bundled sample is missing: git checkout samples/)")
+    header, truth = contract.read_stream(shot_dir / "truth.jsonl")
+    spec = billiards(header.game)
+    typer.echo(
+        f"refereeing {shot_dir / 'video.mp4'} ({header.game}, {src.size[0]}x{src.size[1]}, {src.fps:.0f} fps)"
+    )
+    db = out / DEMO_DB
+    db.unlink(missing_ok=True)  # the demo's own record, made afresh each time
+    with MatchRecord.open(db) as record:
+        match_id = record.start_match(contract.Match(game=header.game, players=header.players), str(src.spec))
+        recorder = recording(record, match_id)
+
+        def on_event(event: object) -> None:
+            typer.echo("  " + narrate.describe(event))
+            recorder(event)
+
+        result = referee_video(src, RunOptions(spec=spec, players=header.players), out, on_event=on_event)
+        record.finish(match_id)
+        decisions = [x for x in record.lines(match_id) if isinstance(x, contract.Decision)]
+    typer.echo(
+        f"{result.frames} frames at {result.fps:.1f} fps; files in {out}/ (events.jsonl, tracks.jsonl, "
+        f"annotated.mp4, and the match record {DEMO_DB})"
+    )
+    for line in narrate.summarise(result.events):
+        typer.echo(line)
+    typer.echo("the referee's call" + ("s:" if len(decisions) != 1 else ":"))
+    for decision in decisions:
+        typer.echo("  " + narrate.describe_decision(decision).replace("\n", "\n  "))
+    score = EventScore.new()
+    score.add(truth, in_truth_names(shot_dir, result, spec.table.ball_diameter_mm))
+    found = score.as_dict()["events"]
+    typer.echo(
+        "against the physics engine's truth: "
+        + ", ".join(f"{k} {round(v['recall'] * v['true'])} of {v['true']} found" for k, v in found.items())
+        + f"; first contact {'right' if score.first_right else 'WRONG'}"
+    )

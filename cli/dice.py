@@ -1,0 +1,318 @@
+"""``arbiter dice ...``: read dice in photos, score the reader on labelled photos, train it, render dice, and
+referee a filmed dice game.
+
+A composition root only: the work is ``vision.dice``, ``evaluation.dice``, ``evaluation.train_dice``,
+``datasets.dice`` and ``pipeline.dice``'s.
+
+``arbiter eval DIR`` scores billiards shots, so dice are scored by ``arbiter dice eval DIR``.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import cv2
+import typer
+
+from arbiter import narrate
+from cli.common import dice_spec, fail
+from datasets.dice.real import RealDataError, build_real
+from datasets.dice.render import StillRecipe, ThrowRecipe, render_dataset, throw_clip, write_throw_clip
+from evaluation.dice import Convention, EvalError, evaluate_folder
+from evaluation.train_dice import SWEEP_FLOOR, DiceRecipe, DiceTrainSettings, train_dice
+from pipeline.dice import DiceRunOptions, referee_dice_video
+from vision.dice import DEFAULT_DICE_MODEL, DiceReader, DiceReaderConfig
+from vision.sources import FrameSource, SourceError
+from vision.yolo import ModelError
+
+app = typer.Typer(
+    help="Dice: read faces in photos, score on labelled photos, train, render, referee a video.",
+    no_args_is_help=True,
+)
+
+ModelOption = Annotated[
+    Path | None, typer.Option(help="The dice network (ONNX); default models/dice_yolo11n.onnx.")
+]
+
+
+def _reader(model: Path | None, confidence: float):
+
+    try:
+        return DiceReader(model or DEFAULT_DICE_MODEL, DiceReaderConfig(confidence=confidence))
+    except (ModelError, ValueError) as exc:
+        fail(str(exc))
+
+
+@app.command("read")
+def read_cmd(
+    images: Annotated[list[Path], typer.Argument(help="Photos (or video frames saved as images).")],
+    as_json: Annotated[
+        bool, typer.Option("--json", help="One JSON object per image: its path and its dice.")
+    ] = False,
+    model: ModelOption = None,
+    confidence: Annotated[float, typer.Option(help="Keep dice read at least this confident.")] = 0.25,
+) -> None:
+    """Find every die in each image and read its top face: box in pixels, value, confidence. A die resting
+    cocked (no face up) is reported as such, with no value."""
+
+    reader = _reader(model, confidence)
+    failed = 0
+    for path in images:
+        image = cv2.imread(str(path), cv2.IMREAD_COLOR) if path.is_file() else None
+        if image is None:
+            failed += 1
+            typer.secho(f"error: {path}: not found or not an image", fg=typer.colors.RED, err=True)
+            continue
+        dice = sorted(reader.read(image), key=lambda d: (d.box_px[1], d.box_px[0]))
+        if as_json:
+            typer.echo(json.dumps({"image": str(path), "dice": [d.to_dict() for d in dice]}))
+            continue
+        typer.echo(
+            f"{path}: {len(dice)} dice" + (f", total {sum(d.value or 0 for d in dice)}" if dice else "")
+        )
+        for d in dice:
+            x0, y0, x1, y1 = (round(v) for v in d.box_px)
+            what = "cocked (no face up)" if d.value is None else f"{d.value}"
+            typer.echo(f"  [{x0:5d} {y0:5d} {x1:5d} {y1:5d}]  {what:<20} confidence {d.confidence:.2f}")
+    if failed:
+        raise typer.Exit(2)
+
+
+@app.command("eval")
+def eval_cmd(
+    root: Annotated[
+        Path,
+        typer.Argument(
+            help="A YOLO folder of labelled photos (class k = face k+1), or a folder of such folders (one "
+            "set each, e.g. the eval/test folder written by 'arbiter dice data')."
+        ),
+    ],
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    convention: Annotated[
+        str | None,
+        typer.Option(
+            help="centre: label boxes are pip clusters (matched by centre); iou: whole dice (IoU >= 0.5). "
+            "Default: the folder's dice_set.json, a known set name, or a guess from the label sizes."
+        ),
+    ] = None,
+    model: ModelOption = None,
+    confidence: Annotated[float, typer.Option(help="The operating threshold the main figures use.")] = 0.25,
+) -> None:
+    """Score the dice reader on real photographs, per set: value accuracy of the dice found, recall,
+    precision, a confusion of faces (with cocked and missed), and the figures where recall reaches 99%
+    (the goal: at least 99.5% of dice read right there)."""
+
+    conv = None
+    if convention is not None:
+        try:
+            conv = Convention(convention)
+        except ValueError:
+            fail(f"--convention must be centre or iou (got {convention!r})")
+    reader = _reader(model, min(SWEEP_FLOOR, confidence))
+
+    def progress(es) -> None:
+        if not as_json:
+            typer.echo(
+                f"{es.name}: {len(es.pairs)} photos, {es.convention.value} ({es.convention_from})", err=True
+            )
+
+    try:
+        result = evaluate_folder(root, reader.read, confidence, conv, on_set=progress)
+    except EvalError as exc:
+        fail(str(exc))
+    if as_json:
+        typer.echo(json.dumps(result))
+        return
+    for name, f in [*result["sets"].items(), ("all", result["all"])]:
+        typer.echo(_summary(name, f))
+        if name != "all":
+            typer.echo(_confusion(f["confusion"]))
+
+
+def _pct(v: float | None) -> str:
+    return "  -   " if v is None else f"{100 * v:6.2f}%"
+
+
+def _summary(name: str, f: dict) -> str:
+    line = (
+        f"{name}: {f['labels']} dice in {f['images']} photos; at confidence {f['threshold']}: recall "
+        f"{_pct(f['recall'])}, precision {_pct(f['precision'])}, read right {_pct(f['accuracy'])} of found"
+    )
+    goal = f.get("at_goal_recall")
+    if goal:
+        line += (
+            f"\n  at 99% recall (confidence {goal['threshold']}): read right {_pct(goal['accuracy'])}, "
+            f"precision {_pct(goal['precision'])}; goal {'met' if f['goal_met'] else 'NOT met'}"
+        )
+    else:
+        line += "\n  99% recall is not reached at any confidence: goal NOT met"
+    return line
+
+
+def _confusion(confusion: dict) -> str:
+    cols = list(next(iter(confusion.values())))
+    rows = ["  true\\read " + " ".join(f"{c:>6}" for c in cols)]
+    rows += [f"  {t:>9} " + " ".join(f"{n:6d}" for n in row.values()) for t, row in confusion.items()]
+    return "\n".join(rows)
+
+
+@app.command("data")
+def data_cmd(
+    out: Annotated[Path, typer.Argument(help="Folder to write (created).")] = Path("work/dice/data"),
+    link: Annotated[bool, typer.Option(help="Symlink the photos (else copy them).")] = True,
+) -> None:
+    """Split the real photos (by source photo, stratified by face) into train, val and test, fix their
+    known defects, and write ultralytics folders plus eval/{val,test}/<set>/ for 'arbiter dice eval'."""
+
+    try:
+        counts = build_real(out, link=link, log=lambda m: typer.echo(m, err=True))
+    except RealDataError as exc:
+        fail(str(exc))
+    typer.echo(json.dumps(counts, indent=1))
+
+
+@app.command("synth")
+def synth_cmd(
+    out: Annotated[Path, typer.Argument(help="Output folder (created).")],
+    images: Annotated[int, typer.Option(help="Labelled stills: images/train, labels/train (YOLO).")] = 100,
+    clips: Annotated[int, typer.Option(help="Throw clips: clip_NNN/video.mp4 and truth.json.")] = 0,
+    seed: Annotated[int, typer.Option(help="The same seed gives the same images, byte for byte.")] = 0,
+    dice: Annotated[int, typer.Option(help="Dice per throw clip.")] = 3,
+    throws: Annotated[int, typer.Option(help="Throws per clip.")] = 3,
+    off_table: Annotated[float, typer.Option(help="Chance a throw sends a die off the table.")] = 0.2,
+    cocked: Annotated[float, typer.Option(help="Chance a throw leaves a die cocked on another.")] = 0.2,
+) -> None:
+    """Render dice: labelled stills for training (class = face - 1, 6 = cocked), and short throw clips with
+    per-frame truth for the throw watcher and 'arbiter dice run'."""
+
+    if images:
+        counts = render_dataset(StillRecipe(count=images, seed=seed), out, "train")
+        typer.echo(
+            f"{counts['images']} stills, {counts['boxes']} dice in {out}/images/train: {counts['classes']}"
+        )
+    for k in range(clips):
+        try:
+            recipe = ThrowRecipe(
+                dice=dice, throws=throws, seed=seed + k, off_table_share=off_table, cocked_share=cocked
+            )
+        except ValueError as exc:
+            fail(str(exc))
+        clip = throw_clip(recipe)
+        video = write_throw_clip(clip, out / f"clip_{k:03d}")
+        summary = "; ".join(
+            f"throw {t.index}: thrown {','.join(t.thrown)} -> "
+            + " ".join(f"{d}={'cocked' if v is None else v}" for d, v in t.values.items())
+            + (f" off table {','.join(t.off_table)}" if t.off_table else "")
+            for t in clip.throws
+        )
+        typer.echo(f"{video} ({len(clip.frames)} frames): {summary}")
+
+
+@app.command("train")
+def train_cmd(
+    epochs: Annotated[int, typer.Option(help="Training epochs.")] = 80,
+    renders: Annotated[int, typer.Option(help="Rendered stills added to the real training photos.")] = 3000,
+    imgsz: Annotated[int, typer.Option(help="Training image size.")] = 640,
+    batch: Annotated[int, typer.Option(help="Batch size.")] = 16,
+    device: Annotated[str, typer.Option(help="cpu, or a GPU index such as 0.")] = "cpu",
+    workers: Annotated[int, typer.Option(help="Data-loading and rendering processes.")] = 2,
+    fraction: Annotated[float, typer.Option(help="Share of the training list used (smoke runs).")] = 1.0,
+    seed: Annotated[int, typer.Option(help="Seed of the renders and the training.")] = 0,
+    work: Annotated[Path, typer.Option(help="Dataset and training runs go here.")] = Path("work/dice"),
+    models: Annotated[Path, typer.Option(help="Where the ONNX model and its record go.")] = Path("models"),
+    estimate: Annotated[bool, typer.Option(help="Print the expected cost and stop.")] = False,
+    limit: Annotated[
+        int | None, typer.Option(help="At most this many real photos per set and split (smoke runs only).")
+    ] = None,
+) -> None:
+    """Train the dice reader from scratch on the real training photos plus renders, export
+    models/dice_yolo11n.onnx with its record (including the goal's figures on the unseen real test photos).
+    Needs the train extra (torch, ultralytics); running the result needs neither."""
+
+    real = REAL_TRAIN_PHOTOS if limit is None else 2 * limit
+    train_images = real * 2 + renders  # real photos are listed twice
+    steps = train_images * fraction * epochs
+    cost_cpu = steps * CPU_S_PER_IMAGE * (imgsz / 640) ** 2
+    text = (
+        f"{epochs} epochs over about {int(train_images * fraction)} images at {imgsz} px: about "
+        f"{cost_cpu / 3600:.1f} h on this machine's 2 CPU cores, well under an hour on one GPU; plus the "
+        f"dataset once (about {renders * RENDER_S / max(workers, 1) / 60 + GROW_BOXES_S / 60:.0f} min)"
+    )
+    typer.echo(text, err=True)
+    if estimate:
+        return
+    recipe = DiceRecipe(renders=StillRecipe(count=renders, seed=seed), real_limit=limit)
+    settings = DiceTrainSettings(
+        epochs=epochs, imgsz=imgsz, batch=batch, device=device, fraction=fraction, seed=seed, workers=workers
+    )
+    command = "arbiter dice train " + " ".join(sys.argv[3:]) if len(sys.argv) > 3 else "arbiter dice train"
+    try:
+        record = train_dice(
+            recipe, settings, work, models, log=lambda m: typer.echo(m, err=True), command=command
+        )
+    except ImportError as exc:
+        fail(f"training needs the train extra ({exc}); install it with: pip install -e '.[train]'")
+    typer.echo(json.dumps({"validation": record["validation"], "test": _goal_lines(record.get("test", {}))}))
+
+
+def _goal_lines(test: dict) -> dict:
+    out = {}
+    for split, result in test.items():
+        for name, f in result.get("sets", {}).items():
+            out[f"{split}/{name}"] = {
+                "recall": f["recall"],
+                "accuracy": f["accuracy"],
+                "at_goal_recall": f["at_goal_recall"],
+                "goal_met": f["goal_met"],
+            }
+    return out
+
+
+# Cost model of 'arbiter dice train' on this machine: a 1-epoch smoke run at 640 px took 20 s per batch of 16
+# while another training shared its 2 CPU cores (about half that on idle cores).
+CPU_S_PER_IMAGE = 1.2  # seconds per training image per epoch at 640 px
+RENDER_S = 0.4  # seconds per rendered still
+GROW_BOXES_S = 150  # growing the top-down set's pip-cluster boxes into whole dice (GrabCut), once
+REAL_TRAIN_PHOTOS = 820
+
+
+@app.command("run")
+def run_cmd(
+    source: Annotated[str, typer.Argument(help="A video file, camera index, rtsp:// URL or image folder.")],
+    game: Annotated[str, typer.Option(help="A dice game id (pig, yacht, craps...).")],
+    out: Annotated[
+        Path, typer.Option(help="Output folder: events.jsonl, decisions.jsonl, issues.jsonl.")
+    ] = Path("out/dice_run"),
+    players: Annotated[str, typer.Option(help="Players in turn order, comma separated.")] = "A,B",
+    annotate: Annotated[bool, typer.Option(help="Write annotated.mp4.")] = False,
+    model: ModelOption = None,
+    every: Annotated[int, typer.Option(help="Read every Nth frame.")] = 1,
+) -> None:
+    """Referee a filmed dice game: follow the throws, emit one roll per settled throw, apply the rules."""
+
+    spec = dice_spec(game)
+    try:
+        src = FrameSource(source)
+        options = DiceRunOptions(model=model, annotate=annotate, every=every)
+    except (SourceError, ValueError) as exc:
+        fail(str(exc))
+
+    def on_event(event: object) -> None:
+        if isinstance(event, dict):
+            what = event.get("kind", event["type"])
+            typer.echo(f"  ! {what}: {event.get('die', '')} {event.get('note', event.get('message', ''))}")
+        else:
+            typer.echo("  " + narrate.describe(event))
+
+    names = tuple(p.strip() for p in players.split(",") if p.strip())
+    try:
+        result = referee_dice_video(src, spec, names, out, options, on_event=on_event)
+    except (ModelError, ValueError) as exc:
+        fail(str(exc))
+    typer.echo(
+        f"{result.frames} frames at {result.fps:.1f} fps; {len(result.rolls)} rolls, {len(result.decisions)} "
+        f"decisions, {len(result.issues)} issues in {out}"
+    )

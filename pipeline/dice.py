@@ -1,0 +1,203 @@
+"""Wiring for dice games, and nothing more: frames -> ``DiceReader`` -> ``ThrowWatcher`` -> ``roll`` events ->
+the game's rules engine -> decisions, written as they happen.
+
+Files in ``out``: ``events.jsonl`` (the match header, then one ``roll`` per settled throw: a stream that
+``arbiter referee`` replays to the same decisions), ``decisions.jsonl`` (the engine's calls),
+``issues.jsonl`` (what the watcher reported instead of guessing, and throws the rules refused) and, when
+asked, ``annotated.mp4``. Each line is flushed as it is written, so a killed run loses nothing already seen.
+
+Who threw: the player the engine's last decision named as next (``Decision.next``), at first the match's
+``first`` option or the first player. Inputs no camera sees (Pig's ``stop``, claims, bets) are not in a
+video; games that need them get them from the event stream, not from here.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from adjudication.engine import RuleError
+from adjudication.referee import Referee
+from arbiter import contract as c
+from arbiter.games import DiceSpec
+from tracking.throws import ThrowWatcher, WatchConfig
+from vision.dice import DEFAULT_DICE_MODEL, DiceReader, DiceReaderConfig, DieReading
+from vision.sources import FrameSource
+from vision.types import Frame
+from vision.video import VideoWriter
+
+
+@dataclass(frozen=True)
+class DiceRunOptions:
+    """What a dice run was asked to do. ``every``: read every Nth frame (the watcher's times stay real;
+    2 halves the cost and still sees a die settle). ``table_px``: the table area in pixels (a die outside it
+    is off the table); None: the whole picture."""
+
+    model: Path | None = None
+    reader: DiceReaderConfig = field(default_factory=DiceReaderConfig)
+    watch: WatchConfig = field(default_factory=WatchConfig)
+    table_px: tuple[tuple[float, float], ...] | None = None
+    annotate: bool = False
+    every: int = 1
+    max_frames: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.every < 1:
+            raise ValueError(f"every must be at least 1 (got {self.every})")
+
+
+@dataclass
+class DiceRunResult:
+    frames: int = 0
+    bad_frames: int = 0
+    rolls: list[c.Roll] = field(default_factory=list)
+    decisions: list[c.Decision] = field(default_factory=list)
+    issues: list[dict] = field(default_factory=list)
+    seconds: float = 0.0
+    state: Any = None
+
+    @property
+    def fps(self) -> float:
+        return self.frames / self.seconds if self.seconds > 0 else 0.0
+
+
+def referee_dice_video(
+    source: FrameSource,
+    spec: DiceSpec,
+    players: Sequence[str],
+    out: Path,
+    options: DiceRunOptions | None = None,
+    match_options: Mapping[str, Any] | None = None,
+    read_frame: Callable[[Frame], Sequence[DieReading]] | None = None,
+    on_frame: Callable[[int, float], None] | None = None,
+    on_event: Callable[[object], None] | None = None,
+) -> DiceRunResult:
+    """Referee a dice game filmed by ``source``. ``read_frame`` replaces the network (tests feed truth);
+    ``on_event`` sees each roll, decision and issue (as a dict) as it happens. Raises ``ValueError`` for a
+    game without an engine or options it cannot use, ``ModelError`` for a missing model."""
+    options = options or DiceRunOptions()
+    match = c.Match(game=spec.id, players=tuple(players), options=dict(match_options or {}))
+    try:
+        referee = Referee(match)
+    except KeyError as exc:
+        raise ValueError(str(exc)) from None
+    if read_frame is None:
+        reader = DiceReader(options.model or DEFAULT_DICE_MODEL, options.reader)
+
+        def read_frame(f: Frame) -> Sequence[DieReading]:
+            return reader.read(f.image)
+
+    first = str(match.options.get("first", match.players[0]))
+    on_turn = {"player": first}
+    watcher = ThrowWatcher(lambda: on_turn["player"], options.watch, options.table_px)
+    result = DiceRunResult()
+    out.mkdir(parents=True, exist_ok=True)
+    started = time.perf_counter()
+    writer = None
+    with (
+        (out / "events.jsonl").open("w", encoding="utf-8", newline="\n") as events,
+        (out / "decisions.jsonl").open("w", encoding="utf-8", newline="\n") as decisions,
+        (out / "issues.jsonl").open("w", encoding="utf-8", newline="\n") as issues,
+    ):
+        c.append_event(events, match)
+
+        def issue(obj: dict) -> None:
+            issues.write(json.dumps(obj, ensure_ascii=False) + "\n")
+            issues.flush()
+            result.issues.append(obj)
+            if on_event:
+                on_event(obj)
+
+        last_readings: Sequence[DieReading] = ()
+        for frame in source:
+            if options.max_frames is not None and result.frames >= options.max_frames:
+                break
+            result.frames += 1
+            if (frame.index % options.every) == 0:
+                last_readings = read_frame(frame)
+                outputs = watcher.update(frame.t, last_readings, frame.image, frame.index)
+            else:
+                outputs = []
+            for item in outputs:
+                if not isinstance(item, c.Roll):
+                    issue(item.to_dict())
+                    continue
+                c.append_event(events, item)
+                result.rolls.append(item)
+                if on_event:
+                    on_event(item)
+                try:
+                    made = referee.step(item)
+                except RuleError as exc:
+                    issue(
+                        {
+                            "type": "rule_error",
+                            "t": round(item.t, 6),
+                            "player": item.player,
+                            "message": str(exc),
+                        }
+                    )
+                    continue
+                for decision in made:
+                    c.append_event(decisions, decision)
+                    result.decisions.append(decision)
+                    if decision.next is not None:
+                        on_turn["player"] = decision.next
+                    if on_event:
+                        on_event(decision)
+            if options.annotate:
+                if writer is None:
+                    h, w = frame.image.shape[:2]
+                    writer = VideoWriter(out / "annotated.mp4", w, h, source.fps)
+                writer.write(_annotate(frame.image, watcher, result, options.table_px))
+            if on_frame:
+                on_frame(result.frames, result.frames / max(time.perf_counter() - started, 1e-9))
+    if writer is not None:
+        writer.close()
+    result.seconds = time.perf_counter() - started
+    result.bad_frames = source.stats.bad_frames
+    result.state = referee.state
+    return result
+
+
+def _annotate(
+    image: np.ndarray,
+    watcher: ThrowWatcher,
+    result: DiceRunResult,
+    table_px: Sequence[tuple[float, float]] | None,
+) -> np.ndarray:
+    """Each die's box, id and face (red while it moves), the table area, the last roll and decision."""
+    out = image.copy()
+    if table_px is not None:
+        cv2.polylines(out, [np.asarray(table_px, dtype=np.int32)], True, (255, 255, 0), 1, cv2.LINE_AA)
+    for die in watcher.dice():
+        x0, y0, x1, y1 = (int(v) for v in die.box_px)
+        colour = (0, 0, 255) if die.moving else (0, 220, 0)
+        cv2.rectangle(out, (x0, y0), (x1, y1), colour, 2)
+        label = f"{die.id} {die.value if die.value is not None else '?'}"
+        cv2.putText(out, label, (x0, max(y0 - 4, 12)), cv2.FONT_HERSHEY_SIMPLEX, 0.5, colour, 1, cv2.LINE_AA)
+    lines = []
+    if result.rolls:
+        r = result.rolls[-1]
+        lines.append(
+            f"{r.player}: " + " ".join(f"{d.id}={d.value}" for d in r.dice) + f"  thrown {','.join(r.thrown)}"
+        )
+    if result.decisions:
+        d = result.decisions[-1]
+        lines.append(
+            "score "
+            + ", ".join(f"{p} {v}" for p, v in d.score.items())
+            + (f"; next {d.next}" if d.next else "")
+        )
+    for k, text in enumerate(lines):
+        cv2.putText(
+            out, text, (10, 24 + 22 * k), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (255, 255, 255), 2, cv2.LINE_AA
+        )
+    return out

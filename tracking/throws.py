@@ -1,0 +1,456 @@
+"""Following dice throws across video frames: per-frame readings in, ``roll`` events out.
+
+``ThrowWatcher`` follows dice with stable ids (``d1``, ``d2``...), notices motion, waits until nothing has
+moved for ``settle_s`` and then emits one ``Roll`` holding every die's face, with ``thrown`` the dice that
+moved since the last roll. What it cannot call, it reports as a ``DiceIssue`` instead of guessing: a die that
+left the table, one resting cocked, one it cannot read with confidence.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, deque
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+import cv2
+import numpy as np
+
+from arbiter.contract import Die, Roll
+from vision.dice import DieReading
+
+READINGS_KEPT = 150  # per die: a face is voted on from at most this many recent readings (5 s at 30 fps)
+
+
+class IssueKind(StrEnum):
+    OFF_TABLE = "off_table"  # left the table area (or the picture) during a throw, or lies outside it
+    COCKED = "cocked"  # resting with no face up (on an edge, against something)
+    UNREADABLE = "unreadable"  # settled, but read with too little confidence or inconsistently
+    LOST = "lost"  # vanished during a throw away from the table's edge (hidden, or a missed detection)
+
+
+@dataclass(frozen=True)
+class DiceIssue:
+    """Something about a settled throw that the watcher reports instead of guessing; not a contract line:
+    the pipeline writes these to ``issues.jsonl`` beside the events."""
+
+    t: float
+    kind: IssueKind
+    die: str
+    player: str
+    xy_px: tuple[float, float]
+    note: str
+    frame: int | None = None
+
+    def to_dict(self) -> dict:
+        out = {"type": "dice_issue", "t": round(self.t, 6), "kind": self.kind.value, "die": self.die}
+        if self.frame is not None:
+            out["frame"] = self.frame
+        out.update(player=self.player, xy_px=[round(v, 1) for v in self.xy_px], note=self.note)
+        return out
+
+
+@dataclass(frozen=True)
+class WatchConfig:
+    """What counts as motion, as settled, as the same die, as gone.
+
+    Distances are in die sizes (a die's box side), so the same settings hold for any camera distance.
+
+    - ``settle_s``: a throw is over when nothing has moved for this long. Shorter reports sooner; too short
+      calls a die that is still rocking or spinning.
+    - ``move_frac``: a die that shifts this far from where it rested has moved (was thrown). Lower catches
+      nudges, higher ignores box jitter of a die at rest (about 0.03 here).
+    - ``diff_level``: mean grey-level change (0..255) inside a die's box from one frame to the next that
+      counts as activity when images are given (a die spinning on the spot, a hand): it delays settling but
+      does not by itself make a die thrown. 0 turns it off; video noise is a few levels.
+    - ``match_frac``: the furthest a moving die may jump between consecutive frames and stay the same die;
+      ``speed_frac`` widens that by this many die sizes per second a die goes unseen (blurred while rolling).
+      ``rest_match_frac``: the same for a die at rest (quiet for ``settle_s``): small, so that a die rolling
+      past one that the reader missed for a frame is not taken for it. A resting die knocked further than
+      this in one frame becomes a new die (and the old one gone): it is still counted as thrown.
+    - ``confirm_frames``: sightings before a new die gets an id; one-frame false detections never do.
+    - ``lost_s``: a die unseen this long is gone. During a throw that is reported (``off_table`` when last
+      seen by the edge, else ``lost``); at rest it is a die picked up, and its id is free again.
+    - ``edge_frac``: within this many die sizes of the picture's (or table area's) edge counts as "by the
+      edge".
+    - ``startup_s``: dice seen in the first moments of watching were lying there before any throw: they are
+      on the table but not thrown until they move. Later arrivals were thrown in.
+    - ``min_read_confidence``: a settled die whose readings average less than this is ``unreadable``.
+    - ``min_agreement``: the share of a settled die's readings that must agree on its face.
+    - ``max_aspect``: a settled box more elongated than this is reported ``cocked``: a die flat on the table
+      looks about square from any angle it is read at; two dice merged into one box look like this too.
+    - ``roll_with_issues``: False: a throw with an issue yields only the issues (the players re-throw, as the
+      rules of most games ask for a cocked die or one off the table); True: the roll of the readable dice too.
+    """
+
+    settle_s: float = 0.7
+    move_frac: float = 0.15
+    diff_level: float = 12.0
+    match_frac: float = 1.5
+    rest_match_frac: float = 0.6
+    speed_frac: float = 25.0
+    confirm_frames: int = 2
+    lost_s: float = 0.5
+    edge_frac: float = 0.6
+    startup_s: float = 0.25
+    min_read_confidence: float = 0.5
+    min_agreement: float = 0.6
+    max_aspect: float = 1.8
+    roll_with_issues: bool = False
+
+    def __post_init__(self) -> None:
+        positive = ("settle_s", "move_frac", "match_frac", "rest_match_frac", "lost_s", "max_aspect")
+        for name in positive:
+            if not getattr(self, name) > 0:
+                raise ValueError(f"WatchConfig.{name} must be > 0 (got {getattr(self, name)})")
+        if self.confirm_frames < 1:
+            raise ValueError(f"WatchConfig.confirm_frames must be at least 1 (got {self.confirm_frames})")
+        for name in ("min_read_confidence", "min_agreement"):
+            if not 0 <= getattr(self, name) <= 1:
+                raise ValueError(f"WatchConfig.{name} must lie in [0, 1] (got {getattr(self, name)})")
+        if self.diff_level < 0 or self.speed_frac < 0 or self.edge_frac < 0 or self.startup_s < 0:
+            raise ValueError("WatchConfig.diff_level, speed_frac, edge_frac and startup_s must be >= 0")
+
+
+@dataclass
+class _Track:
+    """One die followed across frames (internal: the watcher owns and mutates these)."""
+
+    key: int
+    centre: np.ndarray
+    size: float
+    box: tuple[float, float, float, float]
+    born_t: float
+    last_seen_t: float
+    rest: np.ndarray  # where it lies: the mean of its positions since it last moved
+    rest_n: int = 1  # positions in that mean
+    first_centre: np.ndarray = field(default_factory=lambda: np.zeros(2))  # where it was first seen
+    velocity: np.ndarray = field(default_factory=lambda: np.zeros(2))
+    id: str | None = None  # given once confirmed
+    hits: int = 1
+    moved: bool = False  # since the last roll
+    last_motion_t: float = -np.inf
+    # t, value, confidence, aspect of the readings since it last moved (the latest ``READINGS_KEPT``)
+    readings: deque[tuple[float, int | None, float, float]] = field(
+        default_factory=lambda: deque(maxlen=READINGS_KEPT)
+    )
+
+
+@dataclass(frozen=True)
+class TrackedDie:
+    """What the watcher knows about one die now (for overlays and logs)."""
+
+    id: str
+    box_px: tuple[float, float, float, float]
+    value: int | None
+    moving: bool
+
+
+class ThrowWatcher:
+    """Dice followed frame by frame; one ``Roll`` per settled throw (``update``).
+
+    ``player_for`` is asked, when a throw settles, who threw it (the caller knows the turn order: the
+    pipeline asks the rules engine). ``table_px`` is the table area as a polygon in pixels; without it the
+    whole picture is table. ``frame_size`` (width, height) is needed to see a die leave by the picture's
+    edge when no images are given to ``update``. Call ``update`` once per frame, even with no readings.
+    """
+
+    def __init__(
+        self,
+        player_for: Callable[[], str],
+        config: WatchConfig | None = None,
+        table_px: Sequence[tuple[float, float]] | None = None,
+        frame_size: tuple[int, int] | None = None,
+    ) -> None:
+        self.config = config or WatchConfig()
+        self.player_for = player_for
+        self.table_px = None if table_px is None else np.asarray(table_px, dtype=np.float32).reshape(-1, 1, 2)
+        if self.table_px is not None and len(self.table_px) < 3:
+            raise ValueError("table_px must be a polygon of at least 3 points")
+        self._tracks: list[_Track] = []
+        self._next_key = 0
+        self._first_t: float | None = None
+        self._last_t: float | None = None
+        self._last_activity_t = -np.inf
+        self._gone: list[tuple[IssueKind, str, tuple[float, float], str]] = []  # dice gone in this throw
+        self._prev_grey: np.ndarray | None = None
+        self._size = frame_size  # image width, height: from the first image when not given
+        self.rolls = 0
+
+    # -- per frame ---------------------------------------------------------------------------------------
+
+    def update(
+        self,
+        t: float,
+        readings: Sequence[DieReading],
+        image: np.ndarray | None = None,
+        frame: int | None = None,
+    ) -> list[Roll | DiceIssue]:
+        """Take one frame's readings (and optionally the image, for motion by frame difference); return
+        what the frame settled: nothing, or one throw's roll and/or issues."""
+        if self._last_t is not None and t < self._last_t:
+            raise ValueError(f"frame times must not go backwards ({t} after {self._last_t})")
+        cfg = self.config
+        if self._first_t is None:
+            self._first_t = t
+        self._last_t = t
+        grey = None
+        if image is not None:
+            self._size = (image.shape[1], image.shape[0])
+            if cfg.diff_level > 0:
+                grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
+        matched = self._associate(t, readings)
+        for track, reading in matched:
+            self._observe(track, reading, t, grey)
+        seen = {id(tr) for tr, _ in matched}
+        taken = {id(r) for _, r in matched}
+        for reading in readings:
+            if id(reading) not in taken:
+                self._birth(reading, t)
+        self._forget(t, seen)
+        self._prev_grey = grey
+        return self._settle(t, frame)
+
+    def dice(self) -> list[TrackedDie]:
+        """The confirmed dice now, with their latest reading."""
+        out = []
+        for tr in self._tracks:
+            if tr.id is None:
+                continue
+            value = tr.readings[-1][1] if tr.readings else None
+            moving = self._last_t is not None and self._last_t - tr.last_motion_t < self.config.settle_s
+            out.append(TrackedDie(tr.id, tr.box, value, moving))
+        return sorted(out, key=lambda d: _id_number(d.id))
+
+    # -- steps -------------------------------------------------------------------------------------------
+
+    def _associate(self, t: float, readings: Sequence[DieReading]) -> list[tuple[_Track, DieReading]]:
+        """Tracks and readings paired by least distance from where each track should be now, in die sizes,
+        within a gate: tight round a die at rest (a die rolling past is not taken for it when it is missed for
+        a frame), wide round a moving one and wider the longer it goes unseen."""
+        if not self._tracks or not readings:
+            return []
+        from scipy.optimize import linear_sum_assignment
+
+        cfg = self.config
+        cost = np.full((len(self._tracks), len(readings)), np.inf)
+        for i, tr in enumerate(self._tracks):
+            unseen = t - tr.last_seen_t
+            if tr.id is not None and t - tr.last_motion_t >= cfg.settle_s:  # at rest
+                predicted, gate = tr.rest, cfg.rest_match_frac
+            else:
+                predicted = tr.centre + tr.velocity * min(unseen, cfg.lost_s)
+                gate = cfg.match_frac + cfg.speed_frac * unseen
+            for j, r in enumerate(readings):
+                scale = max(tr.size, r.size_px, 1.0)
+                d = float(np.hypot(*(np.asarray(r.centre_px) - predicted))) / scale
+                if d <= gate:
+                    cost[i, j] = d
+        finite = np.isfinite(cost)
+        if not finite.any():
+            return []
+        rows, cols = linear_sum_assignment(np.where(finite, cost, 1e9))
+        return [(self._tracks[i], readings[j]) for i, j in zip(rows, cols, strict=True) if finite[i, j]]
+
+    def _observe(self, tr: _Track, r: DieReading, t: float, grey: np.ndarray | None) -> None:
+        cfg = self.config
+        centre = np.asarray(r.centre_px, dtype=np.float64)
+        elapsed = t - tr.last_seen_t
+        if elapsed > 0:  # smoothed, and no faster than a die rolls: one wrong pairing cannot fling it away
+            v = (centre - tr.centre) / elapsed
+            top = cfg.speed_frac * max(tr.size, r.size_px)
+            speed = float(np.hypot(*v))
+            if speed > top:
+                v *= top / speed
+            tr.velocity = 0.5 * tr.velocity + 0.5 * v
+        active = False
+        if np.hypot(*(centre - tr.rest)) > cfg.move_frac * max(tr.size, r.size_px):
+            active = True
+            tr.rest, tr.rest_n = centre, 1
+            if tr.id is not None:
+                tr.moved = True
+        else:  # still: the mean of its positions, so box jitter averages out instead of adding up
+            tr.rest_n += 1
+            tr.rest = tr.rest + (centre - tr.rest) / tr.rest_n
+        if grey is not None and self._prev_grey is not None and self._box_changed(r.box_px, grey):
+            active = True
+        if active:
+            tr.last_motion_t = t
+            self._last_activity_t = t
+            tr.readings.clear()  # readings before the die came to rest say nothing about where it lies
+        tr.centre, tr.size, tr.box = centre, r.size_px, r.box_px
+        tr.last_seen_t = t
+        tr.hits += 1
+        tr.readings.append((t, r.value, r.confidence, self._aspect(r)))
+        if tr.id is None and tr.hits >= cfg.confirm_frames:
+            self._confirm(tr, t)
+
+    def _aspect(self, r: DieReading) -> float:
+        """The box's elongation, or NaN where the picture's edge cuts the box (and so its shape)."""
+        if self._size is not None:
+            w, h = self._size
+            x0, y0, x1, y1 = r.box_px
+            if x0 <= 1 or y0 <= 1 or x1 >= w - 1 or y1 >= h - 1:
+                return float("nan")
+        return r.aspect
+
+    def _box_changed(self, box: tuple[float, float, float, float], grey: np.ndarray) -> bool:
+        prev = self._prev_grey
+        if prev is None or prev.shape != grey.shape:
+            return False
+        x0, y0, x1, y1 = (round(v) for v in box)
+        a, b = grey[y0:y1, x0:x1], prev[y0:y1, x0:x1]
+        if a.size == 0:
+            return False
+        return float(cv2.absdiff(a, b).mean()) > self.config.diff_level
+
+    def _birth(self, r: DieReading, t: float) -> None:
+        centre = np.asarray(r.centre_px, dtype=np.float64)
+        tr = _Track(
+            self._next_key, centre, r.size_px, r.box_px, t, t, centre.copy(), first_centre=centre.copy()
+        )
+        tr.readings.append((t, r.value, r.confidence, self._aspect(r)))
+        self._next_key += 1
+        self._tracks.append(tr)
+        if self.config.confirm_frames <= 1:
+            self._confirm(tr, t)
+
+    def _confirm(self, tr: _Track, t: float) -> None:
+        used = {x.id for x in self._tracks if x.id is not None}
+        n = 1
+        while f"d{n}" in used:
+            n += 1
+        tr.id = f"d{n}"
+        first = self._first_t if self._first_t is not None else t
+        if tr.born_t - first > self.config.startup_s:
+            tr.moved = True  # confirmed after startup: it was thrown in
+            tr.last_motion_t = t
+            self._last_activity_t = t
+            if self._gone:  # it replaces a die that left in this throw: that one was picked up, not lost
+                lost = [i for i, g in enumerate(self._gone) if g[0] is IssueKind.LOST]
+                self._gone.pop(lost[0] if lost else 0)
+
+    def _forget(self, t: float, seen: set[int]) -> None:
+        """Drop dice unseen for ``lost_s``. One gone during a throw is remembered, unless another die took
+        up its path after it was last seen (the same die, its track broken by missed detections); a die
+        that arrives later in the throw cancels it too (picked up and thrown again). What is left is
+        reported when the throw settles."""
+        cfg = self.config
+        keep, dropped = [], []
+        for tr in self._tracks:
+            if id(tr) in seen or t - tr.last_seen_t <= cfg.lost_s:
+                keep.append(tr)
+            elif tr.id is not None:  # never confirmed: a false detection, forgotten
+                dropped.append(tr)
+        self._tracks = keep
+        for tr in dropped:
+            if not (tr.moved or self._throw_active()) or self._continued(tr):
+                continue
+            xy = (float(tr.centre[0]), float(tr.centre[1]))
+            if self._by_edge(tr.centre, tr.size):
+                self._gone.append((IssueKind.OFF_TABLE, str(tr.id), xy, "left the table during the throw"))
+            else:
+                self._gone.append((IssueKind.LOST, str(tr.id), xy, "vanished during the throw"))
+            self._last_activity_t = max(self._last_activity_t, tr.last_seen_t)
+
+    def _continued(self, gone: _Track) -> bool:
+        """Whether a die born after ``gone`` was last seen started where ``gone`` was heading."""
+        cfg = self.config
+        for tr in self._tracks:
+            gap = tr.born_t - gone.last_seen_t
+            if gap < 0:
+                continue
+            predicted = gone.centre + gone.velocity * min(gap, cfg.lost_s)
+            reach = (cfg.match_frac + cfg.speed_frac * gap) * max(gone.size, tr.size, 1.0)
+            if min(np.hypot(*(tr.first_centre - p)) for p in (gone.centre, predicted)) <= reach:
+                return True
+        return False
+
+    def _throw_active(self) -> bool:
+        return any(tr.moved for tr in self._tracks if tr.id is not None)
+
+    def _by_edge(self, centre: np.ndarray, size: float) -> bool:
+        margin = self.config.edge_frac * size
+        if self.table_px is not None:
+            return cv2.pointPolygonTest(self.table_px, (float(centre[0]), float(centre[1])), True) < margin
+        if self._size is None:
+            return False
+        w, h = self._size
+        x, y = centre
+        return bool(x < margin or y < margin or x > w - margin or y > h - margin)
+
+    def _off_table(self, centre: np.ndarray) -> bool:
+        if self.table_px is None:
+            return False
+        return cv2.pointPolygonTest(self.table_px, (float(centre[0]), float(centre[1])), False) < 0
+
+    # -- settling ----------------------------------------------------------------------------------------
+
+    def _settle(self, t: float, frame: int | None) -> list[Roll | DiceIssue]:
+        cfg = self.config
+        off_table = any(kind is IssueKind.OFF_TABLE for kind, *_ in self._gone)
+        if not (self._throw_active() or off_table):
+            return []
+        if t - self._last_activity_t < cfg.settle_s:
+            return []
+        if any(tr.id is None for tr in self._tracks):
+            return []  # a die still being confirmed
+        if any(t - tr.last_seen_t > 0 for tr in self._tracks if tr.moved):
+            return []  # a thrown die unseen in this frame: perhaps still rolling
+        player = self.player_for()
+        issues = [DiceIssue(t, kind, die, player, xy, note, frame) for kind, die, xy, note in self._gone]
+        dice, thrown = [], []
+        confirmed = [(x.id, x) for x in self._tracks if x.id is not None]
+        for die_id, tr in sorted(confirmed, key=lambda it: _id_number(it[0])):
+            xy = (float(tr.centre[0]), float(tr.centre[1]))
+            value, why, kind = self._verdict(tr)
+            if self._off_table(tr.centre):
+                kind, why, value = IssueKind.OFF_TABLE, "rests outside the table area", None
+            if value is None:
+                issues.append(DiceIssue(t, kind or IssueKind.UNREADABLE, die_id, player, xy, why, frame))
+                tr.readings.clear()
+                continue
+            dice.append(Die(id=die_id, value=value))
+            if tr.moved:
+                thrown.append(die_id)
+        for tr in self._tracks:
+            tr.moved = False
+        self._gone = []
+        out: list[Roll | DiceIssue] = []
+        if dice and thrown and (cfg.roll_with_issues or not issues):
+            self.rolls += 1
+            out.append(Roll(t=t, frame=frame, player=player, dice=tuple(dice), thrown=tuple(thrown)))
+        return out + issues
+
+    def _verdict(self, tr: _Track) -> tuple[int | None, str, IssueKind | None]:
+        """The face of a settled die by confidence-weighted vote over its readings since it came to rest,
+        or None with why and the kind of issue."""
+        cfg = self.config
+        if not tr.readings:
+            return None, "no reading since it came to rest", IssueKind.UNREADABLE
+        votes: Counter = Counter()
+        for _, value, conf, _ in tr.readings:
+            votes[value] += conf
+        total = sum(votes.values())
+        value, weight = max(votes.items(), key=lambda kv: (kv[1], -(kv[0] or 0)))
+        aspects = [a for *_, a in tr.readings if not np.isnan(a)]
+        aspect = float(np.median(aspects)) if aspects else 1.0
+        confidence = total / len(tr.readings)
+        if value is None:
+            return None, "no face up: the network reads it as cocked", IssueKind.COCKED
+        if aspect > cfg.max_aspect:
+            return (
+                None,
+                f"its box is {aspect:.1f} times as long as wide: cocked or two dice",
+                IssueKind.COCKED,
+            )
+        if confidence < cfg.min_read_confidence:
+            return None, f"read {value} with confidence {confidence:.2f} only", IssueKind.UNREADABLE
+        if total > 0 and weight / total < cfg.min_agreement:
+            shares = ", ".join(f"{v or 'cocked'}: {w / total:.0%}" for v, w in votes.most_common(3))
+            return None, f"readings disagree ({shares})", IssueKind.UNREADABLE
+        return value, "", None
+
+
+def _id_number(die_id: str) -> int:
+    return int(die_id[1:]) if die_id[1:].isdigit() else 0
