@@ -48,21 +48,54 @@ class UnknownGameError(ValueError):
     that are."""
 
 
+class OptionKind(StrEnum):
+    """What an option's value is: how it is checked, and how a form asks for it."""
+
+    INT = "int"  # an integer within minimum..maximum
+    NUMBER = "number"  # a finite number within minimum..maximum
+    BOOL = "bool"
+    CHOICE = "choice"  # one of ``choices``
+    PLAYER = "player"  # a name from the header's players; default: the first of them
+    TEXT = "text"  # a non-empty string
+    JSON = "json"  # a list or object the engine reads itself (a score sheet, a pitch size)
+
+
 @dataclass(frozen=True)
 class OptionSpec:
-    """One setting of a game (the header's ``options``): its type, default and what it changes.
+    """One setting of a game (the header's ``options``): its kind, its default and what it changes.
 
-    ``kind`` is ``int``, ``bool``, ``choice`` (one of ``choices``), ``player`` (a name from the header) or
-    ``text``. A default of None means "decided by the engine" (for ``player``: the first in the header).
+    A default of None means the option is absent unless given (an open-ended limit, a point drawn by lot);
+    a ``player`` option's default is the first player of the header.
     """
 
     name: str
-    kind: str
+    kind: OptionKind
     default: Any
     help: str
     choices: tuple[Any, ...] = ()
-    minimum: int | None = None
-    maximum: int | None = None
+    minimum: float | None = None
+    maximum: float | None = None
+
+
+def _int(
+    name: str, default: int | None, help: str, minimum: int = 1, maximum: int | None = None
+) -> OptionSpec:
+    return OptionSpec(name, OptionKind.INT, default, help, minimum=minimum, maximum=maximum)
+
+
+def _bool(name: str, default: bool, help: str) -> OptionSpec:
+    return OptionSpec(name, OptionKind.BOOL, default, help)
+
+
+def _choice(name: str, default: str, choices: tuple[str, ...], help: str) -> OptionSpec:
+    return OptionSpec(name, OptionKind.CHOICE, default, help, choices=choices)
+
+
+def _player(name: str, help: str) -> OptionSpec:
+    return OptionSpec(name, OptionKind.PLAYER, None, help)
+
+
+FIRST = _player("first", "the player who starts (breaks, throws first); default the first in the header")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -75,6 +108,8 @@ class GameSpec:
     title: str
     inputs: tuple[str, ...] = ()  # line types a player or timekeeper enters (no camera sees them)
     options: tuple[OptionSpec, ...] = ()
+    min_players: int = 2
+    max_players: int | None = 2  # None: no upper limit
 
     @property
     def rules_page(self) -> str:
@@ -135,6 +170,7 @@ class TeamSpec(GameSpec):
 
 BILLIARDS_INPUTS_SNOOKER = ("declare", "choice", "concede")
 BILLIARDS_INPUTS_CALLED = ("call", "choice", "concede")
+TEAM_INPUTS = ("foul", "timeout", "substitution", "whistle", "kick_at_goal")
 
 
 def _billiards(
@@ -143,9 +179,10 @@ def _billiards(
     table: TableModel,
     looks: Mapping[str, BallLook],
     inputs: tuple[str, ...],
+    options: tuple[OptionSpec, ...],
     cue_balls: tuple[str, ...] | None = None,
 ) -> BilliardsSpec:
-    """A billiards game; its cue ball is the first of its set unless each player has their own."""
+    """A billiards game for two; its cue ball is the first of its set unless each player has their own."""
     return BilliardsSpec(
         id=id,
         title=title,
@@ -153,48 +190,133 @@ def _billiards(
         looks=looks,
         cue_balls=cue_balls or (next(iter(looks)),),
         inputs=inputs,
+        options=options,
     )
 
 
-def _dice(id: str, title: str, inputs: tuple[str, ...] = ()) -> DiceSpec:
-    return DiceSpec(id=id, title=title, inputs=inputs)
+def _dice(
+    id: str,
+    title: str,
+    options: tuple[OptionSpec, ...],
+    inputs: tuple[str, ...] = (),
+    players: tuple[int, int | None] = (2, None),
+) -> DiceSpec:
+    return DiceSpec(
+        id=id, title=title, inputs=inputs, options=options, min_players=players[0], max_players=players[1]
+    )
 
 
-def _team(id: str, title: str) -> TeamSpec:
-    inputs = ("foul", "timeout", "substitution", "whistle", "kick_at_goal")
-    return TeamSpec(id=id, title=title, inputs=inputs)
+def _team(id: str, title: str, options: tuple[OptionSpec, ...]) -> TeamSpec:
+    return TeamSpec(id=id, title=title, inputs=TEAM_INPUTS, options=options)
 
+
+_CLOCK_TOLERANCE = OptionSpec(
+    "clock_tolerance_s", OptionKind.NUMBER, 1.0,
+    "seconds of slack when a line's time is checked against the playing clock", minimum=0.0,
+)  # fmt: skip
+_PITCH = "the pitch, [width_m, length_m]"
+_STAKES = _int("stakes", 3, "stakes each player starts with")
 
 _SPECS: tuple[BilliardsSpec | DiceSpec | TeamSpec, ...] = (
-    _billiards("snooker", "Snooker", snooker_table(), SNOOKER_SET, BILLIARDS_INPUTS_SNOOKER),
-    _billiards(
-        "straight-pool", "14.1 continuous (straight pool)", straight_pool_table(), POOL_SET,
-        BILLIARDS_INPUTS_CALLED,
-    ),
-    _billiards("pyramid", "Russian pyramid", pyramid_table(), PYRAMID_SET, BILLIARDS_INPUTS_CALLED),
-    _billiards(
-        "five-pins", "Five-pins", five_pins_table(), FIVE_PINS_SET, ("concede",),
-        cue_balls=("white", "yellow"),
-    ),
-    _dice("liar", "Liar dice", ("claim", "challenge")),
-    _dice("thirteen", "Thirteen", ("operation",)),
-    _dice("craps", "Craps"),
-    _dice("indian-dice", "Indian dice", ("stop",)),
-    _dice("martinetti", "Martinetti (Ohio)", ("claim", "stop")),
-    _dice("pig", "Pig", ("stop",)),
-    _dice("aces", "Aces"),
-    _dice("four-dice", "Four dice"),
-    _dice("stuck-in-the-mud", "Stuck in the mud"),
-    _dice("chicago", "Chicago"),
-    _dice("yacht", "Sea dice (Yacht)", ("choose",)),
-    _dice("buck-dice", "Buck dice"),
-    _dice("high-dice", "High dice", ("stop",)),
-    _dice("bank", "Bank", ("bet",)),
-    _dice("bluff", "Bluff", ("claim", "challenge", "stop")),
-    _dice("poker-dice", "Poker dice", ("stop",)),
-    _team("futsal", "Futsal"),
-    _team("rugby-5", "Mini-rugby, five a side"),
-    _team("rugby-7", "Mini-rugby, seven a side"),
+    _billiards("snooker", "Snooker", snooker_table(), SNOOKER_SET, BILLIARDS_INPUTS_SNOOKER, (
+        _int("frames", 1, "frames of the match, best of N (odd)"), FIRST,
+    )),
+    _billiards("straight-pool", "14.1 continuous (straight pool)", straight_pool_table(), POOL_SET,
+               BILLIARDS_INPUTS_CALLED, (_int("target", 150, "points to win"), FIRST)),
+    _billiards("pyramid", "Russian pyramid", pyramid_table(), PYRAMID_SET, BILLIARDS_INPUTS_CALLED, (
+        _choice("variant", "free", ("free", "combined", "dynamic"),
+                "free (American), combined (Moscow) or dynamic (Neva)"),
+        _int("target", 8, "points to win", maximum=8),
+        _choice("foul_penalty", "point", ("point", "ball"),
+                "point (one point to the opponent, current rules) or ball (older: the offender returns a "
+                "ball from his shelf to the table)"),
+        FIRST,
+    )),
+    _billiards("five-pins", "Five-pins", five_pins_table(), FIVE_PINS_SET, ("concede",), (
+        _int("target", 60, "points that win"), FIRST,
+        OptionSpec("contact_mm", OptionKind.NUMBER, 3.0,
+                   "how close a ball must pass a pin to count as knocking it down", minimum=0.0),
+    ), cue_balls=("white", "yellow")),
+    _dice("liar", "Liar dice", (_STAKES, FIRST), ("claim", "challenge")),
+    _dice("thirteen", "Thirteen", (
+        _int("target", 10, "points that win"),
+        _int("base", 13, "the number whose multiples score (also 11, 17)", minimum=2),
+        OptionSpec("shifted_die", OptionKind.TEXT, "d2", "id of the die with faces 2..7"),
+        FIRST,
+    ), ("operation",), players=(1, None)),
+    _dice("craps", "Craps", (
+        _int("stake", 1, "units a pass-line decision wins or loses"),
+        _int("turns", 1, "times each player is the shooter"),
+        _player("first", "the first shooter"),
+    ), players=(1, None)),
+    _dice("indian-dice", "Indian dice", (
+        FIRST, _choice("final", "strongest", ("strongest", "weakest"), "who plays round three"),
+    ), ("stop",)),
+    _dice("martinetti", "Martinetti (Ohio)", (
+        _bool("auto_advance", False, "move every thrower as far as the throw allows, no claims"), FIRST,
+    ), ("claim", "stop"), players=(1, None)),
+    _dice("pig", "Pig", (_int("target", 100, "score that ends the game"), FIRST), ("stop",),
+          players=(1, None)),
+    _dice("aces", "Aces", (_int("dice", 5, "dice each player starts with"), FIRST)),
+    _dice("four-dice", "Four dice", (
+        _player("first", "the player who backs the six and throws first"),
+        _int("throws", 1, "throws in the match"),
+    ), players=(2, 2)),
+    _dice("stuck-in-the-mud", "Stuck in the mud", (FIRST, _int("rounds", 1, "turns each player has")),
+          players=(1, None)),
+    _dice("chicago", "Chicago", (_choice("variant", "race", ("race", "hoyle"), "race or hoyle"), FIRST),
+          players=(1, None)),
+    _dice("yacht", "Sea dice (Yacht)", (
+        FIRST,
+        OptionSpec("categories", OptionKind.JSON, None,
+                   "the score sheet, a list of categories (default the classic twelve)"),
+        _int("rounds", None, "turns each player has (default: one per category, at most 12)"),
+        OptionSpec("scores", OptionKind.JSON, None,
+                   '{category: points | "sum" | "matched"} for the pattern categories'),
+    ), ("choose",), players=(1, None)),
+    _dice("buck-dice", "Buck dice", (
+        _int("point", None, "the point number 1..6 (skips the draw)", maximum=6),
+        _player("first", "who throws first (only with point)"),
+    )),
+    _dice("high-dice", "High dice", (
+        _player("banker", "the banker; the other is the punter"),
+        _int("extra_throws", 0, "extra throws the punter may take", minimum=0, maximum=2),
+        _int("stake", 1, "units of one stake"),
+        _int("rounds", None, "rounds in the match (default: no limit)"),
+    ), ("stop",), players=(2, 2)),
+    _dice("bank", "Bank", (
+        _player("banker", "the banker; the others are punters"),
+        _int("rounds", None, "throws in the match (default: no limit)"),
+    ), ("bet",)),
+    _dice("bluff", "Bluff", (
+        _STAKES, _int("throws", 1, "throws a player may make in a turn", maximum=3),
+        _bool("straights", False, "whether straights count"), _player("first", "the first leader"),
+    ), ("claim", "challenge", "stop")),
+    _dice("poker-dice", "Poker dice", (
+        FIRST, _bool("straights", False, "whether 1-5 and 2-6 count as straights"),
+    ), ("stop",)),
+    _team("futsal", "Futsal", (
+        _int("half_min", 20, "minutes of playing time in each half"),
+        _bool("extra_time", False, "two periods of extra time when the match is level"),
+        _int("extra_min", 5, "minutes of each period of extra time"),
+        _bool("penalties", False, "kicks from the penalty mark when still level"),
+        OptionSpec("pitch_m", OptionKind.JSON, (20, 40), _PITCH),
+        _CLOCK_TOLERANCE,
+    )),
+    _team("rugby-5", "Mini-rugby, five a side", (
+        _int("half_min", 10, "minutes of each half"),
+        _int("break_min", 5, "minutes of the half-time break"),
+        _choice("restart_by", "scorers", ("scorers", "conceders"), "who kicks off after a score"),
+        OptionSpec("pitch_m", OptionKind.JSON, (20, 40), _PITCH),
+        _CLOCK_TOLERANCE,
+    )),
+    _team("rugby-7", "Mini-rugby, seven a side", (
+        _int("half_min", 15, "minutes of each half"),
+        _int("break_min", 10, "minutes of the half-time break"),
+        _choice("restart_by", "scorers", ("scorers", "conceders"), "who kicks off after a score"),
+        OptionSpec("pitch_m", OptionKind.JSON, (47, 56), _PITCH),
+        _CLOCK_TOLERANCE,
+    )),
 )  # fmt: skip
 
 GAMES: Mapping[str, GameSpec] = MappingProxyType({s.id: s for s in _SPECS})
