@@ -1,28 +1,8 @@
-"""Aces (seed 000 "Тузы", line 76): get rid of your dice; whoever throws the last ace loses.
+"""Aces: get rid of your dice; whoever throws the last ace loses.
 
-Every player starts with the same number of dice. On a turn the player throws all the dice they hold at once:
-each one (an ace) goes to the centre of the table, each two to the left neighbour (the next player in turn
-order, play going clockwise as in the text's other games), each five to the right neighbour (the previous
-player); other faces stay with the thrower. A player whose dice are all gone is not out, since neighbours can
-pass dice back; their turns are skipped while they hold none. The game ends when every die is in the centre,
-and the player whose throw sent the last ace there loses.
-
-Inputs: ``roll`` lines only. A roll lists the dice the thrower held, all of them thrown.
-
-Options:
-- ``dice`` (int >= 1, default 5 from the text): dice each player starts with.
-- ``first`` (a player, default the first in the header): who throws first. The text settles the order by a
-  throw of one die each (lowest first, a tie to whoever threw it first); that draw happens before the stream
-  and its result is given here.
-
-Decisions: one per roll. ``score`` is the dice each player holds (the fewer the better), ``points`` the dice
-each player gained (+) or gave away (-) with the throw. With two players the one who did not throw the last
-ace is the ``winner``; with more the text names only a loser, so ``winner`` stays null and the note and
-``State.loser`` name the loser.
-
-Fouls (a throw the camera sees that the rules do not allow): a roll by a player not on turn, or a roll that is
-not exactly the thrower's dice all thrown together, is void: nothing moves, penalty 0 (the text names none),
-and the same player is still to throw. Lines of any other type raise ``RuleError``.
+The rules this engine applies, its inputs, options and fouls, and where it departs from the rules text are on
+the game's page, docs/games/aces.md; decisions cite its rules as "Aces rule N". ``score`` is the dice each
+player holds (the fewer the better); ``State.loser`` names the loser.
 """
 
 from __future__ import annotations
@@ -32,17 +12,22 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from types import MappingProxyType
 
+from adjudication import options
 from adjudication.dice import common
-from adjudication.dice.common import FoulRule
+from adjudication.dice.common import FoulRule, Rule
 from adjudication.engine import Engine
 from arbiter.contract import Decision, FrozenMap, JsonLine, Match, Roll
+from arbiter.games import dice
 
-GAME = "aces"
-RULE = "seed 000 Тузы (l.76)"
-DEFAULT_DICE = 5
-OPTIONS: Mapping[str, str] = MappingProxyType(
-    {"dice": "dice each player starts with (integer >= 1)", "first": "the player who throws first"}
-)
+SPEC = dice("aces")
+GAME = SPEC.id
+NAME = "Aces"
+
+# The rules as docs/games/aces.md numbers them.
+IN_TURN = Rule(NAME, 2, "players throw in turn")
+ALL_IN_HAND = Rule(NAME, 3, "the player throws all the dice in hand at once")
+PASSES_RULE = Rule(NAME, 4, "aces to the centre, twos to the left, fives to the right")
+LAST_ACE = Rule(NAME, 6, "the player who throws the last ace loses")
 
 
 class Reason(StrEnum):
@@ -53,9 +38,9 @@ class Reason(StrEnum):
 
 FOULS: Mapping[Reason, FoulRule] = MappingProxyType(
     {
-        Reason.OUT_OF_TURN: FoulRule(0, RULE + ": players throw in turn"),
-        Reason.WRONG_DICE: FoulRule(0, RULE + ": the player throws all the dice in hand"),
-        Reason.DIE_NOT_THROWN: FoulRule(0, RULE + ": all the dice in hand are thrown at once"),
+        Reason.OUT_OF_TURN: FoulRule(0, IN_TURN),
+        Reason.WRONG_DICE: FoulRule(0, ALL_IN_HAND),
+        Reason.DIE_NOT_THROWN: FoulRule(0, ALL_IN_HAND),
     }
 )
 
@@ -93,15 +78,13 @@ class State:
 
 
 def start(match: Match) -> State:
-    common.check_options(GAME, match, OPTIONS)
-    common.check_players(GAME, match, minimum=2)
-    dice = common.int_option(GAME, match, "dice", DEFAULT_DICE, minimum=1)
-    first = common.player_option(GAME, match, "first")
+    chosen = options.read_all(SPEC, match)
+    options.check_players(SPEC, match)
     return State(
         players=match.players,
-        held=(dice,) * len(match.players),
+        held=(chosen["dice"],) * len(match.players),
         centre=0,
-        turn=match.players.index(first),
+        turn=match.players.index(chosen["first"]),
     )
 
 
@@ -136,14 +119,14 @@ def step(state: State, event: JsonLine) -> tuple[State, tuple[Decision, ...]]:
     left, right = (state.players[(state.turn + OFFSET[p]) % n] for p in (Pass.LEFT, Pass.RIGHT))
     notes = [
         f"{moved[Pass.CENTRE]} ace(s) to the centre, {moved[Pass.LEFT]} two(s) to {left} on the left, "
-        f"{moved[Pass.RIGHT]} five(s) to {right} on the right ({RULE})"
+        f"{moved[Pass.RIGHT]} five(s) to {right} on the right ({PASSES_RULE.ref})"
     ]
     new = replace(state, held=tuple(held), centre=centre, shot=state.shot + 1)
     if sum(held) == 0:
         others = [p for p in state.players if p != thrower]
         winner = others[0] if len(others) == 1 else None
         new = replace(new, loser=thrower, over=True, winner=winner)
-        notes.append(f"{thrower} threw the last ace and loses ({RULE})")
+        notes.append(f"{thrower} threw the last ace and loses ({LAST_ACE.ref})")
     else:
         empty = [p for p, h in zip(state.players, held, strict=True) if h == 0]
         new = replace(new, turn=state.players.index(common.left_of(state.players, thrower, out=empty)))

@@ -1,31 +1,8 @@
-"""Bank (seed 000 "Банк на костях", line 149): punters bet on a face, three dice pay by matches.
+"""Bank: punters bet on a face, the banker throws three dice, and each die showing the face pays.
 
-A banker plays against one punter (the text's two players) or several (it also speaks of "понтеры"). Before
-each throw every punter bets a stake on a face 1..6. Then the three dice are thrown at once. For each die
-showing a punter's face the banker pays that punter the stake (one die: the stake, two: twice, three: three
-times); if none shows it, the punter loses the stake to the banker.
-
-Inputs, before each throw, one per punter:
-- ``{"type":"bet","player":"B","face":4,"stake":2}`` (``stake`` defaults to 1).
-Then one ``roll`` of three dice by the banker.
-
-Options:
-- ``banker`` (a player, default the first in the header): the banker; every other player is a punter.
-- ``rounds`` (int >= 1, default none): throws in the match. Without it the match never ends on its own and
-  ``score`` is the running balance; with it the best balance after the last throw wins (a tie: no winner).
-
-Decisions: one per legal throw, settling every bet: ``points`` is each player's win (+) or loss (-), the
-banker's being the opposite of the punters' sum; ``score`` the balances; ``next`` the banker, who throws
-again once the bets are in (``awaiting: ["bet"]``).
-
-Readings where the text is silent: the banker throws (the text's "бросаются" names nobody; in banking dice
-games the house throws); every punter bets on every throw, one bet each; the text sets no end, hence
-``rounds``.
-
-Fouls: a roll by anyone but the banker (``out_of_turn``), a roll that shows other than three dice
-(``wrong_dice``) or one in which a die lay still (``die_not_thrown``: the three are thrown at once) is void:
-bets stand, nothing is paid, penalty 0, and the banker throws again. A roll before every punter has bet, a
-second bet by a punter, a bet by the banker, or any other line raises ``RuleError``.
+The rules this engine applies, its inputs, options and fouls, and where it departs from the rules text are on
+the game's page, docs/games/bank.md; decisions cite its rules as "Bank rule N". ``points`` is each player's
+win or loss on a throw (the banker's the opposite of the punters' sum), ``score`` the balances.
 """
 
 from __future__ import annotations
@@ -35,20 +12,22 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from types import MappingProxyType
 
+from adjudication import options
 from adjudication.dice import common
-from adjudication.dice.common import FoulRule
+from adjudication.dice.common import FoulRule, Rule
 from adjudication.engine import Engine, RuleError
 from arbiter.contract import Bet, Decision, FrozenMap, JsonLine, Match, Roll
+from arbiter.games import dice
 
-GAME = "bank"
-RULE = "seed 000 Банк на костях (l.149)"
+SPEC = dice("bank")
+GAME = SPEC.id
+NAME = "Bank"
 DICE = 3
-OPTIONS: Mapping[str, str] = MappingProxyType(
-    {
-        "banker": "the banker (default the first player); the others are punters",
-        "rounds": "throws in the match, integer >= 1 (default: no limit)",
-    }
-)
+
+# The rules as docs/games/bank.md numbers them.
+BANKER_THROWS = Rule(NAME, 3, "the banker throws the three dice at once")
+PAYS = Rule(NAME, 4, "each die showing the face pays the stake; none loses it")
+MATCH = Rule(NAME, 5, "the best balance after the last throw wins")
 
 
 class Reason(StrEnum):
@@ -59,9 +38,9 @@ class Reason(StrEnum):
 
 FOULS: Mapping[Reason, FoulRule] = MappingProxyType(
     {
-        Reason.OUT_OF_TURN: FoulRule(0, RULE + ": the banker throws"),
-        Reason.WRONG_DICE: FoulRule(0, RULE + ": three dice are thrown"),
-        Reason.DIE_NOT_THROWN: FoulRule(0, RULE + ": the three dice are thrown at once"),
+        Reason.OUT_OF_TURN: FoulRule(0, BANKER_THROWS),
+        Reason.WRONG_DICE: FoulRule(0, BANKER_THROWS),
+        Reason.DIE_NOT_THROWN: FoulRule(0, BANKER_THROWS),
     }
 )
 
@@ -91,13 +70,13 @@ class State:
 
 
 def start(match: Match) -> State:
-    common.check_options(GAME, match, OPTIONS)
-    common.check_players(GAME, match, minimum=2)
+    chosen = options.read_all(SPEC, match)
+    options.check_players(SPEC, match)
     return State(
         players=match.players,
-        banker=common.player_option(GAME, match, "banker"),
+        banker=chosen["banker"],
         balance=(0,) * len(match.players),
-        rounds=common.optional_int_option(GAME, match, "rounds", minimum=1),
+        rounds=chosen["rounds"],
     )
 
 
@@ -136,7 +115,7 @@ def _throw(state: State, roll: Roll) -> tuple[State, tuple[Decision, ...]]:
         won = bet.stake * matches if matches else -bet.stake
         points[punter] = won
         verdict = f"wins {won}" if matches else f"loses {bet.stake}"
-        notes.append(f"{punter} on {bet.face}: {matches} of 3 show it, {verdict} ({RULE})")
+        notes.append(f"{punter} on {bet.face}: {matches} of 3 show it, {verdict} ({PAYS.ref})")
     points[state.banker] = -sum(points.values())
     balance = tuple(b + points.get(p, 0) for p, b in zip(state.players, state.balance, strict=True))
     state = replace(state, balance=balance, bets=FrozenMap(), throws=state.throws + 1, shot=state.shot + 1)
@@ -144,7 +123,7 @@ def _throw(state: State, roll: Roll) -> tuple[State, tuple[Decision, ...]]:
         best = max(balance)
         leaders = [p for p, b in zip(state.players, balance, strict=True) if b == best]
         state = replace(state, over=True, winner=leaders[0] if len(leaders) == 1 else None)
-        notes.append(f"{state.rounds} throws played: {state.winner or 'a tie, no winner'}")
+        notes.append(f"{state.rounds} throws played: {state.winner or 'a tie, no winner'} ({MATCH.ref})")
     decision = Decision(
         shot=state.shot,
         player=roll.player,

@@ -1,42 +1,8 @@
-"""Bluff (seed 000 "Блеф", line 151): a hidden hand claimed, called "Bluff!" or answered by a throw.
+"""Bluff: a hidden hand claimed, then called "Bluff!" or answered by a throw that must beat it.
 
-Each player has five dice of their own. The leader throws under a hand or cup and claims a combination, true
-or made up. The opponent either calls "Блеф!" or accepts and throws to answer. On a call the leader shows
-the dice: a bluff loses the round for the leader, a true claim loses it for the caller. On an answer the
-opponent must throw a better combination than the one claimed: a better one beats the leader, anything else
-("так и не смог его обыграть") loses to the leader. The combinations are those of poker ("покерные
-комбинации"), and the players agree beforehand how many throws each may make.
-
-Inputs:
-- ``roll`` lines: five dice. The leader throws (up to ``throws`` times, the first moving all five, later ones
-  any of them), then claims; the answering player throws in the same way.
-- ``{"type":"claim","player":"A","hand":[6,6,6,2,2]}``: the leader's claim, the five faces claimed.
-- ``{"type":"challenge","player":"B"}``: the answering player calls "Блеф!" instead of throwing.
-- ``{"type":"stop","player":"B"}``: with throws left, the answering player gives up the round.
-
-Options:
-- ``stakes`` (int >= 1, default 3): stakes each player starts with, as in Liar (seed 000, l.31): the text of
-  Bluff sets none.
-- ``throws`` (int 1..3, default 1): throws each player may make in a turn (the text leaves it to agreement).
-- ``straights`` (bool, default false): whether straights count; the text's poker list (seed 000 "Игра кости
-  комбинации") has none.
-- ``first`` (a player, default the first in the header): the first leader.
-
-Decisions: one per legal roll and one per challenge or stop. A round's end moves one stake from the loser to
-the winner (``points``); ``score`` is the stakes each player holds. A player with none is out; the last one
-with stakes wins.
-
-Readings where the text is silent: the answer is compared with the leader's claim, which the opponent
-accepted (the leader's real dice matter only on a call); the claim holds on a call when the dice are at
-least as good as claimed; hands rank as in ``adjudication.dice.hands`` (combination by its points, odd dice
-not counted, hands of nothing by their sum); an answer that beats the claim ends the round at once. With more
-than two players (the text's "варианты ... для большего количества участников") the left neighbour answers,
-and the answering player leads the next round (or the next player still in, to the left).
-
-Fouls: a roll by a player whose throw it is not (``out_of_turn``), one that shows other than five dice
-(``wrong_dice``), a turn's first throw that leaves a die lying (``die_not_thrown``) and a throw beyond
-``throws`` (``extra_throw``) are void: penalty 0 (the text names none), the same player throws or claims.
-A claim, challenge or stop out of its moment and any other line raise ``RuleError``.
+The rules this engine applies, its inputs, options and fouls, and where it departs from the rules text are on
+the game's page, docs/games/bluff.md; decisions cite its rules as "Bluff rule N". ``score`` is the stakes
+each player holds.
 """
 
 from __future__ import annotations
@@ -46,25 +12,26 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from types import MappingProxyType
 
+from adjudication import options
 from adjudication.dice import common
-from adjudication.dice.common import FoulRule
+from adjudication.dice.common import FoulRule, Rule
 from adjudication.dice.hands import Ranked, rank_hand
 from adjudication.engine import Engine, RuleError
 from arbiter.contract import Challenge, Claim, Decision, FrozenMap, JsonLine, Match, Roll, Stop
+from arbiter.games import dice
 
-GAME = "bluff"
-RULE = "seed 000 Блеф (l.151)"
+SPEC = dice("bluff")
+GAME = SPEC.id
+NAME = "Bluff"
 DICE = 5
-DEFAULT_STAKES = 3
-MAX_THROWS = 3
-OPTIONS: Mapping[str, str] = MappingProxyType(
-    {
-        "stakes": "stakes each player starts with, integer >= 1 (default 3)",
-        "throws": "throws a player may make in a turn, integer 1..3 (default 1)",
-        "straights": "whether straights count, true or false (default false)",
-        "first": "the first leader",
-    }
-)
+
+# The rules as docs/games/bluff.md numbers them.
+FIVE_DICE = Rule(NAME, 1, "each player uses five dice, shaken and thrown together")
+THROWS = Rule(NAME, 2, "the number of throws is agreed beforehand")
+IN_TURN = Rule(NAME, 4, "the leader throws, then the opponent")
+CALL = Rule(NAME, 5, "on a call the leader shows the dice: a bluff loses, a true claim wins")
+ANSWER = Rule(NAME, 6, "an answer must beat the claim")
+STAKE = Rule(NAME, 8, "the loser of a round gives the winner a stake; the last with stakes wins")
 
 
 class Reason(StrEnum):
@@ -76,10 +43,10 @@ class Reason(StrEnum):
 
 FOULS: Mapping[Reason, FoulRule] = MappingProxyType(
     {
-        Reason.OUT_OF_TURN: FoulRule(0, RULE + ": the leader throws, then the opponent"),
-        Reason.WRONG_DICE: FoulRule(0, RULE + ": each player uses 5 dice"),
-        Reason.DIE_NOT_THROWN: FoulRule(0, RULE + ": the dice are shaken and thrown together"),
-        Reason.EXTRA_THROW: FoulRule(0, RULE + ": the number of throws is agreed beforehand"),
+        Reason.OUT_OF_TURN: FoulRule(0, IN_TURN),
+        Reason.WRONG_DICE: FoulRule(0, FIVE_DICE),
+        Reason.DIE_NOT_THROWN: FoulRule(0, FIVE_DICE),
+        Reason.EXTRA_THROW: FoulRule(0, THROWS),
     }
 )
 
@@ -126,15 +93,14 @@ class State:
 
 
 def start(match: Match) -> State:
-    common.check_options(GAME, match, OPTIONS)
-    common.check_players(GAME, match, minimum=2)
-    stakes = common.int_option(GAME, match, "stakes", DEFAULT_STAKES, minimum=1)
+    chosen = options.read_all(SPEC, match)
+    options.check_players(SPEC, match)
     return State(
         players=match.players,
-        stakes=(stakes,) * len(match.players),
-        throws=common.int_option(GAME, match, "throws", 1, minimum=1, maximum=MAX_THROWS),
-        straights=common.bool_option(GAME, match, "straights", False),
-        leader=common.player_option(GAME, match, "first"),
+        stakes=(chosen["stakes"],) * len(match.players),
+        throws=chosen["throws"],
+        straights=chosen["straights"],
+        leader=chosen["first"],
     )
 
 
@@ -180,7 +146,7 @@ def _round_over(state: State, loser: str, notes: list[str]) -> tuple[State, dict
     stakes = dict(state.score)
     stakes[loser] -= 1
     stakes[winner] += 1
-    notes.append(f"{loser} loses the round and gives {winner} a stake ({RULE})")
+    notes.append(f"{loser} loses the round and gives {winner} a stake ({STAKE.ref})")
     state = replace(
         state,
         stakes=tuple(stakes[p] for p in state.players),
@@ -191,7 +157,7 @@ def _round_over(state: State, loser: str, notes: list[str]) -> tuple[State, dict
     )
     standing = [p for p in state.players if p not in state.out]
     if len(standing) == 1:
-        notes.append(f"{loser} has no stakes left: {winner} wins")
+        notes.append(f"{loser} has no stakes left: {winner} wins ({STAKE.ref})")
         return replace(state, over=True, winner=winner), {loser: -1, winner: 1}
     if loser in state.out:
         notes.append(f"{loser} has no stakes left and is out")
@@ -225,11 +191,11 @@ def _roll(state: State, roll: Roll) -> tuple[State, tuple[Decision, ...]]:
         raise RuleError(f"{GAME}: there is no claim to answer")
     notes = [f"{thrower} answers {_describe(state, claim)} with {_describe(state, faces)}"]
     if state.ranked(faces) > state.ranked(claim):
-        notes.append(f"{thrower} beats the claim")
+        notes.append(f"{thrower} beats the claim ({ANSWER.ref})")
         state, points = _round_over(state, state.leader, notes)
         return state, (_decision(state, thrower, notes, points),)
     if state.thrown >= state.throws:
-        notes.append(f"{thrower} has not beaten the claim in {state.throws} throw(s)")
+        notes.append(f"{thrower} has not beaten the claim in {state.throws} throw(s) ({ANSWER.ref})")
         state, points = _round_over(state, thrower, notes)
         return state, (_decision(state, thrower, notes, points),)
     state = replace(state, phase=Phase.REPLY)
@@ -263,24 +229,29 @@ def step(state: State, event: JsonLine) -> tuple[State, tuple[Decision, ...]]:
             )
         return replace(state, claim=event.hand, phase=Phase.ANSWER, thrown=0), ()
     if isinstance(event, Challenge) and state.phase is Phase.ANSWER and event.player == state.opponent:
-        claim = state.claim
-        if claim is None:
-            raise RuleError(f"{GAME}: there is no claim to challenge")
-        state = replace(state, shot=state.shot + 1)
-        shown = f"{state.leader} claimed {_describe(state, claim)} and shows {_describe(state, state.hand)}"
-        if state.ranked(state.hand) >= state.ranked(claim):
-            notes = [f"{shown}: no bluff"]
-            state, points = _round_over(state, event.player, notes)
-        else:
-            notes = [f"{shown}: a bluff"]
-            state, points = _round_over(state, state.leader, notes)
-        return state, (_decision(state, event.player, notes, points),)
+        return _challenge(state, event)
     if isinstance(event, Stop) and state.phase is Phase.REPLY and event.player == state.opponent:
         state = replace(state, shot=state.shot + 1)
-        notes = [f"{event.player} stops without beating the claim"]
+        notes = [f"{event.player} stops without beating the claim ({ANSWER.ref})"]
         state, points = _round_over(state, event.player, notes)
         return state, (_decision(state, event.player, notes, points),)
     raise common.not_now(GAME, event, _accepted(state))
+
+
+def _challenge(state: State, call: Challenge) -> tuple[State, tuple[Decision, ...]]:
+    """The leader shows the dice: a bluff loses the round for the leader, a true claim for the caller."""
+    claim = state.claim
+    if claim is None:  # Phase.ANSWER always holds a claim
+        raise RuleError(f"{GAME}: there is no claim to challenge")
+    state = replace(state, shot=state.shot + 1)
+    shown = f"{state.leader} claimed {_describe(state, claim)} and shows {_describe(state, state.hand)}"
+    if state.ranked(state.hand) >= state.ranked(claim):
+        notes = [f"{shown}: no bluff ({CALL.ref})"]
+        state, points = _round_over(state, call.player, notes)
+    else:
+        notes = [f"{shown}: a bluff ({CALL.ref})"]
+        state, points = _round_over(state, state.leader, notes)
+    return state, (_decision(state, call.player, notes, points),)
 
 
 ENGINE = Engine(game=GAME, start=start, step=step)

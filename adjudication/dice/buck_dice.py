@@ -1,38 +1,8 @@
-"""Buck dice (seed 000 "Бак Дайс", line 117): throw the point number to fifteen; the last one left loses.
+"""Buck dice: a draw for the order and the point number, then throws of three dice to exactly fifteen.
 
-Three dice. The draw: every player throws the three dice; the highest total throws first, and the lowest
-throws one die again, whose face is the point number for the game. Play then goes round from the first
-thrower. A throw scores one point for each die showing the point number; three alike that are not the point
-are a small buck, 5 points; three point numbers are a big buck, which takes the thrower straight to 15
-whatever they had. The thrower goes on throwing until a throw with no point number (a small buck included,
-since it shows none: the text's "a combination without a single point number" ends the turn), or until 15.
-Fifteen points is a buck: the player leaves the game; the last player left loses. A player who went out on a
-big buck is owed a double win.
-
-Where the text is silent, Hoyle (and gamerules.com, dicecold.com, dice-play.com, which agree) is followed:
-- 15 must be made exactly: a throw that would take the score past 15 does not count and the player throws
-  again (a void throw, not a foul).
-- A tie for the highest or the lowest total in the draw is settled by the tied players throwing again, in turn
-  order, as often as needed. The lowest thrower is sought among the others, so it is never the first thrower.
-- After the first thrower, play goes to the left (header order) as in the text's other games.
-
-Inputs: ``roll`` lines only: the draw (three dice each, then one die for the point), then the game (three dice
-a throw).
-
-Options:
-- ``point`` (1..6, default none: the draw is refereed in the stream): a point number agreed before the stream;
-  the draw is then skipped.
-- ``first`` (a player; only with ``point``, default the first in the header): who throws first when the draw
-  is skipped. Without ``point`` the draw decides it, and giving ``first`` is an error.
-
-Decisions: one per throw of the game, and one for the point throw that ends the draw (``on`` is the point
-number from then on). ``points`` what the throw scored, ``score`` the running totals (15 = out). The game is
-over when one player is left: that player is ``State.loser``; with two players the other is the ``winner``,
-with more every other player has won and ``winner`` stays null. ``State.double`` lists the big-buck winners.
-
-Fouls: a void throw, penalty 0 (the text names none), the same player still to throw: a roll by a player not
-on turn, a roll that is not three dice all thrown, a point throw of more than one die. Lines of any other type
-raise ``RuleError``.
+The rules this engine applies, its inputs, options and fouls, and where it departs from the rules text are on
+the game's page, docs/games/buck-dice.md; decisions cite its rules as "Buck dice rule N". ``score`` is the
+running totals (15: out); ``State.loser`` names the last player left, ``State.double`` the big-buck winners.
 """
 
 from __future__ import annotations
@@ -42,20 +12,32 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from types import MappingProxyType
 
+from adjudication import options
 from adjudication.dice import common
-from adjudication.dice.common import FoulRule
-from adjudication.engine import Engine
+from adjudication.dice.common import FoulRule, Rule
+from adjudication.engine import Engine, RuleError
 from arbiter.contract import Decision, FrozenMap, JsonLine, Match, Roll
+from arbiter.games import dice
 
-GAME = "buck-dice"
-RULE = "seed 000 Бак Дайс (l.117)"
-HOYLE = "Hoyle Buck Dice"
+SPEC = dice("buck-dice")
+GAME = SPEC.id
+NAME = "Buck dice"
 DICE = 3
 BUCK = 15  # the score that takes a player out
 SMALL_BUCK = 5
-OPTIONS: Mapping[str, str] = MappingProxyType(
-    {"point": "the point number 1..6 (skips the draw)", "first": "who throws first (only with point)"}
-)
+
+# The rules as docs/games/buck-dice.md numbers them.
+HOYLE = "Hoyle's Buck dice"
+THREE_DICE = Rule(NAME, 1, "three dice thrown together; the point is thrown with one")
+DRAW = Rule(NAME, 2, "the highest in the draw throws first, the lowest throws the point number")
+DRAW_TIES = Rule(NAME, 3, "players tied in the draw throw again", HOYLE)
+IN_TURN = Rule(NAME, 4, "players throw in turn")
+POINT_NUMBERS = Rule(NAME, 5, "one point for each die showing the point number")
+SMALL = Rule(NAME, 6, "three alike, not the point number: a small buck, 5 points")
+BIG = Rule(NAME, 7, "three point numbers: a big buck, straight to 15")
+TURN_ENDS = Rule(NAME, 8, "a throw with no point number ends the turn")
+EXACTLY = Rule(NAME, 9, "15 is made exactly; a throw past it does not count", HOYLE)
+OUT = Rule(NAME, 10, "15 is a buck and the player is out; the last player left loses")
 
 
 class Phase(StrEnum):
@@ -72,9 +54,9 @@ class Reason(StrEnum):
 
 FOULS: Mapping[Reason, FoulRule] = MappingProxyType(
     {
-        Reason.OUT_OF_TURN: FoulRule(0, RULE + ": players throw in turn"),
-        Reason.WRONG_DICE: FoulRule(0, RULE + ": three dice are thrown, one for the point"),
-        Reason.DIE_NOT_THROWN: FoulRule(0, RULE + ": the three dice are thrown together"),
+        Reason.OUT_OF_TURN: FoulRule(0, IN_TURN),
+        Reason.WRONG_DICE: FoulRule(0, THREE_DICE),
+        Reason.DIE_NOT_THROWN: FoulRule(0, THREE_DICE),
     }
 )
 
@@ -119,17 +101,14 @@ class State:
 
 
 def start(match: Match) -> State:
-    common.check_options(GAME, match, OPTIONS)
-    common.check_players(GAME, match, minimum=2)
+    chosen = options.read_all(SPEC, match)
+    options.check_players(SPEC, match)
     totals = (0,) * len(match.players)
-    if match.options.get("point") is None:
+    point, first = chosen["point"], chosen["first"]
+    if point is None:
         if "first" in match.options:
-            raise ValueError(
-                "buck-dice option first needs point: without a point number the draw decides both"
-            )
+            raise RuleError(f"{GAME} option first needs point: without a point number the draw decides both")
         return State(players=match.players, phase=Phase.DRAW, totals=totals, group=match.players)
-    point = common.int_option(GAME, match, "point", 1, minimum=1, maximum=6)
-    first = common.player_option(GAME, match, "first")
     return State(players=match.players, phase=Phase.PLAY, totals=totals, point=point, first=first, turn=first)
 
 
@@ -149,11 +128,11 @@ def _draw(state: State, roll: Roll) -> tuple[State, tuple[Decision, ...]]:
         top = max(totals)
         leaders = tuple(p for p, t in thrown.items() if t == top)
         if len(leaders) > 1:
-            note = f"tie for the highest at {top}: {', '.join(leaders)} throw again ({HOYLE})"
+            note = f"tie for the highest at {top}: {', '.join(leaders)} throw again ({DRAW_TIES.ref})"
             notes = (*state.draw_notes, note)
             return replace(state, group=leaders, pass_totals=(), initial=initial, draw_notes=notes), ()
         first = leaders[0]
-        note = f"{first} threw the highest, {top}, and throws first"
+        note = f"{first} threw the highest, {top}, and throws first ({DRAW.ref})"
         state = replace(state, first=first, initial=initial, draw_notes=(*state.draw_notes, note))
         pool = {p: t for p, t in initial.items() if p != first}
     else:
@@ -161,9 +140,9 @@ def _draw(state: State, roll: Roll) -> tuple[State, tuple[Decision, ...]]:
     bottom = min(pool.values())
     lows = tuple(p for p in state.players if pool.get(p) == bottom)
     if len(lows) > 1:
-        note = f"tie for the lowest at {bottom}: {', '.join(lows)} throw again ({HOYLE})"
+        note = f"tie for the lowest at {bottom}: {', '.join(lows)} throw again ({DRAW_TIES.ref})"
         return replace(state, group=lows, pass_totals=(), draw_notes=(*state.draw_notes, note)), ()
-    note = f"{lows[0]} threw the lowest, {bottom}, and throws the point"
+    note = f"{lows[0]} threw the lowest, {bottom}, and throws the point ({DRAW.ref})"
     notes = (*state.draw_notes, note)
     return replace(state, phase=Phase.POINT, low=lows[0], group=(), pass_totals=(), draw_notes=notes), ()
 
@@ -177,37 +156,44 @@ def _point(state: State, roll: Roll) -> tuple[State, tuple[Decision, ...]]:
         score=new.score,
         next=new.on_turn,
         on=new.on,
-        notes=(*state.draw_notes, f"the point number is {die.value} ({RULE})"),
+        notes=(*state.draw_notes, f"the point number is {die.value} ({DRAW.ref})"),
     )
     return new, (decision,)
 
 
 def _play(state: State, roll: Roll) -> tuple[State, tuple[Decision, ...]]:
+    point = state.point
+    if point is None:  # Phase.PLAY always has its point number
+        raise RuleError(f"{GAME}: there is no point number yet")
     player = roll.player
     seat = state.players.index(player)
     faces = [d.value for d in roll.dice]
     had = state.totals[seat]
-    hits = faces.count(state.point)
+    hits = faces.count(point)
     big = hits == DICE
     if big:
         gained, goes_on, note = (
             BUCK - had,
             False,
-            f"big buck: three {state.point}s, straight to {BUCK} ({RULE})",
+            f"big buck: three {point}s, straight to {BUCK} ({BIG.ref})",
         )
     elif len(set(faces)) == 1:
         gained, goes_on, note = (
             SMALL_BUCK,
             False,
-            f"small buck: three {faces[0]}s, {SMALL_BUCK} points ({RULE})",
+            f"small buck: three {faces[0]}s, {SMALL_BUCK} points ({SMALL.ref})",
         )
     elif hits:
-        gained, goes_on, note = hits, True, f"{hits} point number{'s' if hits > 1 else ''} ({RULE})"
+        gained, goes_on, note = (
+            hits,
+            True,
+            f"{hits} point number{'s' if hits > 1 else ''} ({POINT_NUMBERS.ref})",
+        )
     else:
-        gained, goes_on, note = 0, False, f"no point number: the turn ends ({RULE})"
+        gained, goes_on, note = 0, False, f"no point number: the turn ends ({TURN_ENDS.ref})"
     notes = [note]
     if not big and had + gained > BUCK:
-        notes.append(f"{had} + {gained} passes {BUCK}: the throw does not count, throw again ({HOYLE})")
+        notes.append(f"{had} + {gained} passes {BUCK}: the throw does not count, throw again ({EXACTLY.ref})")
         gained, goes_on = 0, True
     total = had + gained
     totals = tuple(total if i == seat else t for i, t in enumerate(state.totals))
@@ -216,12 +202,14 @@ def _play(state: State, roll: Roll) -> tuple[State, tuple[Decision, ...]]:
         out = (*state.out, player)
         double = (*state.double, player) if big else state.double
         new = replace(new, out=out, double=double)
-        notes.append(f"{player} has a buck and is out" + (", owed a double win" if big else ""))
+        notes.append(
+            f"{player} has a buck and is out" + (", owed a double win" if big else "") + f" ({OUT.ref})"
+        )
         left = [p for p in state.players if p not in out]
         if len(left) == 1:
             winner = player if len(state.players) == 2 else None
             new = replace(new, loser=left[0], over=True, winner=winner, turn=None)
-            notes.append(f"{left[0]} is the last one left and loses ({RULE})")
+            notes.append(f"{left[0]} is the last one left and loses ({OUT.ref})")
         else:
             new = replace(new, turn=common.left_of(state.players, player, out=out))
     elif not goes_on:

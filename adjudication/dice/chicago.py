@@ -1,26 +1,8 @@
-"""Chicago (seed 000 "Чикаго", line 85): eleven rounds, the target rising from 2 to 12.
+"""Chicago: eleven rounds, the target rising from 2 to 12.
 
-Two dice. In round one the target is a total of 2, in round two 3, and so on to 12 in round eleven; a throw
-whose total is the round's target scores that many points. Most points after eleven rounds wins; a tie leaves
-``winner`` null.
-
-The text ("whoever first does it scores two points") makes each round a race, which is the default ``variant:
-"race"``: players throw in turn, one throw a turn, and the first to hit the round's target scores it and ends
-the round. Turns keep going round the table across rounds (the text does not say who opens a round, so nobody
-gains by it). Hoyle's Chicago, where each player has exactly one throw per round and everyone who hits the
-target scores, is ``variant: "hoyle"``.
-
-Inputs: ``roll`` lines only, each the two dice, both thrown.
-
-Options:
-- ``variant`` (``"race"`` default, from the text; or ``"hoyle"``).
-- ``first`` (a player, default the first in the header): who throws first.
-
-Decisions: one per roll (every throw ends its turn). ``on`` is the target to throw next (``"2"`` .. ``"12"``),
-``points`` what the throw scored, ``score`` the totals.
-
-Fouls: a roll by a player not on turn, or a roll that is not exactly two dice both thrown, is void (penalty 0,
-the text names none) and the same player is still to throw. Lines of any other type raise ``RuleError``.
+The rules this engine applies, its inputs, options and fouls, and where it departs from the rules text are on
+the game's page, docs/games/chicago.md; decisions cite its rules as "Chicago rule N". ``on`` is the target
+to throw next.
 """
 
 from __future__ import annotations
@@ -30,13 +12,16 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from types import MappingProxyType
 
+from adjudication import options
 from adjudication.dice import common
-from adjudication.dice.common import FoulRule
+from adjudication.dice.common import FoulRule, Rule
 from adjudication.engine import Engine
 from arbiter.contract import Decision, FrozenMap, JsonLine, Match, Roll
+from arbiter.games import dice
 
-GAME = "chicago"
-RULE = "seed 000 Чикаго (l.85)"
+SPEC = dice("chicago")
+GAME = SPEC.id
+NAME = "Chicago"
 DICE = 2
 TARGETS: tuple[int, ...] = tuple(range(2, 13))  # round k (from 0) is won by a total of TARGETS[k]
 
@@ -46,9 +31,11 @@ class Variant(StrEnum):
     HOYLE = "hoyle"
 
 
-OPTIONS: Mapping[str, str] = MappingProxyType(
-    {"variant": f"one of {', '.join(Variant)}", "first": "the player who throws first"}
-)
+# The rules as docs/games/chicago.md numbers them.
+TWO_DICE = Rule(NAME, 1, "two dice, both thrown")
+TARGET = Rule(NAME, 2, "a throw of the round's target scores it")
+IN_TURN = Rule(NAME, 3, "players throw in turn, one throw a turn")
+MOST = Rule(NAME, 5, "the most points after eleven rounds wins")
 
 
 class Reason(StrEnum):
@@ -59,9 +46,9 @@ class Reason(StrEnum):
 
 FOULS: Mapping[Reason, FoulRule] = MappingProxyType(
     {
-        Reason.OUT_OF_TURN: FoulRule(0, RULE + ": players throw in turn"),
-        Reason.WRONG_DICE: FoulRule(0, RULE + ": the game is played with two dice"),
-        Reason.DIE_NOT_THROWN: FoulRule(0, RULE + ": both dice are thrown"),
+        Reason.OUT_OF_TURN: FoulRule(0, IN_TURN),
+        Reason.WRONG_DICE: FoulRule(0, TWO_DICE),
+        Reason.DIE_NOT_THROWN: FoulRule(0, TWO_DICE),
     }
 )
 
@@ -92,13 +79,12 @@ class State:
 
 
 def start(match: Match) -> State:
-    common.check_options(GAME, match, OPTIONS)
-    variant = common.choice_option(GAME, match, "variant", Variant.RACE.value, [v.value for v in Variant])
-    first = common.player_option(GAME, match, "first")
+    chosen = options.read_all(SPEC, match)
+    options.check_players(SPEC, match)
     return State(
         players=match.players,
-        variant=Variant(variant),
-        turn=match.players.index(first),
+        variant=Variant(chosen["variant"]),
+        turn=match.players.index(chosen["first"]),
         totals=(0,) * len(match.players),
     )
 
@@ -129,15 +115,16 @@ def step(state: State, event: JsonLine) -> tuple[State, tuple[Decision, ...]]:
     round_over = scored > 0 if state.variant is Variant.RACE else throws_in_round == n
     new = replace(state, totals=totals, turn=(state.turn + 1) % n, shot=state.shot + 1)
     if scored:
-        notes = [f"round {state.round + 1}: {total} is the target, {scored} points ({RULE})"]
+        notes = [f"round {state.round + 1}: {total} is the target, {scored} points ({TARGET.ref})"]
     else:
-        notes = [f"round {state.round + 1}: {total}, not the target {target} ({RULE})"]
+        notes = [f"round {state.round + 1}: {total}, not the target {target} ({TARGET.ref})"]
     if round_over and state.round + 1 == len(TARGETS):
         best = max(totals)
         leaders = [p for p, t in zip(state.players, totals, strict=True) if t == best]
         winner = leaders[0] if len(leaders) == 1 else None
         new = replace(new, over=True, winner=winner)
-        notes.append(f"{winner} has the most points" if winner else f"tie at {best}: {', '.join(leaders)}")
+        result = f"{winner} has the most points" if winner else f"tie at {best}: {', '.join(leaders)}"
+        notes.append(f"{result} ({MOST.ref})")
     elif round_over:
         new = replace(new, round=state.round + 1, throws_in_round=0)
     else:

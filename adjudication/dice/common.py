@@ -1,9 +1,12 @@
-"""Small helpers shared by the dice engines: options, turn order, the faces of a roll, and the checks of a
-throw that a camera can see (who threw, how many dice lay on the table, which of them were thrown).
+"""Small helpers shared by the dice engines: the rules they cite, turn order, the faces of a roll, and the
+checks of a throw that a camera can see (who threw, how many dice lay on the table, which were thrown).
+
+Options are not read here: the registry declares them (``arbiter.games``) and ``adjudication.options`` reads
+them for every engine.
 
 The throw checks return ``None`` when the throw is fine, or one sentence saying what was wrong and what the
 rules ask. Each engine decides what a failed check costs (a foul decision that voids the throw, or
-``RuleError``) and says so in its docstring; the reason strings below keep the foul names the same across
+``RuleError``) and its game's page says so; the reason strings below keep the foul names the same across
 engines.
 
 Turn order: players sit in header order and play passes to the left, which is the next name in the header
@@ -15,13 +18,26 @@ This module's API is read by every dice engine; keep it stable (add, do not chan
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
-from typing import Any, TypeVar
+from dataclasses import Field, dataclass, replace
+from typing import Any, ClassVar, Protocol, TypeVar
 
 from adjudication.engine import RuleError
-from arbiter.contract import Decision, Foul, JsonLine, Match, Roll
+from arbiter.contract import Decision, Foul, JsonLine, Roll
 
-_State = TypeVar("_State")
+
+class _Counted(Protocol):
+    """An engine's state as ``void_throw`` sees it: a dataclass with a count of decisions and a score."""
+
+    __dataclass_fields__: ClassVar[dict[str, Field[Any]]]
+
+    @property
+    def shot(self) -> int: ...
+
+    @property
+    def score(self) -> Mapping[str, int]: ...
+
+
+_State = TypeVar("_State", bound=_Counted)
 _Reason = TypeVar("_Reason", bound=str)
 
 # Reason strings (``Foul.reason``) of the throw fouls common to dice games.
@@ -32,74 +48,31 @@ KEPT_DIE_THROWN = "kept_die_thrown"  # a die that had to stay kept was thrown ag
 EXTRA_THROW = "extra_throw"  # a throw beyond those the turn allows
 
 
-# --- options ---------------------------------------------------------------------------------------------
+# --- the rules a decision cites ---------------------------------------------------------------------------
 
 
-def check_options(game: str, match: Match, allowed: Mapping[str, str]) -> None:
-    """``ValueError`` naming the first option ``game`` does not have, and those it has (``allowed``:
-    option -> what it sets)."""
-    unknown = sorted(set(match.options) - set(allowed))
-    if unknown:
-        have = "; ".join(f"{k} ({v})" for k, v in allowed.items()) or "none"
-        raise ValueError(f"{game} has no option {unknown[0]!r}; its options: {have}")
+@dataclass(frozen=True)
+class Rule:
+    """A rule a decision cites: the game by its own name and the rule's number on the game's page
+    (docs/games/<id>.md, where a referee at the table can read it), with a few words saying what it is.
+    ``standard`` names the governing or standard text the page's rule is taken from, where there is one
+    (the casino pass line, classic Yacht), so that the citation names it too.
+    """
 
+    game: str
+    number: int
+    gist: str
+    standard: str = ""
 
-def int_option(
-    game: str, match: Match, name: str, default: int, *, minimum: int, maximum: int | None = None
-) -> int:
-    """An integer option within ``minimum..maximum`` (``maximum`` None: no upper bound), or its default."""
-    value = match.options.get(name, default)
-    ok = isinstance(value, int) and not isinstance(value, bool) and value >= minimum
-    if ok and maximum is not None:
-        ok = value <= maximum
-    if not ok:
-        span = f"{minimum}..{maximum}" if maximum is not None else f">= {minimum}"
-        raise ValueError(f"{game} option {name} must be an integer {span} (got {value!r})")
-    return value
+    @property
+    def ref(self) -> str:
+        """``Pig rule 4``, or ``Craps rule 2, the casino pass line``: for a note that says what happened."""
+        ref = f"{self.game} rule {self.number}"
+        return f"{ref}, {self.standard}" if self.standard else ref
 
-
-def optional_int_option(game: str, match: Match, name: str, *, minimum: int) -> int | None:
-    """An integer option >= ``minimum`` that may be absent or null (None: no limit)."""
-    if match.options.get(name) is None:
-        return None
-    return int_option(game, match, name, minimum, minimum=minimum)
-
-
-def bool_option(game: str, match: Match, name: str, default: bool) -> bool:
-    value = match.options.get(name, default)
-    if not isinstance(value, bool):
-        raise ValueError(f"{game} option {name} must be true or false (got {value!r})")
-    return value
-
-
-def choice_option(game: str, match: Match, name: str, default: Any, choices: Collection[Any]) -> Any:
-    value = match.options.get(name, default)
-    same_kind = isinstance(value, bool) == isinstance(default, bool)  # true == 1 in Python; keep them apart
-    if not same_kind or value not in choices:
-        raise ValueError(
-            f"{game} option {name} must be one of {', '.join(map(str, choices))} (got {value!r})"
-        )
-    return value
-
-
-def player_option(game: str, match: Match, name: str, default: str | None = None) -> str:
-    """A player named by an option (``first``, ``banker``); the first player by default."""
-    value = match.options.get(name, default if default is not None else match.players[0])
-    if value not in match.players:
-        raise ValueError(
-            f"{game} option {name} must be one of the players {', '.join(match.players)} (got {value!r})"
-        )
-    return value
-
-
-def check_players(game: str, match: Match, *, minimum: int, maximum: int | None = None) -> None:
-    n = len(match.players)
-    if n < minimum or (maximum is not None and n > maximum):
-        if maximum is None:
-            want = f"{minimum} or more"
-        else:
-            want = f"exactly {minimum}" if minimum == maximum else f"{minimum} to {maximum}"
-        raise ValueError(f"{game} is played by {want} players (got {n}: {', '.join(match.players)})")
+    def __str__(self) -> str:
+        """``Pig rule 4 (a one loses the turn's total)``: a foul's ``rule``."""
+        return f"{self.ref} ({self.gist})"
 
 
 # --- turn order ------------------------------------------------------------------------------------------
@@ -207,11 +180,11 @@ def whole_throw_problem(roll: Roll, count: int, thrower: str | None = None) -> t
 
 @dataclass(frozen=True)
 class FoulRule:
-    """What a throw foul costs (``penalty``; 0 where the text names none) and the rule it breaks (``rule``),
+    """What a throw foul costs (``penalty``; 0 where the rules name none) and the rule it breaks (``rule``),
     as an engine's ``FOULS`` table maps each foul reason."""
 
     penalty: int
-    rule: str
+    rule: Rule
 
 
 def void_throw(
@@ -236,7 +209,7 @@ def void_throw(
     decision = Decision(
         shot=state.shot,
         player=roll.player,
-        foul=Foul(reason=str(reason), penalty=rule.penalty, rule=rule.rule),
+        foul=Foul(reason=str(reason), penalty=rule.penalty, rule=str(rule.rule)),
         score=state.score,
         next=next_player,
         notes=(f"{note}: {why}",),
@@ -294,24 +267,18 @@ __all__ = [
     "OUT_OF_TURN",
     "WRONG_DICE",
     "FoulRule",
-    "bool_option",
-    "check_options",
+    "Rule",
     "check_player",
-    "check_players",
-    "choice_option",
     "face_of",
     "faces",
     "first_problem",
     "game_over",
-    "int_option",
     "kept_ids",
     "kept_rethrown",
     "left_of",
     "nearest_to",
     "not_all_thrown",
     "not_now",
-    "optional_int_option",
-    "player_option",
     "rotated",
     "turn_decision",
     "void_throw",

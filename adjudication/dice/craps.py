@@ -1,31 +1,8 @@
-"""Craps (seed 000 "Крэпс", line 56; rules-notes 5): the pass line of two dice, shooter by shooter.
+"""Craps: the pass line of two dice, shooter by shooter.
 
-The shooter's first throw (the come-out) wins on 7 or 11 and loses on craps, 2, 3 or 12; any other total
-(4, 5, 6, 8, 9, 10) becomes the point. The shooter then throws until the point comes again (a win) or a 7
-(a loss, "seven out"). Every win or loss is one decision, worth ``stake`` to the shooter.
-
-Inputs: ``roll`` lines only, two dice, both thrown, by the shooter.
-
-Options:
-- ``stake`` (int >= 1, default 1): units a pass-line decision wins or loses.
-- ``turns`` (int >= 1, default 1): how many times each player is the shooter. A shooter keeps the dice until
-  a seven-out; the match ends at the seven-out that completes the last player's last turn.
-- ``first`` (a player, default the first in the header): the first shooter.
-
-Decisions: one per legal roll. ``score`` is each player's net pass-line result, ``points`` what the roll
-won or lost, ``on`` the point while one stands (the total that wins, as text, e.g. ``"6"``). A roll that
-neither wins nor loses is a decision with no points. At the end the best net result wins; a tie has no
-winner (``winner`` null).
-
-Departures from the text:
-- The text says a come-out of "2, 8, 12" loses: a misprint. The pass-line rule of every casino and of the
-  governing texts (rules-notes 5) is 2, 3 or 12; 8 is a point number. The engine follows that.
-- The text is silent on when the dice pass and on how long a match is: the dice pass on a seven-out only
-  (casino rule, rules-notes 5), and the match length is the ``turns`` option.
-
-Fouls: a roll by a player who is not the shooter (``out_of_turn``), a roll that shows other than two dice
-(``wrong_dice``), or one in which a die lay still (``die_not_thrown``: casino craps calls it "no roll") is
-void: nothing changes, penalty 0. Lines of any other type raise ``RuleError``.
+The rules this engine applies (the casino pass-line rule), its inputs, options and fouls, and where it departs
+from the rules text are on the game's page, docs/games/craps.md; decisions cite its rules as "Craps rule N".
+``score`` is each player's net pass-line result; ``on`` the point while one stands.
 """
 
 from __future__ import annotations
@@ -35,23 +12,26 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from types import MappingProxyType
 
+from adjudication import options
 from adjudication.dice import common
-from adjudication.dice.common import FoulRule
+from adjudication.dice.common import FoulRule, Rule
 from adjudication.engine import Engine
 from arbiter.contract import Decision, FrozenMap, JsonLine, Match, Roll
+from arbiter.games import dice
 
-GAME = "craps"
-RULE = "seed 000 Крэпс (l.56)"
-PASS_LINE = "rules-notes 5 (pass line)"
+SPEC = dice("craps")
+GAME = SPEC.id
+NAME = "Craps"
 DICE = 2
 SEVEN = 7
-OPTIONS: Mapping[str, str] = MappingProxyType(
-    {
-        "stake": "units a pass-line decision wins or loses, integer >= 1 (default 1)",
-        "turns": "times each player is the shooter, integer >= 1 (default 1)",
-        "first": "the first shooter",
-    }
-)
+
+# The rules as docs/games/craps.md numbers them (rules 2 and 3 are the casino pass-line rule).
+TWO_DICE = Rule(NAME, 1, "two dice, both thrown by the shooter; a die that does not move is no roll")
+PASS_LINE = "the casino pass line"
+COME_OUT_RULE = Rule(NAME, 2, "a come-out 7 or 11 wins, 2, 3 or 12 loses, else a point", PASS_LINE)
+POINT_RULE = Rule(NAME, 3, "the point before a 7 wins; a 7 first loses and the dice pass", PASS_LINE)
+SHOOTER = Rule(NAME, 4, "the shooter throws until a seven-out")
+MATCH_END = Rule(NAME, 6, "the match ends when every player has had their turns as shooter")
 
 
 class ComeOut(StrEnum):
@@ -60,7 +40,7 @@ class ComeOut(StrEnum):
     POINT = "point"
 
 
-# come-out total -> what it does (rules-notes 5; the text's "2, 8, 12" is a misprint for 2, 3, 12)
+# come-out total -> what it does (the casino pass line; the text's "2, 8, 12" is a misprint for 2, 3, 12)
 COME_OUT: Mapping[int, ComeOut] = MappingProxyType(
     {
         2: ComeOut.CRAPS,
@@ -81,9 +61,9 @@ class Reason(StrEnum):
 
 FOULS: Mapping[Reason, FoulRule] = MappingProxyType(
     {
-        Reason.OUT_OF_TURN: FoulRule(0, RULE + ": the shooter throws"),
-        Reason.WRONG_DICE: FoulRule(0, RULE + ": two dice are thrown"),
-        Reason.DIE_NOT_THROWN: FoulRule(0, PASS_LINE + ": both dice must be thrown (no roll)"),
+        Reason.OUT_OF_TURN: FoulRule(0, SHOOTER),
+        Reason.WRONG_DICE: FoulRule(0, TWO_DICE),
+        Reason.DIE_NOT_THROWN: FoulRule(0, TWO_DICE),
     }
 )
 
@@ -106,17 +86,14 @@ class State:
 
 
 def start(match: Match) -> State:
-    common.check_options(GAME, match, OPTIONS)
-    common.check_players(GAME, match, minimum=1)
-    stake = common.int_option(GAME, match, "stake", 1, minimum=1)
-    turns = common.int_option(GAME, match, "turns", 1, minimum=1)
-    first = common.player_option(GAME, match, "first")
+    chosen = options.read_all(SPEC, match)
+    options.check_players(SPEC, match)
     return State(
         players=match.players,
         net=(0,) * len(match.players),
-        stake=stake,
-        turns_left=turns * len(match.players),
-        shooter=first,
+        stake=chosen["stake"],
+        turns_left=chosen["turns"] * len(match.players),
+        shooter=chosen["first"],
     )
 
 
@@ -159,24 +136,26 @@ def step(state: State, event: JsonLine) -> tuple[State, tuple[Decision, ...]]:
         outcome = COME_OUT[total]
         if outcome is ComeOut.POINT:
             state = replace(state, point=total)
-            notes = [f"come-out {total}: the point is {total} ({PASS_LINE})"]
+            notes = [f"come-out {total}: the point is {total} ({COME_OUT_RULE.ref})"]
         else:
             state, points = _settle(state, outcome is ComeOut.NATURAL)
             word = "wins" if outcome is ComeOut.NATURAL else "loses"
-            notes = [f"come-out {total}: {outcome} - {shooter} {word} ({PASS_LINE}; {RULE})"]
+            notes = [f"come-out {total}: {outcome} - {shooter} {word} ({COME_OUT_RULE.ref})"]
     elif total == state.point:
         state, points = _settle(state, True)
-        notes = [f"{total}: the point is made - {shooter} wins ({RULE})"]
+        notes = [f"{total}: the point is made - {shooter} wins ({POINT_RULE.ref})"]
     elif total == SEVEN:
         state, points = _settle(state, False)
-        notes = [f"7 before the point: seven out - {shooter} loses and the dice pass ({RULE}; {PASS_LINE})"]
+        notes = [f"7 before the point: seven out - {shooter} loses and the dice pass ({POINT_RULE.ref})"]
         state = replace(state, turns_left=state.turns_left - 1)
         if state.turns_left == 0:
             best = max(state.net)
             leaders = [p for p, n in zip(state.players, state.net, strict=True) if n == best]
             winner = leaders[0] if len(leaders) == 1 else None
             state = replace(state, over=True, winner=winner)
-            notes.append(f"every shooter has had their turns: {winner or 'a tie, no winner'}")
+            notes.append(
+                f"every shooter has had their turns: {winner or 'a tie, no winner'} ({MATCH_END.ref})"
+            )
         else:
             state = replace(state, shooter=common.left_of(state.players, shooter))
     else:

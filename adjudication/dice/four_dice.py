@@ -1,21 +1,8 @@
-"""Four dice (seed 000 "Четыре кубика", line 78): the Chevalier de Méré's bet on a six in four dice.
+"""Four dice: the Chevalier de Méré's bet on a six in four dice.
 
-Two players. The four dice are thrown together; if at least one shows a six the first player (the one who
-backs the six) wins the throw, otherwise the other player does. The text describes a single throw; a match of
-several throws is an option, the players throwing in turn (the text says only "players throw"), and each throw
-is worth one point to whoever it goes to, however many sixes show.
-
-Inputs: ``roll`` lines only, each the four dice, all thrown.
-
-Options:
-- ``first`` (a player, default the first in the header): the player who backs the six and throws first.
-- ``throws`` (int >= 1, default 1 from the text): throws in the match. With an even number the match can be
-  drawn (``winner`` null).
-
-Decisions: one per roll, ``points`` one point to the player the throw goes to, ``score`` throws won.
-
-Fouls: a roll by the player not on turn, or a roll that is not exactly four dice all thrown, is void (penalty
-0, the text names none) and the same player is still to throw. Lines of any other type raise ``RuleError``.
+The rules this engine applies, its inputs, options and fouls, and where it departs from the rules text are on
+the game's page, docs/games/four-dice.md; decisions cite its rules as "Four dice rule N". ``score`` is the
+throws each player has won.
 """
 
 from __future__ import annotations
@@ -25,19 +12,24 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from types import MappingProxyType
 
+from adjudication import options
 from adjudication.dice import common
-from adjudication.dice.common import FoulRule
+from adjudication.dice.common import FoulRule, Rule
 from adjudication.engine import Engine
 from arbiter.contract import Decision, FrozenMap, JsonLine, Match, Roll
+from arbiter.games import dice
 
-GAME = "four-dice"
-RULE = "seed 000 Четыре кубика (l.78)"
+SPEC = dice("four-dice")
+GAME = SPEC.id
+NAME = "Four dice"
 DICE = 4
 SIX = 6
-DEFAULT_THROWS = 1
-OPTIONS: Mapping[str, str] = MappingProxyType(
-    {"first": "the player who backs the six and throws first", "throws": "throws in the match (integer >= 1)"}
-)
+
+# The rules as docs/games/four-dice.md numbers them.
+FOUR_DICE = Rule(NAME, 1, "four dice, thrown together")
+A_SIX = Rule(NAME, 2, "a six goes to the player who backs it, no six to the other")
+IN_TURN = Rule(NAME, 3, "players throw in turn")
+MATCH = Rule(NAME, 4, "more throws won wins the match")
 
 
 class Reason(StrEnum):
@@ -48,9 +40,9 @@ class Reason(StrEnum):
 
 FOULS: Mapping[Reason, FoulRule] = MappingProxyType(
     {
-        Reason.OUT_OF_TURN: FoulRule(0, RULE + ": players throw in turn"),
-        Reason.WRONG_DICE: FoulRule(0, RULE + ": four dice are thrown"),
-        Reason.DIE_NOT_THROWN: FoulRule(0, RULE + ": the four dice are thrown together"),
+        Reason.OUT_OF_TURN: FoulRule(0, IN_TURN),
+        Reason.WRONG_DICE: FoulRule(0, FOUR_DICE),
+        Reason.DIE_NOT_THROWN: FoulRule(0, FOUR_DICE),
     }
 )
 
@@ -77,12 +69,11 @@ class State:
 
 
 def start(match: Match) -> State:
-    common.check_options(GAME, match, OPTIONS)
-    common.check_players(GAME, match, minimum=2, maximum=2)
-    first = common.player_option(GAME, match, "first")
-    throws = common.int_option(GAME, match, "throws", DEFAULT_THROWS, minimum=1)
+    chosen = options.read_all(SPEC, match)
+    options.check_players(SPEC, match)
+    first = chosen["first"]
     players = (match.players[0], match.players[1])
-    return State(players=players, six=first, throws=throws, turn=players.index(first))
+    return State(players=players, six=first, throws=chosen["throws"], turn=players.index(first))
 
 
 def _foul(state: State, roll: Roll, reason: Reason, why: str) -> tuple[State, tuple[Decision, ...]]:
@@ -113,12 +104,12 @@ def step(state: State, event: JsonLine) -> tuple[State, tuple[Decision, ...]]:
         turn=1 - state.turn,
     )
     why = f"{sixes} six{'es' if sixes != 1 else ''}" if sixes else "no six"
-    notes = [f"{why}: the throw goes to {taker} ({RULE})"]
+    notes = [f"{why}: the throw goes to {taker} ({A_SIX.ref})"]
     if thrown == state.throws:
         a, b = new.won
         winner = None if a == b else new.players[0 if a > b else 1]
         new = replace(new, over=True, winner=winner)
-        notes.append(f"match won by {winner}" if winner else "match drawn")
+        notes.append(f"match won by {winner} ({MATCH.ref})" if winner else f"match drawn ({MATCH.ref})")
     decision = common.turn_decision(new, thrower, notes, {taker: 1})
     return new, (decision,)
 

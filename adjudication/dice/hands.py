@@ -1,15 +1,17 @@
-"""Poker hands of five dice, ranked and compared: the one table behind poker dice and Indian dice.
+"""Poker hands of five dice, ranked and compared: the one table behind poker dice, Indian dice, liar dice and
+bluff (each game's page, docs/games/<id>.md, gives the ranking as that game uses it).
 
-Ranks, lowest first (seed 000 "Игра кости комбинации" and "Индийские кости"): nothing, one pair, two pairs,
-three of a kind (in the Indian dice list; the poker-dice list leaves it out, see ``poker_dice``), straight
-(only where a game counts straights), full house, four of a kind, five of a kind.
+Ranks, lowest first: nothing, one pair, two pairs, three of a kind, straight (only where a game counts
+straights; Hoyle places it between three of a kind and a full house), full house, four of a kind, five of a
+kind. The Russian poker-dice text's list leaves out three of a kind; it is ranked as in every poker game (see
+docs/games/poker-dice.md).
 
-Comparison (seed 000 "Игра кости комбинации"): a higher hand wins; between equal hands the one whose
-*combination* shows more points wins ("four queens beat four tens"); between two hands with no combination the
-higher sum of all five dice wins. Odd dice beside the combination (kickers) are not compared: the text says
-that players whose combinations are equal on points play a game between themselves, so two such hands tie. How
-"more points" reads for hands of two parts follows the poker convention, since the text gives only the
-one-part example: a full house by its three then its pair, two pairs by the higher pair then the lower.
+Comparison (the poker-dice text): a higher hand wins; between equal hands the one whose *combination* shows
+more points wins ("four queens beat four tens"); between two hands with no combination the higher sum of all
+five dice wins. Odd dice beside the combination (kickers) are not compared: the text says that players whose
+combinations are equal on points play a game between themselves, so two such hands tie. How "more points"
+reads for hands of two parts follows the poker convention, since the text gives only the one-part example: a
+full house by its three then its pair, two pairs by the higher pair then the lower.
 
 Faces 1..6 stand for the six faces of poker dice, nine to ace, in the same order.
 

@@ -1,36 +1,8 @@
-"""High dice (seed 000 "Хай Дайс", line 147): a banker and a punter, two dice each, the punter must beat it.
+"""High dice: a banker and a punter, two dice each; the punter must beat the banker.
 
-Each round the banker throws two dice first; then the punter throws two. A punter's total above the banker's
-wins one stake from the banker; anything else (a tie included: "не удалось обыграть") pays the banker one
-stake. By agreement the punter may have one or two extra throws: before each the punter "borrows" one more
-stake from the banker, and a punter who fails on every throw made pays one stake per throw (two after two
-throws, three after three).
-
-Inputs:
-- ``roll`` lines: two dice, both thrown; the banker's, then the punter's (and the punter's extra throws).
-- ``{"type":"stop","player":"P"}``: after a failed throw with an extra throw still allowed, the punter takes
-  no more and pays for the throws made.
-
-Options:
-- ``banker`` (a player, default the first in the header); the other player is the punter.
-- ``extra_throws`` (int 0..2, default 0): extra throws the punter may take after a failed one (the text's
-  "один или два дополнительных броска").
-- ``stake`` (int >= 1, default 1): the units of one stake ("величину выплачиваемых ставок").
-- ``rounds`` (int >= 1, default none): rounds in the match; without it the match never ends on its own.
-  With it, the better balance after the last round wins (equal balances: no winner).
-
-Decisions: one per legal throw and one per stop. ``points`` is what changed hands, ``score`` the balances.
-The banker's throw and a failed punter throw with an extra throw left carry no points (the notes say what is
-to beat and that an extra throw is open).
-
-Reading where the text is silent: a punter who beats the banker on an extra throw wins one stake (the
-borrowed stakes are given back), so extra throws favour the punter. This is what the text's last sentence
-says of the three-throw game (the banker "не имеет шанса отыграться"); had a late win cost the borrowed
-stakes, the banker would gain from them instead.
-
-Fouls: a roll by the player whose throw it is not (``out_of_turn``), one that shows other than two dice
-(``wrong_dice``) or one in which a die lay still (``die_not_thrown``) is void: penalty 0, the same player
-throws again. A stop at any other moment, or any other line, raises ``RuleError``.
+The rules this engine applies, its inputs, options and fouls, and where it departs from the rules text are on
+the game's page, docs/games/high-dice.md; decisions cite its rules as "High dice rule N". ``points`` is what
+changed hands, ``score`` the balances.
 """
 
 from __future__ import annotations
@@ -40,23 +12,24 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from types import MappingProxyType
 
+from adjudication import options
 from adjudication.dice import common
-from adjudication.dice.common import FoulRule
+from adjudication.dice.common import FoulRule, Rule
 from adjudication.engine import Engine
 from arbiter.contract import Decision, FrozenMap, JsonLine, Match, Roll, Stop
+from arbiter.games import dice
 
-GAME = "high-dice"
-RULE = "seed 000 Хай Дайс (l.147)"
+SPEC = dice("high-dice")
+GAME = SPEC.id
+NAME = "High dice"
 DICE = 2
-MAX_EXTRA = 2
-OPTIONS: Mapping[str, str] = MappingProxyType(
-    {
-        "banker": "the banker (default the first player); the other is the punter",
-        "extra_throws": "extra throws the punter may take, integer 0..2 (default 0)",
-        "stake": "units of one stake, integer >= 1 (default 1)",
-        "rounds": "rounds in the match, integer >= 1 (default: no limit)",
-    }
-)
+
+# The rules as docs/games/high-dice.md numbers them.
+TWO_DICE = Rule(NAME, 1, "each throw is of two dice, both thrown")
+BANKER_FIRST = Rule(NAME, 2, "the banker throws first, then the punter")
+BEAT = Rule(NAME, 3, "a punter who throws more wins a stake; anything else pays one")
+EXTRA = Rule(NAME, 4, "an extra throw is on a borrowed stake; a punter who fails pays one a throw")
+MATCH = Rule(NAME, 5, "the better balance after the last round wins")
 
 
 class Reason(StrEnum):
@@ -67,9 +40,9 @@ class Reason(StrEnum):
 
 FOULS: Mapping[Reason, FoulRule] = MappingProxyType(
     {
-        Reason.OUT_OF_TURN: FoulRule(0, RULE + ": the banker throws first, then the punter"),
-        Reason.WRONG_DICE: FoulRule(0, RULE + ": each throw is of two dice"),
-        Reason.DIE_NOT_THROWN: FoulRule(0, RULE + ": both dice are thrown"),
+        Reason.OUT_OF_TURN: FoulRule(0, BANKER_FIRST),
+        Reason.WRONG_DICE: FoulRule(0, TWO_DICE),
+        Reason.DIE_NOT_THROWN: FoulRule(0, TWO_DICE),
     }
 )
 
@@ -100,17 +73,17 @@ class State:
 
 
 def start(match: Match) -> State:
-    common.check_options(GAME, match, OPTIONS)
-    common.check_players(GAME, match, minimum=2, maximum=2)
-    banker = common.player_option(GAME, match, "banker")
+    chosen = options.read_all(SPEC, match)
+    options.check_players(SPEC, match)
+    banker = chosen["banker"]
     return State(
         players=match.players,
         banker=banker,
         punter=next(p for p in match.players if p != banker),
         balance=(0, 0),
-        extra_throws=common.int_option(GAME, match, "extra_throws", 0, minimum=0, maximum=MAX_EXTRA),
-        stake=common.int_option(GAME, match, "stake", 1, minimum=1),
-        rounds=common.optional_int_option(GAME, match, "rounds", minimum=1),
+        extra_throws=chosen["extra_throws"],
+        stake=chosen["stake"],
+        rounds=chosen["rounds"],
     )
 
 
@@ -140,13 +113,14 @@ def _settle(state: State, punter_wins: int, notes: list[str]) -> tuple[State, di
         best = max(balance)
         leaders = [p for p, b in zip(state.players, balance, strict=True) if b == best]
         state = replace(state, over=True, winner=leaders[0] if len(leaders) == 1 else None)
-        notes.append(f"{state.rounds} rounds played: {state.winner or 'a tie, no winner'}")
+        notes.append(f"{state.rounds} rounds played: {state.winner or 'a tie, no winner'} ({MATCH.ref})")
     return state, points
 
 
 def _punter_loses(state: State, notes: list[str]) -> tuple[State, dict[str, int]]:
     owed = state.stake * state.punter_throws
-    notes.append(f"{state.punter} fails on {state.punter_throws} throw(s) and pays {owed} ({RULE})")
+    rule = BEAT if state.punter_throws == 1 else EXTRA
+    notes.append(f"{state.punter} fails on {state.punter_throws} throw(s) and pays {owed} ({rule.ref})")
     return _settle(state, -owed, notes)
 
 
@@ -155,29 +129,36 @@ def step(state: State, event: JsonLine) -> tuple[State, tuple[Decision, ...]]:
         raise common.game_over(GAME, event, state.winner)
     common.check_player(GAME, state.players, event)
     if isinstance(event, Stop):
-        if event.player != state.punter or state.punter_throws == 0:
-            raise common.not_now(
-                GAME,
-                event,
-                f"a stop by the punter {state.punter} after a failed throw with an extra throw left",
-            )
-        state = replace(state, shot=state.shot + 1)
-        notes = [f"{state.punter} takes no extra throw"]
-        state, points = _punter_loses(state, notes)
-        return state, (_decision(state, event.player, notes, points),)
+        return _stop(state, event)
     if not isinstance(event, Roll):
         raise common.not_now(GAME, event, f"a roll by {state.thrower}")
-    problem = common.whole_throw_problem(event, DICE, state.thrower)
+    return _roll(state, event)
+
+
+def _stop(state: State, stop: Stop) -> tuple[State, tuple[Decision, ...]]:
+    """The punter takes no more of the extra throws allowed and pays for the throws made."""
+    if stop.player != state.punter or state.punter_throws == 0:
+        raise common.not_now(
+            GAME, stop, f"a stop by the punter {state.punter} after a failed throw with an extra throw left"
+        )
+    state = replace(state, shot=state.shot + 1)
+    notes = [f"{state.punter} takes no extra throw"]
+    state, points = _punter_loses(state, notes)
+    return state, (_decision(state, stop.player, notes, points),)
+
+
+def _roll(state: State, roll: Roll) -> tuple[State, tuple[Decision, ...]]:
+    problem = common.whole_throw_problem(roll, DICE, state.thrower)
     if problem is not None:
-        return _foul(state, event, Reason(problem[0]), problem[1])
-    total = sum(common.faces(event))
+        return _foul(state, roll, Reason(problem[0]), problem[1])
+    total = sum(common.faces(roll))
     state = replace(state, shot=state.shot + 1)
     points: dict[str, int] = {}
     if state.mark is None:
         state = replace(state, mark=total)
-        notes = [f"banker throws {total}: {state.punter} must throw more than {total} ({RULE})"]
+        notes = [f"banker throws {total}: {state.punter} must throw more than {total} ({BEAT.ref})"]
     elif total > state.mark:
-        notes = [f"{total} beats the banker's {state.mark}: the banker pays one stake ({RULE})"]
+        notes = [f"{total} beats the banker's {state.mark}: the banker pays one stake ({BEAT.ref})"]
         state, points = _settle(state, state.stake, notes)
     else:
         state = replace(state, punter_throws=state.punter_throws + 1)
@@ -185,11 +166,11 @@ def step(state: State, event: JsonLine) -> tuple[State, tuple[Decision, ...]]:
         if state.punter_throws <= state.extra_throws:
             notes.append(
                 f"extra throw {state.punter_throws} of {state.extra_throws} open: throw again on a borrowed "
-                "stake, or stop"
+                f"stake, or stop ({EXTRA.ref})"
             )
         else:
             state, points = _punter_loses(state, notes)
-    return state, (_decision(state, event.player, notes, points),)
+    return state, (_decision(state, roll.player, notes, points),)
 
 
 ENGINE = Engine(game=GAME, start=start, step=step)

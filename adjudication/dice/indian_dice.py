@@ -1,43 +1,9 @@
-"""Indian dice (seed 000 "Индийские кости", line 58): poker hands of five dice, no straights, three rounds.
+"""Indian dice: poker hands of five dice without straights, three rounds, the third for two players.
 
-Hands, lowest first: one pair, two pairs, three of a kind, full house (3 + 2), four of a kind, five of a kind;
-straights do not count (a run is nothing). In a round the first player has up to three throws and may stand
-after the first or the second; every other player may make as many throws as the first player made and no more
-(one, if the first stood on the first throw). The best hand takes the round.
-
-Where the text is silent:
-- Comparing hands: the tie-breaks of the same text's poker dice (``hands``): equal hands go to the higher
-  points of the combination, two hands with no combination to the higher sum, and players still tied play the
-  round again among themselves (a play-off, again with three throws for its first player).
-- Throwing again: any of the five dice, as in Hoyle's Indian dice (the poker-dice text's rule that a die left
-  alone may not be thrown later belongs to that game).
-- The three rounds: the text says all play rounds one and two and only two players round three, the two
-  strongest or the two weakest by agreement (``final``). Our reading, two rounds out of three: with
-  ``strongest`` each round has a winner (the best hand), the winners of rounds one and two play the third, and
-  whoever wins two rounds wins the game (one player winning both ends it after two); with ``weakest`` each
-  round has a loser (the worst hand, ties for it played off the same way), the losers of rounds one and two
-  play the third for the worst hand, and whoever loses two rounds loses the game. With two players both
-  readings are best of three.
-- Each round and play-off starts with the first of its players in turn order from ``first``.
-
-Inputs: ``roll`` (the throws) and ``stop`` (the player on turn stands on the hand; a turn also ends by itself
-when the player reaches the throws allowed).
-
-Options:
-- ``first`` (a player, default the first in the header): who throws first in every round.
-- ``final`` (``"strongest"`` default, or ``"weakest"``): who plays the third round, and so whether the game
-  names a winner or a loser.
-
-Decisions: one per turn's end, naming the hand and the throws it took; the one that ends a round gives
-``points`` to the round's winner (+1, ``strongest``) or loser (-1, ``weakest``) and ``score`` counts them.
-When the game ends, ``winner`` is the player with two round wins (``strongest``), or with ``weakest`` the
-other player of a two-player game, else null, ``State.loser`` naming the loser. One decision per void throw.
-
-Fouls: a void throw, penalty 0 (the text names none), the hand as it was: a roll by a player not on turn
-(``out_of_turn``), a throw beyond those allowed by the player whose turn just ended (``extra_throw``), a first
-throw that is not five dice all thrown (``wrong_dice``, ``die_not_thrown``), other dice than the hand's five
-(``wrong_dice``), a kept die on another face (``kept_die_turned``). ``RuleError``: a ``stop`` by a player not
-on turn or before their first throw, and lines of any other type.
+The rules this engine applies, its inputs, options and fouls, and where it departs from the rules text are on
+the game's page, docs/games/indian-dice.md; decisions cite its rules as "Indian dice rule N". ``score``
+counts the rounds each player decided (+1 a round won with ``final: strongest``, -1 a round lost with
+``weakest``); ``State.loser`` names the loser of a ``weakest`` game.
 """
 
 from __future__ import annotations
@@ -47,16 +13,29 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from types import MappingProxyType
 
+from adjudication import options
 from adjudication.dice import common, hands
-from adjudication.dice.common import FoulRule
+from adjudication.dice.common import FoulRule, Rule
 from adjudication.engine import Engine
 from arbiter.contract import Decision, FrozenMap, JsonLine, Match, Roll, Stop
+from arbiter.games import dice
 
-GAME = "indian-dice"
-RULE = "seed 000 Индийские кости (l.58)"
-HANDS_RULE = "seed 000 Игра кости комбинации (l.193)"
+SPEC = dice("indian-dice")
+GAME = SPEC.id
+NAME = "Indian dice"
 MAX_THROWS = 3
 ROUNDS = 3
+
+# The rules as docs/games/indian-dice.md numbers them.
+FIVE_DICE = Rule(NAME, 1, "five dice")
+IN_TURN = Rule(NAME, 2, "players throw in turn")
+FIRST_THROW = Rule(NAME, 3, "the first throw is all five dice")
+KEPT_STAY = Rule(NAME, 3, "dice not thrown stay as they lay")
+THROWS = Rule(NAME, 4, "no more throws than the round's first player made, three at most")
+HANDS = Rule(NAME, 5, "poker hands without straights")
+BEST_TAKES = Rule(NAME, 6, "the best hand takes the round; equal hands play off")
+STRONGEST_FINAL = Rule(NAME, 7, "rounds one and two for all; the two winners play round three")
+WEAKEST_FINAL = Rule(NAME, 8, "with final weakest: the worst hand loses the round; two lost rounds lose")
 
 
 class Final(StrEnum):
@@ -64,8 +43,9 @@ class Final(StrEnum):
     WEAKEST = "weakest"
 
 
-OPTIONS: Mapping[str, str] = MappingProxyType(
-    {"first": "the player who throws first", "final": f"who plays round three: {', '.join(Final)}"}
+# the rule that says who plays round three, and who wins or loses the game
+FINAL_RULE: Mapping[Final, Rule] = MappingProxyType(
+    {Final.STRONGEST: STRONGEST_FINAL, Final.WEAKEST: WEAKEST_FINAL}
 )
 # what a decided round is worth to the player it decides
 ROUND_POINTS: Mapping[Final, int] = MappingProxyType({Final.STRONGEST: 1, Final.WEAKEST: -1})
@@ -81,11 +61,11 @@ class Reason(StrEnum):
 
 FOULS: Mapping[Reason, FoulRule] = MappingProxyType(
     {
-        Reason.OUT_OF_TURN: FoulRule(0, RULE + ": players throw in turn"),
-        Reason.EXTRA_THROW: FoulRule(0, RULE + ": no more throws than the first player made, three at most"),
-        Reason.WRONG_DICE: FoulRule(0, RULE + ": five dice"),
-        Reason.DIE_NOT_THROWN: FoulRule(0, RULE + ": the first throw is all five dice"),
-        Reason.KEPT_DIE_TURNED: FoulRule(0, RULE + ": kept dice stay as they lay"),
+        Reason.OUT_OF_TURN: FoulRule(0, IN_TURN),
+        Reason.EXTRA_THROW: FoulRule(0, THROWS),
+        Reason.WRONG_DICE: FoulRule(0, FIVE_DICE),
+        Reason.DIE_NOT_THROWN: FoulRule(0, FIRST_THROW),
+        Reason.KEPT_DIE_TURNED: FoulRule(0, KEPT_STAY),
     }
 )
 
@@ -124,12 +104,14 @@ class State:
 
 
 def start(match: Match) -> State:
-    common.check_options(GAME, match, OPTIONS)
-    common.check_players(GAME, match, minimum=2)
-    first = common.player_option(GAME, match, "first")
-    final = common.choice_option(GAME, match, "final", Final.STRONGEST.value, [f.value for f in Final])
+    chosen = options.read_all(SPEC, match)
+    options.check_players(SPEC, match)
+    first = chosen["first"]
     return State(
-        players=match.players, first=first, final=Final(final), order=common.rotated(match.players, first)
+        players=match.players,
+        first=first,
+        final=Final(chosen["final"]),
+        order=common.rotated(match.players, first),
     )
 
 
@@ -149,16 +131,17 @@ def _next_round(state: State, decided: tuple[str, ...]) -> tuple[State, list[str
         (settled,) = twice
         if state.final is Final.STRONGEST:
             return replace(fresh, over=True, winner=settled), [
-                f"{settled} wins two rounds and the game ({RULE})"
+                f"{settled} wins two rounds and the game ({STRONGEST_FINAL.ref})"
             ]
         others = [p for p in state.players if p != settled]
         winner = others[0] if len(others) == 1 else None
-        note = f"{settled} loses two rounds and the game ({RULE})"
+        note = f"{settled} loses two rounds and the game ({WEAKEST_FINAL.ref})"
         return replace(fresh, over=True, winner=winner, loser=settled), [note]
     if len(decided) == 1:
         return replace(fresh, round=2, order=_in_order(state, state.players)), []
     finalists = _in_order(state, decided)
-    note = f"round {ROUNDS} is played by {' and '.join(finalists)}, the {state.final} ({RULE})"
+    rule = FINAL_RULE[state.final]
+    note = f"round {ROUNDS} is played by {' and '.join(finalists)}, the {state.final} ({rule.ref})"
     return replace(fresh, round=ROUNDS, order=finalists), [note]
 
 
@@ -167,9 +150,9 @@ def _stand(state: State, player: str, *, closed: bool) -> tuple[State, tuple[Dec
     ranked = hands.rank_hand([f for _, f in state.dice], straights=False)
     played = (*state.stood, (player, ranked))
     limit = state.throws if state.seat == 0 else state.limit
-    notes = [f"{player} stands on {ranked.describe()} after {hands.throws_text(state.throws)} ({HANDS_RULE})"]
+    notes = [f"{player} stands on {ranked.describe()} after {hands.throws_text(state.throws)} ({HANDS.ref})"]
     if state.seat == 0 and len(state.order) > 1:
-        notes.append(f"the others may make at most {hands.throws_text(limit)} ({RULE})")
+        notes.append(f"the others may make at most {hands.throws_text(limit)} ({THROWS.ref})")
     new = replace(state, stood=played, limit=limit, throws=0, dice=(), closed=player if closed else None)
     points: dict[str, int] = {}
     if len(played) < len(state.order):
@@ -180,13 +163,15 @@ def _stand(state: State, player: str, *, closed: bool) -> tuple[State, tuple[Dec
         what = "best" if strongest else "worst"
         if len(tied) > 1:
             new = replace(new, order=tied, seat=0, stood=(), limit=None)
+            who = ", ".join(tied)
             notes.append(
-                f"round {state.round}: {', '.join(tied)} tie for the {what} hand and play off ({HANDS_RULE})"
+                f"round {state.round}: {who} tie for the {what} hand and play off ({BEST_TAKES.ref})"
             )
         else:
             (taker,) = tied
             points = {taker: ROUND_POINTS[state.final]}
-            notes.append(f"round {state.round}: {taker} has the {what} hand ({RULE})")
+            rule = BEST_TAKES if strongest else WEAKEST_FINAL
+            notes.append(f"round {state.round}: {taker} has the {what} hand ({rule.ref})")
             new, more = _next_round(new, (*state.decided, taker))
             notes.extend(more)
     decision = common.turn_decision(new, player, notes, points)

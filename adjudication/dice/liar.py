@@ -1,43 +1,8 @@
-"""Liar (seed 000 "Лжец", line 30): five dice under a cup, claims that must rise, "Liar!" and its payments.
+"""Liar dice: five dice under a cup, claims that must rise, "Liar!" and its payments.
 
-Every player starts with three stakes. The first player throws all five dice under the cup and claims a
-combination, true or not. The neighbour to the left either calls "Лжец!" or accepts. On a call the cup is
-lifted: if the dice hold the claim, the caller puts one stake in the centre; if not, the claimant puts one
-in the centre and gives one to the caller. Either way the caller starts the next round with a fresh throw of
-all five. On acceptance the cup passes to the neighbour, who throws again all the dice or some of them (the
-rest stay as they lie) and must claim more than the claim accepted. A player with no stakes left is out; the
-last player holding any wins, and takes the stakes in the centre.
-
-Inputs:
-- ``roll`` lines: five dice; a round's first throw moves all five, an accepting player's throw any of them.
-- ``{"type":"claim","player":"A","hand":[3,3,3,2,2]}`` after each throw: the five faces claimed.
-- ``{"type":"challenge","player":"B"}``: the left neighbour of the claimant calls "Лжец!". Acceptance needs no
-  line: the neighbour's throw is it.
-
-Options:
-- ``stakes`` (int >= 1, default 3 from the text): stakes each player starts with.
-- ``first`` (a player, default the first in the header): who throws first.
-
-Decisions: one per legal roll (``awaiting: ["claim"]``) and one per challenge, which settles the stakes.
-``score`` is the stakes each player holds; ``points`` the stakes won (+) or paid (-); the centre's stakes are
-in the notes and ``State.pot``, and go to the winner in the last decision.
-
-Combinations: the text refers to the list of the game General, which is not in the text; General's list is
-that of poker dice with straights (the text's Indian dice section says so), so hands are ranked as in
-``adjudication.dice.hands`` with straights: nothing, pair, two pairs, three of a kind, straight, full house,
-four, five of a kind; equal combinations by the points of the combination, odd dice not counted.
-
-Readings where the text is silent: a claim holds when the dice make a hand at least as good as the one
-claimed (the usual rule of liar dice), so a claim can be "true" on better dice; a claim that does not beat the
-claim accepted raises ``RuleError`` (the player claims again); a claimant who has only one stake left when
-caught pays it to the centre (the first payment the text names) and the caller gets nothing; when the caller
-is out after paying, the next player still in to the left starts the round.
-
-Fouls: a roll by a player whose throw it is not (``out_of_turn``), one that shows other than five dice
-(``wrong_dice``), a round's first throw that leaves a die lying (``die_not_thrown``) and a second throw
-before the claim (``extra_throw``) are void: penalty 0 (the text names none), the claim is judged on the
-legal throw, and the same player throws or claims. A challenge by anyone but the claimant's left neighbour,
-a claim out of its moment, and any other line raise ``RuleError``.
+The rules this engine applies, its inputs, options and fouls, and where it departs from the rules text are on
+the game's page, docs/games/liar.md; decisions cite its rules as "Liar dice rule N". ``score`` is the stakes
+each player holds; the centre's stakes are in ``State.pot`` and go to the winner in the last decision.
 """
 
 from __future__ import annotations
@@ -47,23 +12,27 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from types import MappingProxyType
 
+from adjudication import options
 from adjudication.dice import common
-from adjudication.dice.common import FoulRule
+from adjudication.dice.common import FoulRule, Rule
 from adjudication.dice.hands import Ranked, rank_hand
 from adjudication.engine import Engine, RuleError
 from arbiter.contract import Challenge, Claim, Decision, FrozenMap, JsonLine, Match, Roll
+from arbiter.games import dice
 
-GAME = "liar"
-RULE = "seed 000 Лжец (l.30)"
+SPEC = dice("liar")
+GAME = SPEC.id
+NAME = "Liar dice"
 DICE = 5
-STRAIGHTS = True  # General's list counts straights (seed 000 "Индийские кости", l.59)
-DEFAULT_STAKES = 3
-OPTIONS: Mapping[str, str] = MappingProxyType(
-    {
-        "stakes": "stakes each player starts with, integer >= 1 (default 3)",
-        "first": "the player who throws first",
-    }
-)
+STRAIGHTS = True  # General's list counts straights (rule 7)
+
+# The rules as docs/games/liar.md numbers them.
+FIVE_DICE = Rule(NAME, 1, "five dice are used")
+ROUND_OPENS = Rule(NAME, 2, "a round starts with all five dice shaken")
+THEN_CLAIM = Rule(NAME, 3, "one throw, then the claim")
+TO_THE_LEFT = Rule(NAME, 4, "the left neighbour answers the claim; play passes to the left")
+CALL_SETTLES = Rule(NAME, 5, "a call lifts the cup: the loser of the call pays")
+OUT = Rule(NAME, 8, "a player with no stakes is out; the last with stakes wins the centre")
 
 
 class Payee(StrEnum):
@@ -84,10 +53,10 @@ class Reason(StrEnum):
 
 FOULS: Mapping[Reason, FoulRule] = MappingProxyType(
     {
-        Reason.OUT_OF_TURN: FoulRule(0, RULE + ": the cup passes to the left"),
-        Reason.WRONG_DICE: FoulRule(0, RULE + ": five dice are used"),
-        Reason.DIE_NOT_THROWN: FoulRule(0, RULE + ": a round starts with all five dice shaken"),
-        Reason.EXTRA_THROW: FoulRule(0, RULE + ": one throw, then the claim"),
+        Reason.OUT_OF_TURN: FoulRule(0, TO_THE_LEFT),
+        Reason.WRONG_DICE: FoulRule(0, FIVE_DICE),
+        Reason.DIE_NOT_THROWN: FoulRule(0, ROUND_OPENS),
+        Reason.EXTRA_THROW: FoulRule(0, THEN_CLAIM),
     }
 )
 
@@ -129,14 +98,9 @@ class State:
 
 
 def start(match: Match) -> State:
-    common.check_options(GAME, match, OPTIONS)
-    common.check_players(GAME, match, minimum=2)
-    stakes = common.int_option(GAME, match, "stakes", DEFAULT_STAKES, minimum=1)
-    return State(
-        players=match.players,
-        stakes=(stakes,) * len(match.players),
-        turn=common.player_option(GAME, match, "first"),
-    )
+    chosen = options.read_all(SPEC, match)
+    options.check_players(SPEC, match)
+    return State(players=match.players, stakes=(chosen["stakes"],) * len(match.players), turn=chosen["first"])
 
 
 def _ranked(hand: tuple[int, ...]) -> Ranked:
@@ -208,34 +172,14 @@ def _claim(state: State, claim: Claim) -> State:
 def _challenge(state: State, call: Challenge) -> tuple[State, tuple[Decision, ...]]:
     if state.phase is not Phase.ANSWER or call.player != state.turn:
         raise common.not_now(GAME, call, _accepted(state))
-    claimant, caller, claim = state.claimant, call.player, state.claim
+    claimant, claim = state.claimant, state.claim
     if claimant is None or claim is None:  # Phase.ANSWER always has both
         raise RuleError(f"{GAME}: there is no claim to challenge")
     before = state.score
-    stakes = dict(before)
-    pot = state.pot
-    holds = _ranked(state.hand) >= _ranked(claim)
-    shown = f"{claimant} claimed {describe(claim)}; the cup shows {describe(state.hand)}"
-    if holds:
-        stakes[caller] -= 1
-        pot += 1
-        notes = [f"{shown}: the claim holds, {caller} puts a stake in the centre ({RULE})"]
-    else:
-        paid = []
-        for to in CAUGHT_PAYS:
-            if stakes[claimant] == 0:
-                break
-            stakes[claimant] -= 1
-            if to is Payee.CENTRE:
-                pot += 1
-                paid.append("one to the centre")
-            else:
-                stakes[caller] += 1
-                paid.append(f"one to {caller}")
-        notes = [f"{shown}: a lie, {claimant} pays {' and '.join(paid)} ({RULE})"]
+    stakes, pot, notes = _pay(state, claimant, call.player, claim)
     for p in state.players:
-        if stakes[p] == 0 and state.stakes[state.players.index(p)] > 0:
-            notes.append(f"{p} has no stakes left and is out")
+        if stakes[p] == 0 and before[p] > 0:
+            notes.append(f"{p} has no stakes left and is out ({OUT.ref})")
     state = replace(
         state,
         stakes=tuple(stakes[p] for p in state.players),
@@ -246,21 +190,11 @@ def _challenge(state: State, call: Challenge) -> tuple[State, tuple[Decision, ..
         phase=Phase.OPEN,
         shot=state.shot + 1,
     )
-    standing = [p for p in state.players if p not in state.out]
-    if len(standing) == 1:
-        winner = standing[0]
-        notes.append(f"{winner} is the last with stakes and takes the {state.pot} in the centre")
-        stakes[winner] += state.pot
-        state = replace(
-            state, stakes=tuple(stakes[p] for p in state.players), pot=0, over=True, winner=winner
-        )
-    else:
-        state = replace(state, turn=caller if caller in standing else state.left_of(caller))
-        notes.append(f"{state.turn} starts the next round; the centre holds {state.pot}")
+    state = _next_round(state, call.player, notes)
     points = {p: state.score[p] - before[p] for p in state.players if state.score[p] != before[p]}
     decision = Decision(
         shot=state.shot,
-        player=caller,
+        player=call.player,
         points=points,
         score=state.score,
         next=None if state.over else state.turn,
@@ -269,6 +203,49 @@ def _challenge(state: State, call: Challenge) -> tuple[State, tuple[Decision, ..
         notes=tuple(notes),
     )
     return state, (decision,)
+
+
+def _pay(
+    state: State, claimant: str, caller: str, claim: tuple[int, ...]
+) -> tuple[dict[str, int], int, list[str]]:
+    """The cup is lifted: the stakes and the centre after the loser of the call has paid, and a note."""
+    stakes, pot = dict(state.score), state.pot
+    shown = f"{claimant} claimed {describe(claim)}; the cup shows {describe(state.hand)}"
+    if _ranked(state.hand) >= _ranked(claim):
+        stakes[caller] -= 1
+        return (
+            stakes,
+            pot + 1,
+            [f"{shown}: the claim holds, {caller} puts a stake in the centre ({CALL_SETTLES.ref})"],
+        )
+    paid = []
+    for to in CAUGHT_PAYS:
+        if stakes[claimant] == 0:
+            break
+        stakes[claimant] -= 1
+        if to is Payee.CENTRE:
+            pot += 1
+            paid.append("one to the centre")
+        else:
+            stakes[caller] += 1
+            paid.append(f"one to {caller}")
+    return stakes, pot, [f"{shown}: a lie, {claimant} pays {' and '.join(paid)} ({CALL_SETTLES.ref})"]
+
+
+def _next_round(state: State, caller: str, notes: list[str]) -> State:
+    """After a call: the last player with stakes takes the centre and wins, or the caller (or the next player
+    still in, to the left) starts the next round."""
+    standing = [p for p in state.players if p not in state.out]
+    if len(standing) == 1:
+        winner = standing[0]
+        notes.append(f"{winner} is the last with stakes and takes the {state.pot} in the centre ({OUT.ref})")
+        stakes = tuple(
+            s + state.pot if p == winner else s for p, s in zip(state.players, state.stakes, strict=True)
+        )
+        return replace(state, stakes=stakes, pot=0, over=True, winner=winner)
+    state = replace(state, turn=caller if caller in standing else state.left_of(caller))
+    notes.append(f"{state.turn} starts the next round; the centre holds {state.pot}")
+    return state
 
 
 def _accepted(state: State) -> str:

@@ -1,46 +1,8 @@
-"""Martinetti, or Ohio (seed 000 "Мартинетти или Огайо", line 62; rules-notes 7): three dice, fields 1 to 12.
+"""Martinetti, or Ohio: three dice, a token over the fields 1 to 12, overlooked numbers for the partners.
 
-Every player has a token that must pass the fields 1, 2, ..., 12 in order; the first to reach 12 wins. A
-throw of three dice advances the token through the next numbers in sequence: each number is made by one die
-or by the sum of several (three ones read as 1 + (1 + 1) make 1 and 2), each die serving one number, so one
-throw can make up to three numbers (1, 2 and 3 at once). The player throws again while a throw advances the
-token; a throw that cannot make the next number passes the dice to the left.
-
-A player can overlook a number the throw makes ("проморгал"): then the dice pass, and any partner who needs
-exactly that number may shout it and take it. If several shout at once, the one nearest the thrower to the
-left has it.
-
-Inputs:
-- ``roll`` lines: three dice, all thrown, by the player on turn.
-- ``{"type":"claim","player":"A","number":6}``: after a throw that can advance the thrower, the thrower says
-  how far the token goes (the field reached, taking every number up to it). Short of the furthest field the
-  throw allows, the thrower has overlooked the next number: the turn passes and that number is open.
-- ``{"type":"stop","player":"A"}``: after such a throw, the thrower takes nothing (overlooks the next number)
-  and passes the dice.
-- ``{"type":"claim","player":"B","number":5}``: a partner takes the overlooked number ``5``, between the
-  hand-over and the next throw. The partner must need exactly that number. The claim of the partner nearest
-  the thrower (to the left) among those who need it is settled at once; another's waits for the next throw,
-  since a nearer partner may still shout, and is settled then (the nearest claimant has it).
-
-Options:
-- ``auto_advance`` (bool, default false): move every thrower as far as the throw allows, with no claim lines
-  and no overlooked numbers (a referee that plays perfectly for everyone).
-- ``first`` (a player, default the first in the header): who throws first.
-
-Decisions: one per legal roll, one per thrower's claim or stop, one per settled partner's claim (at the
-next throw, before that throw's own decision). ``score`` is each token's field (0 before field 1),
-``points`` the fields moved, ``on`` the number the next thrower needs, ``awaiting`` ``["claim", "stop"]``
-while the thrower must say how far to move.
-
-Readings where the text is silent: a thrower's claim beyond what the throw allows, or a partner's claim of
-another number or by one who does not need it, raises ``RuleError`` (they are corrected, not penalised). A
-partner takes the one overlooked number the text speaks of ("номер пропущенной комбинации") and keeps
-their turn in the rotation. If a settled partner's claim ends the game at the next throw, that throw is not
-played. The board is 1 to 12 as in the text (not the 1-12-1 of Centennial, rules-notes 7).
-
-Fouls: a roll by a player not on turn (``out_of_turn``), one that shows other than three dice
-(``wrong_dice``) or one in which a die lay still (``die_not_thrown``) is void: penalty 0, the same player
-throws again. A roll by the thrower while a claim or stop is awaited raises ``RuleError``.
+The rules this engine applies, its inputs, options and fouls, and where it departs from the rules text are on
+the game's page, docs/games/martinetti.md; decisions cite its rules as "Martinetti rule N". ``score`` is
+each token's field (0 before field 1), ``on`` the number the next thrower needs.
 """
 
 from __future__ import annotations
@@ -51,21 +13,27 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from types import MappingProxyType
 
+from adjudication import options
 from adjudication.dice import common
-from adjudication.dice.common import FoulRule
+from adjudication.dice.common import FoulRule, Rule
 from adjudication.engine import Engine, RuleError
 from arbiter.contract import Claim, Decision, FrozenMap, JsonLine, Match, Roll, Stop
+from arbiter.games import dice
 
-GAME = "martinetti"
-RULE = "seed 000 Мартинетти (l.62)"
+SPEC = dice("martinetti")
+GAME = SPEC.id
+NAME = "Martinetti"
 DICE = 3
 LAST_FIELD = 12
-OPTIONS: Mapping[str, str] = MappingProxyType(
-    {
-        "auto_advance": "move every thrower as far as the throw allows, no claims (default false)",
-        "first": "the player who throws first",
-    }
+
+# The rules as docs/games/martinetti.md numbers them.
+THREE_DICE = Rule(NAME, 1, "three dice, all thrown")
+TWELVE = Rule(NAME, 2, "the first token to reach 12 wins")
+NUMBERS = Rule(NAME, 3, "a throw makes the next numbers in sequence, each die serving one")
+DICE_PASS = Rule(
+    NAME, 4, "the thrower throws on while the throw advances; otherwise the dice pass to the left"
 )
+OVERLOOKED = Rule(NAME, 5, "a partner who needs an overlooked number may take it")
 
 
 class Reason(StrEnum):
@@ -76,9 +44,9 @@ class Reason(StrEnum):
 
 FOULS: Mapping[Reason, FoulRule] = MappingProxyType(
     {
-        Reason.OUT_OF_TURN: FoulRule(0, RULE + ": the dice pass to the left"),
-        Reason.WRONG_DICE: FoulRule(0, RULE + ": three dice are thrown"),
-        Reason.DIE_NOT_THROWN: FoulRule(0, RULE + ": the three dice are thrown"),
+        Reason.OUT_OF_TURN: FoulRule(0, DICE_PASS),
+        Reason.WRONG_DICE: FoulRule(0, THREE_DICE),
+        Reason.DIE_NOT_THROWN: FoulRule(0, THREE_DICE),
     }
 )
 
@@ -142,13 +110,13 @@ class State:
 
 
 def start(match: Match) -> State:
-    common.check_options(GAME, match, OPTIONS)
-    common.check_players(GAME, match, minimum=1)
+    chosen = options.read_all(SPEC, match)
+    options.check_players(SPEC, match)
     return State(
         players=match.players,
         fields=(0,) * len(match.players),
-        auto=common.bool_option(GAME, match, "auto_advance", False),
-        turn=common.player_option(GAME, match, "first"),
+        auto=chosen["auto_advance"],
+        turn=chosen["first"],
     )
 
 
@@ -181,9 +149,9 @@ def _take_overlooked(
     """``partner`` takes the overlooked number; the hand-over window closes."""
     number = open_.number
     state = replace(state.moved(partner, number), overlooked=None, shot=state.shot + 1)
-    notes.append(f"{partner} takes the overlooked {number} ({RULE})")
+    notes.append(f"{partner} takes the overlooked {number} ({OVERLOOKED.ref})")
     if state.over:
-        notes.append(f"{partner} reaches {LAST_FIELD} and wins")
+        notes.append(f"{partner} reaches {LAST_FIELD} and wins ({TWELVE.ref})")
     return state, _decision(state, partner, notes, {partner: 1})
 
 
@@ -215,13 +183,13 @@ def _roll(state: State, roll: Roll) -> tuple[State, tuple[Decision, ...]]:
     dice = "-".join(map(str, faces))
     if reach == field:
         state = replace(state, turn=common.left_of(state.players, thrower))
-        notes = [f"{dice} cannot make {field + 1}: the dice pass to {state.turn} ({RULE})"]
+        notes = [f"{dice} cannot make {field + 1}: the dice pass to {state.turn} ({DICE_PASS.ref})"]
         return state, (*settled, _decision(state, thrower, notes))
     if state.auto:
         state = state.moved(thrower, reach)
-        notes = [f"{dice} takes {thrower} from {field} to {reach} ({RULE}); {thrower} throws again"]
+        notes = [f"{dice} takes {thrower} from {field} to {reach} ({NUMBERS.ref}); {thrower} throws again"]
         if state.over:
-            notes[-1] = f"{dice} takes {thrower} from {field} to {reach}: {thrower} wins"
+            notes[-1] = f"{dice} takes {thrower} from {field} to {reach}: {thrower} wins ({TWELVE.ref})"
         return state, (*settled, _decision(state, thrower, notes, {thrower: reach - field}))
     state = replace(state, reach=reach, faces=faces)
     notes = [f"{dice}: {thrower} can advance; awaiting {thrower}'s claim (the field moved to) or stop"]
@@ -235,7 +203,8 @@ def _overlook(state: State, thrower: str, to: int, notes: list[str]) -> State:
         state, turn=common.left_of(state.players, thrower), overlooked=Overlooked(thrower, number)
     )
     notes.append(
-        f"{thrower} overlooked {number}: the dice pass to {state.turn}; a partner who needs it may claim it"
+        f"{thrower} overlooked {number}: the dice pass to {state.turn}; a partner who needs it may claim it "
+        f"({OVERLOOKED.ref})"
     )
     return state
 
@@ -250,9 +219,9 @@ def _thrower_claim(state: State, reach: int, claim: Claim) -> tuple[State, tuple
             f"{field + 1}..{reach} (got {claim.number if to is not None else claim.hand})"
         )
     state = replace(state.moved(thrower, to), reach=None, faces=(), shot=state.shot + 1)
-    notes = [f"{dice} takes {thrower} from {field} to {to} ({RULE})"]
+    notes = [f"{dice} takes {thrower} from {field} to {to} ({NUMBERS.ref})"]
     if state.over:
-        notes.append(f"{thrower} reaches {LAST_FIELD} and wins")
+        notes.append(f"{thrower} reaches {LAST_FIELD} and wins ({TWELVE.ref})")
     elif to == reach:
         notes.append(f"{thrower} throws again")
     else:

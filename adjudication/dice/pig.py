@@ -1,32 +1,8 @@
-"""Pig (seed 000 "Свинья", line 64): one die, first to 100, a 1 wipes out the turn.
+"""Pig: one die, first to 100, a one wipes out the turn.
 
-On a turn the player throws the die as often as they like, adding each face to the turn's total. A 1 loses
-the turn's total and ends the turn. The player may stop at any time: the turn's total is banked and the die
-passes to the left. Every player has the same number of turns ("все игроки имеют право на одинаковое
-количество серий бросков"): once a player has banked the target, the round is played out to its end, and
-then the highest score wins.
-
-Inputs:
-- ``roll`` lines: one die, thrown by the player on turn.
-- ``{"type":"stop","player":"A"}``: the player on turn banks the turn's total (after at least one throw).
-
-Options:
-- ``target`` (int >= 1, default 100 from the text): the score that ends the game at the end of its round.
-- ``first`` (a player, default the first in the header): who throws first. The text settles the order by one
-  throw each (the lowest starts); that draw happens before the stream and its result is given here, as in
-  every dice engine here.
-
-Decisions: one per roll and one per stop. ``score`` is the banked score; ``points`` is what a stop banked
-(a roll banks nothing: the turn's total is in the notes and in ``State.turn_total``).
-
-Departures and readings (the text is silent):
-- A tie for the lead at the end of the deciding round is played off: the tied players play further rounds
-  among themselves, one turn each in turn order, until one leads at the end of a round.
-- A stop before the turn's first throw raises ``RuleError``: it banks nothing and is not a turn.
-
-Fouls: a roll by a player not on turn (``out_of_turn``) or a roll that shows other than one die
-(``wrong_dice``) is void: nothing changes, penalty 0 (the text names none), the same player is on turn.
-Lines of any other type raise ``RuleError``.
+The rules this engine applies, its inputs, options and fouls, and where it departs from the rules text are on
+the game's page, docs/games/pig.md; decisions cite its rules as "Pig rule N". A roll banks nothing (the
+turn's total is in the notes and ``State.turn_total``); a stop's ``points`` is what it banked.
 """
 
 from __future__ import annotations
@@ -36,19 +12,26 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from types import MappingProxyType
 
+from adjudication import options
 from adjudication.dice import common
-from adjudication.dice.common import FoulRule
+from adjudication.dice.common import FoulRule, Rule
 from adjudication.engine import Engine, RuleError
 from arbiter.contract import Decision, FrozenMap, JsonLine, Match, Roll, Stop
+from arbiter.games import dice
 
-GAME = "pig"
-RULE = "seed 000 Свинья (l.64)"
+SPEC = dice("pig")
+GAME = SPEC.id
+NAME = "Pig"
 DICE = 1
 ONE = 1  # the face that loses the turn
-DEFAULT_TARGET = 100
-OPTIONS: Mapping[str, str] = MappingProxyType(
-    {"target": "score that ends the game, integer >= 1 (default 100)", "first": "the player who throws first"}
-)
+
+# The rules as docs/games/pig.md numbers them.
+ONE_DIE = Rule(NAME, 1, "one die is used")
+IN_TURN = Rule(NAME, 2, "players throw in turn, passing to the left")
+ONE_LOSES = Rule(NAME, 4, "a one loses the turn's total and ends the turn")
+STOP_BANKS = Rule(NAME, 5, "a stop banks the turn's total")
+EQUAL_TURNS = Rule(NAME, 6, "the round is played out: every player has the same number of turns")
+PLAY_OFF = Rule(NAME, 7, "players tied for the lead play further rounds")
 
 
 class Reason(StrEnum):
@@ -58,8 +41,8 @@ class Reason(StrEnum):
 
 FOULS: Mapping[Reason, FoulRule] = MappingProxyType(
     {
-        Reason.OUT_OF_TURN: FoulRule(0, RULE + ": players throw in turn"),
-        Reason.WRONG_DICE: FoulRule(0, RULE + ": one die is used"),
+        Reason.OUT_OF_TURN: FoulRule(0, IN_TURN),
+        Reason.WRONG_DICE: FoulRule(0, ONE_DIE),
     }
 )
 
@@ -88,15 +71,13 @@ class State:
 
 
 def start(match: Match) -> State:
-    common.check_options(GAME, match, OPTIONS)
-    common.check_players(GAME, match, minimum=1)
-    target = common.int_option(GAME, match, "target", DEFAULT_TARGET, minimum=1)
-    first = common.player_option(GAME, match, "first")
+    chosen = options.read_all(SPEC, match)
+    options.check_players(SPEC, match)
     return State(
         players=match.players,
         banked=(0,) * len(match.players),
-        target=target,
-        playing=common.rotated(match.players, first),
+        target=chosen["target"],
+        playing=common.rotated(match.players, chosen["first"]),
     )
 
 
@@ -119,9 +100,10 @@ def _end_turn(state: State, notes: list[str]) -> State:
     top = max(score[p] for p in state.playing)
     leaders = tuple(p for p in state.playing if score[p] == top)
     if len(leaders) == 1:
-        notes.append(f"round complete: {leaders[0]} wins with {top} ({RULE}: equal turns for all)")
+        notes.append(f"round complete: {leaders[0]} wins with {top} ({EQUAL_TURNS.ref})")
         return replace(state, over=True, winner=leaders[0])
-    notes.append(f"round complete: {', '.join(leaders)} tie on {top}; they play another round")
+    tied = ", ".join(leaders)
+    notes.append(f"round complete: {tied} tie on {top}; they play another round ({PLAY_OFF.ref})")
     return replace(state, playing=leaders, turn=0)
 
 
@@ -140,7 +122,7 @@ def step(state: State, event: JsonLine) -> tuple[State, tuple[Decision, ...]]:
         face = event.dice[0].value
         state = replace(state, shot=state.shot + 1, throws_this_turn=state.throws_this_turn + 1)
         if face == ONE:
-            notes = [f"1 thrown: the turn's {state.turn_total} points are lost ({RULE})"]
+            notes = [f"1 thrown: the turn's {state.turn_total} points are lost ({ONE_LOSES.ref})"]
             state = _end_turn(state, notes)
             return state, (_decision(state, player, notes),)
         state = replace(state, turn_total=state.turn_total + face)
@@ -158,10 +140,10 @@ def step(state: State, event: JsonLine) -> tuple[State, tuple[Decision, ...]]:
         banked[seat] += state.turn_total
         gained = state.turn_total
         state = replace(state, banked=tuple(banked), shot=state.shot + 1)
-        notes = [f"{player} banks {gained} ({RULE})"]
+        notes = [f"{player} banks {gained} ({STOP_BANKS.ref})"]
         if banked[seat] >= state.target and not state.closing:
             state = replace(state, closing=True)
-            notes.append(f"{player} reaches {state.target}: the round is played out")
+            notes.append(f"{player} reaches {state.target}: the round is played out ({EQUAL_TURNS.ref})")
         state = _end_turn(state, notes)
         return state, (_decision(state, player, notes, {player: gained}),)
     raise common.not_now(GAME, event, f"a roll or a stop by {player}")

@@ -1,37 +1,8 @@
-"""Poker dice (seed 000 "Игра в кости 5 кубиков правила" and "Игра кости комбинации", lines 178-204).
+"""Poker dice: five dice, up to three throws each, the best poker hand wins.
 
-Five dice. Each player in turn has up to three throws to make the best poker hand. The first throw is all five
-dice; after it the player may stand or throw again any of them, one to five; after the second they may stand
-or throw again, but only dice they threw at the second throw: a die left alone then may not be thrown later
-(the text: those he did not touch he has no right to throw again). After the third throw the turn passes. When
-everyone has played, the best hand wins (``hands``: a higher hand wins; equal hands go to the higher points of
-the combination; two hands with no combination go to the higher sum). Players whose hands tie play again among
-themselves (the text), in the order they played, until one wins.
-
-Hands, highest first: five of a kind, four of a kind, full house, three of a kind, two pairs, one pair,
-nothing. Departures: the text's list has no three of a kind, but read literally a three of a kind would then
-count as a pair and lose to two pairs, which no poker ranking does and the same text's Indian dice does not;
-it is ranked above two pairs, as in every poker game. The text counts no straights (a run is nothing, scored
-by its sum); Hoyle's straights (little 1-5 below big 2-6, both between three of a kind and a full house) are
-the ``straights`` option. The text's draw for the order (one die each, the highest opens) is held before the
-stream and given as ``first``.
-
-Inputs: ``roll`` (the throws) and ``stop`` (``{"type":"stop","player":"A"}``: the player on turn stands on the
-hand after one or two throws; after the third throw the turn ends by itself).
-
-Options:
-- ``first`` (a player, default the first in the header): who throws first.
-- ``straights`` (bool, default false from the text): whether 1-5 and 2-6 are straights.
-
-Decisions: one per turn's end (the ``stop``, or the third throw), naming the hand; the one that ends the game
-gives the winner ``points`` 1 (``score``: games won, 1 for the winner), and one per void throw.
-
-Fouls: a void throw, penalty 0 (the text names none), the hand as it was: a roll by a player not on turn
-(``out_of_turn``), a fourth throw by the player whose turn just ended (``extra_throw``), a first throw that is
-not five dice all thrown (``wrong_dice``, ``die_not_thrown``), a throw of a die left alone at the throw before
-(``kept_die_thrown``), other dice than the hand's five (``wrong_dice``), a kept die on another face
-(``kept_die_turned``). ``RuleError``: a ``stop`` by a player not on turn or before their first throw, and
-lines of any other type.
+The rules this engine applies, its inputs, options and fouls, and where it departs from the rules text are on
+the game's page, docs/games/poker-dice.md; decisions cite its rules as "Poker dice rule N". ``score`` is 1
+for the winner once the game is won.
 """
 
 from __future__ import annotations
@@ -41,21 +12,27 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from types import MappingProxyType
 
+from adjudication import options
 from adjudication.dice import common, hands
-from adjudication.dice.common import FoulRule
+from adjudication.dice.common import FoulRule, Rule
 from adjudication.engine import Engine
 from arbiter.contract import Decision, FrozenMap, JsonLine, Match, Roll, Stop
+from arbiter.games import dice
 
-GAME = "poker-dice"
-RULE = "seed 000 Игра в кости 5 кубиков правила (l.178)"
-HANDS_RULE = "seed 000 Игра кости комбинации (l.193)"
+SPEC = dice("poker-dice")
+GAME = SPEC.id
+NAME = "Poker dice"
 MAX_THROWS = 3
-OPTIONS: Mapping[str, str] = MappingProxyType(
-    {
-        "first": "the player who throws first",
-        "straights": "whether 1-5 and 2-6 count as straights (true/false)",
-    }
-)
+
+# The rules as docs/games/poker-dice.md numbers them.
+IN_TURN = Rule(NAME, 1, "players throw in turn")
+FIRST_THROW = Rule(NAME, 2, "the first throw is all five dice")
+FIVE_DICE = Rule(NAME, 2, "five dice")
+KEPT_STAY = Rule(NAME, 3, "kept dice stay as they lay")
+LEFT_ALONE = Rule(NAME, 4, "dice left alone at the second throw may not be thrown again")
+THREE_THROWS = Rule(NAME, 5, "three throws, then the turn passes")
+HANDS = Rule(NAME, 6, "the hands, highest first", "the poker ranking")
+BEST_WINS = Rule(NAME, 7, "the best hand wins; tied players play again")
 
 
 class Reason(StrEnum):
@@ -69,12 +46,12 @@ class Reason(StrEnum):
 
 FOULS: Mapping[Reason, FoulRule] = MappingProxyType(
     {
-        Reason.OUT_OF_TURN: FoulRule(0, RULE + ": players throw in turn"),
-        Reason.EXTRA_THROW: FoulRule(0, RULE + ": three throws, then the turn passes"),
-        Reason.WRONG_DICE: FoulRule(0, RULE + ": five dice"),
-        Reason.DIE_NOT_THROWN: FoulRule(0, RULE + ": the first throw is all five dice"),
-        Reason.KEPT_DIE_THROWN: FoulRule(0, RULE + ": dice left alone may not be thrown again"),
-        Reason.KEPT_DIE_TURNED: FoulRule(0, RULE + ": kept dice stay as they lay"),
+        Reason.OUT_OF_TURN: FoulRule(0, IN_TURN),
+        Reason.EXTRA_THROW: FoulRule(0, THREE_THROWS),
+        Reason.WRONG_DICE: FoulRule(0, FIVE_DICE),
+        Reason.DIE_NOT_THROWN: FoulRule(0, FIRST_THROW),
+        Reason.KEPT_DIE_THROWN: FoulRule(0, LEFT_ALONE),
+        Reason.KEPT_DIE_TURNED: FoulRule(0, KEPT_STAY),
     }
 )
 
@@ -106,11 +83,13 @@ class State:
 
 
 def start(match: Match) -> State:
-    common.check_options(GAME, match, OPTIONS)
-    common.check_players(GAME, match, minimum=2)
-    first = common.player_option(GAME, match, "first")
-    straights = common.bool_option(GAME, match, "straights", False)
-    return State(players=match.players, straights=straights, order=common.rotated(match.players, first))
+    chosen = options.read_all(SPEC, match)
+    options.check_players(SPEC, match)
+    return State(
+        players=match.players,
+        straights=chosen["straights"],
+        order=common.rotated(match.players, chosen["first"]),
+    )
 
 
 def _foul(state: State, roll: Roll, reason: Reason, why: str) -> tuple[State, tuple[Decision, ...]]:
@@ -121,7 +100,7 @@ def _stand(state: State, player: str, *, closed: bool) -> tuple[State, tuple[Dec
     """The turn ends on the hand as it lies; after the last turn the game (or a play-off) is settled."""
     ranked = hands.rank_hand([f for _, f in state.dice], straights=state.straights)
     played = (*state.stood, (player, ranked))
-    notes = [f"{player} stands on {ranked.describe()} after {hands.throws_text(state.throws)} ({HANDS_RULE})"]
+    notes = [f"{player} stands on {ranked.describe()} after {hands.throws_text(state.throws)} ({HANDS.ref})"]
     new = replace(
         state, stood=played, throws=0, dice=(), movable=frozenset(), closed=player if closed else None
     )
@@ -133,10 +112,10 @@ def _stand(state: State, player: str, *, closed: bool) -> tuple[State, tuple[Dec
         if len(best) == 1:
             new = replace(new, won=best[0], over=True, winner=best[0], closed=None)
             points = {best[0]: 1}
-            notes.append(f"{best[0]} has the best hand and wins ({HANDS_RULE})")
+            notes.append(f"{best[0]} has the best hand and wins ({BEST_WINS.ref})")
         else:
             new = replace(new, order=best, seat=0, stood=(), playoffs=state.playoffs + 1)
-            notes.append(f"tie: {', '.join(best)} play again among themselves ({HANDS_RULE})")
+            notes.append(f"tie: {', '.join(best)} play again among themselves ({BEST_WINS.ref})")
     decision = common.turn_decision(new, player, notes, points)
     return new, (decision,)
 

@@ -1,28 +1,8 @@
-"""Stuck in the mud (seed 000 "Отложи мертвую", line 80): twos and fives are dead.
+"""Stuck in the mud: five dice, twos and fives are dead.
 
-Five dice. A turn starts with a throw of all five. A throw with no two and no five adds the sum of its dice to
-the thrower's score; a throw showing any two or five scores nothing, and every die showing a two or five is
-dead and set aside. The same player throws the live dice again, and again, until all five are dead; then the
-dice pass to the next player. Whoever has the most points wins.
-
-The text does not say when the game ends; read literally ("the dice pass to the next player ... the winner is
-who scores most") every player has one turn, which is the default. More rounds are an option. A tie for the
-most points leaves ``winner`` null.
-
-Inputs: ``roll`` lines only. A roll's ``thrown`` must be exactly the live dice (at a turn's start, five new
-ones); dead dice may still be listed in ``dice`` as long as they are not thrown, and their faces are ignored.
-
-Options:
-- ``first`` (a player, default the first in the header): who throws first (the text draws lots for the order
-  before play; the result is given here).
-- ``rounds`` (int >= 1, default 1): turns each player has.
-
-Decisions: one per roll, ``points`` what the throw scored (0 on a throw with a dead die), ``score`` the
-totals.
-
-Fouls: a void throw, penalty 0 (the text names none), the same player still to throw, for a roll by a player
-not on turn, a roll that throws a dead die, a roll that leaves a live die unthrown, or a first throw of a turn
-that is not five dice. Lines of any other type raise ``RuleError``.
+The rules this engine applies, its inputs, options and fouls, and where it departs from the rules text are on
+the game's page, docs/games/stuck-in-the-mud.md; decisions cite its rules as "Stuck in the mud rule N".
+``points`` is what a throw scored, ``score`` the totals.
 """
 
 from __future__ import annotations
@@ -32,19 +12,26 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from types import MappingProxyType
 
+from adjudication import options
 from adjudication.dice import common
-from adjudication.dice.common import FoulRule
+from adjudication.dice.common import FoulRule, Rule
 from adjudication.engine import Engine
 from arbiter.contract import Decision, FrozenMap, JsonLine, Match, Roll
+from arbiter.games import dice
 
-GAME = "stuck-in-the-mud"
-RULE = "seed 000 Отложи мертвую (l.80)"
+SPEC = dice("stuck-in-the-mud")
+GAME = SPEC.id
+NAME = "Stuck in the mud"
 DICE = 5
 DEAD_FACES: frozenset[int] = frozenset({2, 5})
-DEFAULT_ROUNDS = 1
-OPTIONS: Mapping[str, str] = MappingProxyType(
-    {"first": "the player who throws first", "rounds": "turns each player has (integer >= 1)"}
-)
+
+# The rules as docs/games/stuck-in-the-mud.md numbers them.
+IN_TURN = Rule(NAME, 1, "players throw in turn")
+ALL_FIVE = Rule(NAME, 2, "a turn starts with all five dice")
+SCORES = Rule(NAME, 3, "a throw with no two and no five scores its sum")
+DEAD = Rule(NAME, 4, "a two or a five scores nothing; those dice are dead and set aside")
+LIVE_AGAIN = Rule(NAME, 5, "every live die is thrown again, until all five are dead")
+MOST = Rule(NAME, 6, "the most points wins")
 
 
 class Reason(StrEnum):
@@ -56,10 +43,10 @@ class Reason(StrEnum):
 
 FOULS: Mapping[Reason, FoulRule] = MappingProxyType(
     {
-        Reason.OUT_OF_TURN: FoulRule(0, RULE + ": players throw in turn"),
-        Reason.WRONG_DICE: FoulRule(0, RULE + ": a turn starts with all five dice"),
-        Reason.DIE_NOT_THROWN: FoulRule(0, RULE + ": every live die is thrown again"),
-        Reason.DEAD_DIE_THROWN: FoulRule(0, RULE + ": a dead die is set aside"),
+        Reason.OUT_OF_TURN: FoulRule(0, IN_TURN),
+        Reason.WRONG_DICE: FoulRule(0, ALL_FIVE),
+        Reason.DIE_NOT_THROWN: FoulRule(0, LIVE_AGAIN),
+        Reason.DEAD_DIE_THROWN: FoulRule(0, DEAD),
     }
 )
 
@@ -87,13 +74,12 @@ class State:
 
 
 def start(match: Match) -> State:
-    common.check_options(GAME, match, OPTIONS)
-    first = common.player_option(GAME, match, "first")
-    rounds = common.int_option(GAME, match, "rounds", DEFAULT_ROUNDS, minimum=1)
+    chosen = options.read_all(SPEC, match)
+    options.check_players(SPEC, match)
     return State(
         players=match.players,
-        rounds=rounds,
-        turn=match.players.index(first),
+        rounds=chosen["rounds"],
+        turn=match.players.index(chosen["first"]),
         totals=(0,) * len(match.players),
     )
 
@@ -144,22 +130,24 @@ def step(state: State, event: JsonLine) -> tuple[State, tuple[Decision, ...]]:
     new = replace(state, totals=totals, turn_dice=turn_dice, live=live, shot=state.shot + 1)
     if dead:
         faces = ", ".join(str(d.value) for d in dead)
-        notes = [f"dead: {len(dead)} ({faces}), the throw scores nothing; {len(live)} live ({RULE})"]
+        notes = [f"dead: {len(dead)} ({faces}), the throw scores nothing; {len(live)} live ({DEAD.ref})"]
     else:
-        notes = [f"no two or five: {scored} points; {len(live)} live ({RULE})"]
+        notes = [f"no two or five: {scored} points; {len(live)} live ({SCORES.ref})"]
     if not live:
         turns_done = state.turns_done + 1
         new = replace(
             new, turn_dice=frozenset(), turns_done=turns_done, turn=(state.turn + 1) % len(state.players)
         )
-        notes.append("all five dead: the dice pass on")
+        notes.append(f"all five dead: the dice pass on ({LIVE_AGAIN.ref})")
         if turns_done == state.rounds * len(state.players):
             best = max(totals)
             leaders = [p for p, t in zip(state.players, totals, strict=True) if t == best]
             winner = leaders[0] if len(leaders) == 1 else None
             new = replace(new, over=True, winner=winner)
             notes.append(
-                f"{winner} has the most points" if winner else f"tie at {best}: {', '.join(leaders)}"
+                f"{winner} has the most points ({MOST.ref})"
+                if winner
+                else f"tie at {best}: {', '.join(leaders)} ({MOST.ref})"
             )
     decision = common.turn_decision(new, thrower, notes, {thrower: scored})
     return new, (decision,)

@@ -1,41 +1,8 @@
-"""Thirteen (seed 000 "Игра в 13", line 37): two dice, five throws a series, arithmetic to multiples of 13.
+"""Thirteen: two dice (one with faces 2..7), five throws a series, arithmetic to multiples of 13.
 
-Two dice are thrown: an ordinary one (1..6) and one whose faces run 2..7. A player throws five times in a row
-(a series). The first throw's sum starts the series' running total; for each later throw the player announces
-what its sum does to the total: add it ("плюс"), subtract it ("минус"), add a half, a third or a quarter of
-it ("беру половину / треть / четверть"), or add it multiplied by 2, 3 or 4 ("множу на 2, 3, 4"). Whenever
-the total is a multiple of 13 the player scores a point per 13 in it (13: 1 point, 26: 2 points...). After
-the fifth throw the dice pass to the left. The first to 10 points wins. The same game is played to 11 or 17
-(``base``).
-
-The text's example, as this engine plays it: 9; 12 "third" -> 13, 1 point; 3 "plus" -> 16; 5 "double" -> 26,
-2 points (3 in the series).
-
-Inputs:
-- ``roll`` lines: the two dice, both thrown, by the player on turn.
-- ``{"type":"operation","player":"A","op":"third"}`` after each throw but the first of a series; ``op`` is
-  one of ``plus``, ``minus``, ``half``, ``third``, ``quarter``, ``double``, ``triple``, ``quadruple``.
-
-Options:
-- ``target`` (int >= 1, default 10 from the text): points that win.
-- ``base`` (int >= 2, default 13; the text names 11 and 17 too): the number whose multiples score.
-- ``shifted_die`` (a die id, default ``"d2"``): the die with faces 2..7. The contract gives every die a value
-  1..6 (the face's place, 1 for its lowest face), so this die's value is read as value + 1.
-- ``first`` (a player, default the first in the header): who throws first.
-
-Decisions: one per legal roll and one per operation. ``points`` is what the throw scored, ``score`` the
-points so far; the running total is in the notes and in ``State.total``. A roll that needs an operation has
-``awaiting: ["operation"]``.
-
-Readings where the text is silent: each series starts from a total of 0 (the first throw has no operation);
-a half, third or quarter must divide the sum exactly (an operation that does not raises ``RuleError``, and the
-player announces another); the total may go below 0, and only totals above 0 score; the game ends as soon as
-a player reaches the target, in the middle of a series.
-
-Fouls: a roll by a player not on turn (``out_of_turn``), one that shows other than two dice (``wrong_dice``)
-or one in which a die lay still (``die_not_thrown``) is void: penalty 0, the same player throws again. A roll
-while an operation is awaited, a roll without the shifted die, an operation by anyone else or when none is
-awaited, and any other line raise ``RuleError``.
+The rules this engine applies, its inputs, options and fouls, and where it departs from the rules text are on
+the game's page, docs/games/thirteen.md; decisions cite its rules as "Thirteen rule N". The series' running
+total is in the notes and ``State.total``.
 """
 
 from __future__ import annotations
@@ -45,27 +12,26 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from types import MappingProxyType
 
+from adjudication import options
 from adjudication.dice import common
-from adjudication.dice.common import FoulRule
+from adjudication.dice.common import FoulRule, Rule
 from adjudication.engine import Engine, RuleError
 from arbiter.contract import Decision, FrozenMap, JsonLine, Match, Op, Operation, Roll
+from arbiter.games import dice
 
-GAME = "thirteen"
-RULE = "seed 000 Игра в 13 (l.37)"
+SPEC = dice("thirteen")
+GAME = SPEC.id
+NAME = "Thirteen"
 DICE = 2
 THROWS_PER_SERIES = 5
-DEFAULT_TARGET = 10
-DEFAULT_BASE = 13
-DEFAULT_SHIFTED_DIE = "d2"
 SHIFT = 1  # the shifted die's faces are 2..7: value 1..6 + 1
-OPTIONS: Mapping[str, str] = MappingProxyType(
-    {
-        "target": "points that win, integer >= 1 (default 10)",
-        "base": "the number whose multiples score, integer >= 2 (default 13; also 11, 17)",
-        "shifted_die": 'id of the die with faces 2..7 (default "d2")',
-        "first": "the player who throws first",
-    }
-)
+
+# The rules as docs/games/thirteen.md numbers them.
+TWO_DICE = Rule(NAME, 1, "two dice, both thrown")
+SERIES = Rule(NAME, 2, "players throw in turn, five throws a series")
+OPERATION = Rule(NAME, 4, "the player announces what each later throw does to the total")
+MULTIPLE = Rule(NAME, 5, "a total that is a multiple of 13 scores a point per 13")
+TARGET = Rule(NAME, 6, "the first to 10 points wins")
 
 
 @dataclass(frozen=True)
@@ -99,9 +65,9 @@ class Reason(StrEnum):
 
 FOULS: Mapping[Reason, FoulRule] = MappingProxyType(
     {
-        Reason.OUT_OF_TURN: FoulRule(0, RULE + ": players throw in turn, five times each"),
-        Reason.WRONG_DICE: FoulRule(0, RULE + ": two dice are thrown"),
-        Reason.DIE_NOT_THROWN: FoulRule(0, RULE + ": both dice are thrown"),
+        Reason.OUT_OF_TURN: FoulRule(0, SERIES),
+        Reason.WRONG_DICE: FoulRule(0, TWO_DICE),
+        Reason.DIE_NOT_THROWN: FoulRule(0, TWO_DICE),
     }
 )
 
@@ -127,18 +93,15 @@ class State:
 
 
 def start(match: Match) -> State:
-    common.check_options(GAME, match, OPTIONS)
-    common.check_players(GAME, match, minimum=1)
-    shifted = match.options.get("shifted_die", DEFAULT_SHIFTED_DIE)
-    if not isinstance(shifted, str) or not shifted:
-        raise ValueError(f"{GAME} option shifted_die must be a die id such as 'd2' (got {shifted!r})")
+    chosen = options.read_all(SPEC, match)
+    options.check_players(SPEC, match)
     return State(
         players=match.players,
         points=(0,) * len(match.players),
-        target=common.int_option(GAME, match, "target", DEFAULT_TARGET, minimum=1),
-        base=common.int_option(GAME, match, "base", DEFAULT_BASE, minimum=2),
-        shifted_die=shifted,
-        turn=common.player_option(GAME, match, "first"),
+        target=chosen["target"],
+        base=chosen["base"],
+        shifted_die=chosen["shifted_die"],
+        turn=chosen["first"],
     )
 
 
@@ -167,12 +130,14 @@ def _score_total(state: State, player: str, notes: list[str]) -> tuple[State, di
         new_points[seat] += gained
         state = replace(state, points=tuple(new_points))
         points = {player: gained}
-        notes.append(f"{state.total} is {gained} x {state.base}: {gained} point(s) ({RULE})")
+        notes.append(f"{state.total} is {gained} x {state.base}: {gained} point(s) ({MULTIPLE.ref})")
         if new_points[seat] >= state.target:
-            notes.append(f"{player} reaches {state.target} points and wins")
+            notes.append(f"{player} reaches {state.target} points and wins ({TARGET.ref})")
             return replace(state, over=True, winner=player), points
     if state.throws == THROWS_PER_SERIES:
-        notes.append(f"five throws made: the dice pass to {common.left_of(state.players, player)}")
+        notes.append(
+            f"five throws made: the dice pass to {common.left_of(state.players, player)} ({SERIES.ref})"
+        )
         state = replace(state, turn=common.left_of(state.players, player), throws=0, total=0)
     return state, points
 
@@ -228,7 +193,7 @@ def _operation(state: State, line: Operation) -> tuple[State, tuple[Decision, ..
     total = state.total + delta
     notes = [
         f'"{arithmetic.words}" ({line.op}) {thrown}: '
-        f"{state.total} {'+' if delta >= 0 else '-'} {abs(delta)} = {total}"
+        f"{state.total} {'+' if delta >= 0 else '-'} {abs(delta)} = {total} ({OPERATION.ref})"
     ]
     state = replace(state, total=total, pending=None, shot=state.shot + 1)
     state, points = _score_total(state, line.player, notes)

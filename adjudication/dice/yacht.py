@@ -1,40 +1,8 @@
-"""Yacht, "Морские кости" (seed 000 line 97; rules-notes section 6 for the score table the text leaves out).
+"""Yacht ("Морские кости", sea dice): five dice, up to three throws a turn, a score sheet of categories.
 
-Five dice, twelve rounds (the text). On a turn the player has up to three throws: the first throws all five
-dice, each later one throws any of them again and leaves the rest lying (the text: keep the good part, throw
-the others; it does not forbid throwing again a die kept earlier, and Hoyle allows it). After one, two or
-three throws the player scores the dice in a category not yet used (``choose``); a category whose pattern the
-dice do not make scores 0. After every player has had ``rounds`` turns the highest total wins; a tie leaves
-``winner`` null.
-
-The text names the combinations (Яхта, Каре, Фул, Большой/Малый спринт, Тройка, Пара) and says players may set
-their values as they like, except the yacht's, which never changes, but it gives no table. The default game is
-therefore the classic twelve-category Yacht of Hoyle (rules-notes 6), whose twelve categories match the text's
-twelve rounds: ``ones`` .. ``sixes`` (the face times how many show it), ``full_house`` (3 + 2, a yacht is not
-one; the sum of the dice), ``four_of_a_kind`` (the four matching dice), ``little_straight`` 1-5 (30),
-``big_straight`` 2-6 (30), ``choice`` (the sum) and ``yacht`` (five alike, 50). The text's ``three_of_a_kind``
-(the three matching dice) and ``pair`` (the highest pair) can be added through ``categories``.
-
-Inputs: ``roll`` (the throws) and ``choose`` (``{"type":"choose","player":"A","category":"full_house"}``).
-
-Options:
-- ``first`` (a player, default the first in the header): who plays first.
-- ``categories`` (list of category names, default the classic twelve above): the score sheet.
-- ``rounds`` (int, default 12 from the text, or the number of categories when there are fewer): turns each
-  player has; at most the number of categories.
-- ``scores`` (object, default none): the players' own values, the text's "players may change the values":
-  ``{category: points}`` where points is an integer (a fixed score when the pattern is made), ``"sum"`` (the
-  sum of all five dice) or ``"matched"`` (the sum of the dice that make the pattern), for ``pair``,
-  ``three_of_a_kind``, ``four_of_a_kind``, ``full_house``, ``little_straight`` and ``big_straight``. The yacht
-  stays 50 (the text); the number categories and ``choice`` have no other reading.
-
-Decisions: one per ``choose`` (``points`` the category's score, ``score`` the totals), and one per void throw.
-
-Fouls: a void throw, penalty 0 (the text names none): a roll by a player not on turn (``out_of_turn``), a
-fourth throw (``extra_throw``), a first throw that is not five dice all thrown (``wrong_dice``,
-``die_not_thrown``), a later throw that shows other dice than the turn's five (``wrong_dice``) or a kept die
-on another face (``kept_die_turned``). ``RuleError``: a ``choose`` by a player not on turn, before any throw,
-of a category not on the sheet or already used, and lines of any other type.
+The rules this engine applies (the classic Yacht score sheet by default), its inputs, options and fouls, and
+where it departs from the rules text are on the game's page, docs/games/yacht.md; decisions cite its rules as
+"Yacht rule N".
 """
 
 from __future__ import annotations
@@ -45,17 +13,30 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from types import MappingProxyType
 
+from adjudication import options
 from adjudication.dice import common, hands
-from adjudication.dice.common import FoulRule
+from adjudication.dice.common import FoulRule, Rule
 from adjudication.engine import Engine, RuleError
 from arbiter.contract import Choose, Decision, FrozenMap, JsonLine, Match, Roll
+from arbiter.games import dice
 
-GAME = "yacht"
-RULE = "seed 000 Морские кости (l.97)"
-TABLE_RULE = "rules-notes 6 (Hoyle, exercism yacht)"
+SPEC = dice("yacht")
+GAME = SPEC.id
+NAME = "Yacht"
 MAX_THROWS = 3
-DEFAULT_ROUNDS = 12
+ROUNDS = 12  # the text's twelve rounds: turns each player has when the sheet has as many categories
 YACHT_POINTS = 50
+
+# The rules as docs/games/yacht.md numbers them.
+IN_TURN = Rule(NAME, 1, "players play in turn")
+FIVE_DICE = Rule(NAME, 2, "five dice")
+FIRST_THROW = Rule(NAME, 2, "a turn starts with all five dice")
+KEPT_STAY = Rule(NAME, 2, "kept dice stay as they lay")
+THREE_THROWS = Rule(NAME, 2, "one to three throws a turn")
+CLASSIC_SCORES = Rule(NAME, 4, "the score of each category", "classic Yacht (Hoyle)")
+YACHT_RULE = Rule(NAME, 5, "a yacht scores 50, a value that never changes")
+OWN_VALUES = Rule(NAME, 6, "the text's own combinations, at the values the players set")
+HIGHEST = Rule(NAME, 7, "the highest total wins")
 SUM = "sum"
 MATCHED = "matched"
 
@@ -141,15 +122,6 @@ DEFAULT_SCORES: Mapping[Category, int | str] = MappingProxyType(
     }
 )
 
-OPTIONS: Mapping[str, str] = MappingProxyType(
-    {
-        "first": "the player who plays first",
-        "categories": f"the score sheet, a list of: {', '.join(Category)}",
-        "rounds": "turns each player has (1 .. the number of categories)",
-        "scores": f'{{category: integer | "{SUM}" | "{MATCHED}"}} for {", ".join(PATTERN)}',
-    }
-)
-
 
 def score(dice: Sequence[int], category: str, scores: Mapping[Category, int | str] = DEFAULT_SCORES) -> int:
     """What five dice score in ``category`` under the score table ``scores`` (the pattern categories)."""
@@ -181,11 +153,11 @@ class Reason(StrEnum):
 
 FOULS: Mapping[Reason, FoulRule] = MappingProxyType(
     {
-        Reason.OUT_OF_TURN: FoulRule(0, RULE + ": players play in turn"),
-        Reason.EXTRA_THROW: FoulRule(0, RULE + ": one to three throws a turn"),
-        Reason.WRONG_DICE: FoulRule(0, RULE + ": five dice"),
-        Reason.DIE_NOT_THROWN: FoulRule(0, RULE + ": a turn starts with all five dice"),
-        Reason.KEPT_DIE_TURNED: FoulRule(0, RULE + ": kept dice stay as they lay"),
+        Reason.OUT_OF_TURN: FoulRule(0, IN_TURN),
+        Reason.EXTRA_THROW: FoulRule(0, THREE_THROWS),
+        Reason.WRONG_DICE: FoulRule(0, FIVE_DICE),
+        Reason.DIE_NOT_THROWN: FoulRule(0, FIRST_THROW),
+        Reason.KEPT_DIE_TURNED: FoulRule(0, KEPT_STAY),
     }
 )
 
@@ -215,37 +187,43 @@ class State:
         return None if self.over else self.players[self.turn]
 
 
-def _categories(match: Match) -> tuple[Category, ...]:
-    raw = match.options.get("categories", [c.value for c in CLASSIC])
+def _categories(raw: object) -> tuple[Category, ...]:
+    """The score sheet of the ``categories`` option (None: the classic twelve)."""
+    if raw is None:
+        return CLASSIC
     names = {c.value for c in Category}
     if (
         not isinstance(raw, list | tuple)
         or not raw
         or not all(isinstance(c, str) and c in names for c in raw)
     ):
-        raise ValueError(
+        raise RuleError(
             f"yacht option categories must be a non-empty list of: {', '.join(Category)} (got {raw!r})"
         )
     if len(set(raw)) != len(raw):
-        raise ValueError(f"yacht option categories must name each category once (got {list(raw)!r})")
+        raise RuleError(f"yacht option categories must name each category once (got {list(raw)!r})")
     return tuple(Category(c) for c in raw)
 
 
-def _scores(match: Match) -> Mapping[Category, int | str]:
-    raw = match.options.get("scores", {})
+def _scores(raw: object) -> Mapping[Category, int | str]:
+    """The score table with the ``scores`` option's values (None: the defaults)."""
+    if raw is None:
+        return DEFAULT_SCORES
     if not isinstance(raw, Mapping):
-        raise ValueError(f"yacht option scores must be an object {{category: points}} (got {raw!r})")
+        raise RuleError(f"yacht option scores must be an object {{category: points}} (got {raw!r})")
     table = dict(DEFAULT_SCORES)
     for name, value in raw.items():
         if name == Category.YACHT:
-            raise ValueError(f"a yacht always scores {YACHT_POINTS}: the text says its value never changes")
+            raise RuleError(
+                f"a yacht always scores {YACHT_POINTS}: its value never changes ({YACHT_RULE.ref})"
+            )
         if name not in PATTERN:
-            raise ValueError(
+            raise RuleError(
                 f"yacht option scores may set {', '.join(PATTERN)}; {name!r} has no other reading"
             )
         fixed = isinstance(value, int) and not isinstance(value, bool) and value >= 0
         if not fixed and value not in (SUM, MATCHED):
-            raise ValueError(
+            raise RuleError(
                 f'yacht option scores[{name!r}] must be an integer >= 0, "{SUM}" or "{MATCHED}" '
                 f"(got {value!r})"
             )
@@ -254,19 +232,21 @@ def _scores(match: Match) -> Mapping[Category, int | str]:
 
 
 def start(match: Match) -> State:
-    common.check_options(GAME, match, OPTIONS)
-    first = common.player_option(GAME, match, "first")
-    categories = _categories(match)
-    rounds = common.int_option(
-        GAME, match, "rounds", min(DEFAULT_ROUNDS, len(categories)), minimum=1, maximum=len(categories)
-    )
+    chosen = options.read_all(SPEC, match)
+    options.check_players(SPEC, match)
+    categories = _categories(chosen["categories"])
+    rounds = chosen["rounds"]
+    if rounds is None:
+        rounds = min(ROUNDS, len(categories))
+    elif rounds > len(categories):  # a turn scores one category: no more turns than the sheet has
+        raise RuleError(f"yacht option rounds must be an integer 1..{len(categories)} (got {rounds!r})")
     n = len(match.players)
     return State(
         players=match.players,
         categories=categories,
         rounds=rounds,
-        scores=_scores(match),
-        turn=match.players.index(first),
+        scores=_scores(chosen["scores"]),
+        turn=match.players.index(chosen["first"]),
         totals=(0,) * n,
         used=(frozenset(),) * n,
     )
@@ -297,8 +277,8 @@ def _choose(state: State, choose: Choose) -> tuple[State, tuple[Decision, ...]]:
     hands.check_turn_end(GAME, choose, player, state.throws, "chooses a category after throwing")
     open_ = [c for c in state.categories if c not in state.used[state.turn]]
     if choose.category not in open_:
-        used = choose.category in state.categories
-        why = "is already used" if used else "is not on the score sheet"
+        on_sheet = choose.category in state.categories
+        why = "is already used" if on_sheet else "is not on the score sheet"
         raise RuleError(f"yacht: category {choose.category!r} {why}; {player} may choose: {', '.join(open_)}")
     category = Category(choose.category)
     faces = [f for _, f in state.dice]
@@ -316,21 +296,30 @@ def _choose(state: State, choose: Choose) -> tuple[State, tuple[Decision, ...]]:
         turn=(state.turn + 1) % len(state.players),
         shot=state.shot + 1,
     )
-    if category is Category.YACHT:
-        rule = RULE
-    elif category in PATTERN and state.scores[category] != DEFAULT_SCORES[category]:
-        rule = "the match's scores option (" + RULE + ": players set the values)"
-    else:
-        rule = TABLE_RULE
-    notes = [f"{category} with {'-'.join(map(str, sorted(faces)))}: {points} ({rule})"]
+    notes = [
+        f"{category} with {'-'.join(map(str, sorted(faces)))}: {points} ({_scored_by(state, category).ref})"
+    ]
     if turns_done == state.rounds * len(state.players):
         best = max(totals)
         leaders = [p for p, t in zip(state.players, totals, strict=True) if t == best]
         winner = leaders[0] if len(leaders) == 1 else None
         new = replace(new, over=True, winner=winner)
-        notes.append(f"{winner} has the highest total" if winner else f"tie at {best}: {', '.join(leaders)}")
+        result = f"{winner} has the highest total" if winner else f"tie at {best}: {', '.join(leaders)}"
+        notes.append(f"{result} ({HIGHEST.ref})")
     decision = common.turn_decision(new, player, notes, {player: points})
     return new, (decision,)
+
+
+def _scored_by(state: State, category: Category) -> Rule:
+    """The rule that gave ``category`` its score: the yacht's own, the classic sheet's, or the values the
+    players set (and the text's categories that classic Yacht does not have)."""
+    if category is Category.YACHT:
+        return YACHT_RULE
+    if category in PATTERN and (
+        category not in CLASSIC or state.scores[category] != DEFAULT_SCORES[category]
+    ):
+        return OWN_VALUES
+    return CLASSIC_SCORES
 
 
 def step(state: State, event: JsonLine) -> tuple[State, tuple[Decision, ...]]:

@@ -122,12 +122,13 @@ def test_rule_cases(lines, options, want):
 
 @pytest.mark.parametrize("total", range(2, 13))
 def test_come_out_table(total):
-    """Every come-out total against the pass-line table of rules-notes 5."""
+    """Every come-out total against the casino pass line, which the decision cites (Craps rule 2)."""
     a = max(1, total - 6)
     _, (d,) = play([roll("A", a, total - a)])
     expected = {7: 1, 11: 1, 2: -1, 3: -1, 12: -1}.get(total, 0)
     assert d.points == ({"A": expected} if expected else {})
     assert d.on == (None if expected else str(total))
+    assert "(Craps rule 2, the casino pass line)" in d.notes[0]
 
 
 ERRORS = [

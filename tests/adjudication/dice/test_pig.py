@@ -235,3 +235,11 @@ def test_whole_game_through_the_referee():
     ]
     with pytest.raises(RefereeError, match=r"line 19: .*game is over"):
         list(referee([*stream, r("Ann", 3)]))
+
+
+def test_a_void_throw_cites_the_rule_it_breaks_as_the_page_numbers_it():
+    _, (decision,) = play([roll("B", 3)])
+    assert decision.foul is not None
+    assert decision.foul.rule == "Pig rule 2 (players throw in turn, passing to the left)"
+    _, decisions = play([roll("A", 4), roll("A", 1)])
+    assert decisions[-1].notes == ("1 thrown: the turn's 4 points are lost (Pig rule 4)",)

@@ -209,7 +209,7 @@ def test_an_unusable_operation_can_be_replaced():
     [
         ({"target": 0}, "target must be an integer >= 1"),
         ({"base": 1}, "base must be an integer >= 2"),
-        ({"shifted_die": 2}, "shifted_die must be a die id"),
+        ({"shifted_die": 2}, "shifted_die must be a non-empty string"),
         ({"first": "Q"}, "first must be one of the players"),
         ({"throws": 4}, "thirteen has no option 'throws'"),
     ],

@@ -152,7 +152,7 @@ CASES = [
             choose("A", "yacht"),
         ],
         {},
-        {"points": {"A": 50}, "score": {"A": 50, "B": 0}, "note": "seed 000"},
+        {"points": {"A": 50}, "score": {"A": 50, "B": 0}, "note": "(Yacht rule 5)"},
     ),
     (
         "a die kept at the second throw may be thrown at the third (Hoyle)",
