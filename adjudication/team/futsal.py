@@ -431,7 +431,7 @@ def _distance(state: State, line: FoulLine) -> Step:
 
 RETAKE_LAW: Mapping[str, str] = MappingProxyType(
     {
-        "kick_off": laws.futsal(8),
+        "kick_off": laws.FUTSAL_KICK_OFF,
         "kick_in": laws.futsal(16),
         "corner": laws.futsal(18),
         "goal_clearance": laws.futsal(17),

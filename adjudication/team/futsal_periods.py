@@ -22,7 +22,7 @@ from adjudication.team.shootout import Shootout
 from arbiter.contract import Decision, FrozenMap, KickAtGoal, Kickoff, RestartDue, TeamCall, Timeout, Whistle
 
 Step = tuple[State, tuple[Decision, ...]]
-KICK_OFF_LAW = laws.futsal(8, fifa=8)  # the text's Правило 8 holds the kick-off, FIFA's Law 8 now
+KICK_OFF_LAW = laws.FUTSAL_KICK_OFF
 DURATION_LAW = laws.futsal(8)
 
 

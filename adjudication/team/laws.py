@@ -35,6 +35,9 @@ def futsal(n: int, *, clarified: bool = False, fifa_only: bool = False, fifa: in
     return f"Law {n} (seed 000 Правило {n}{extra}; FIFA 2021/22 Law {fifa_law})"
 
 
+FUTSAL_KICK_OFF = futsal(8, fifa=8)  # the text's Правило 8 holds the kick-off; FIFA's Law 8 now
+
+
 def rugby(text: str, world_rugby: int | None = None, *, sevens: bool = False) -> str:
     """``seed 000 mini-rugby: <paragraph>`` plus the World Rugby law that says the same or fills it in."""
     parts = [f"seed 000 mini-rugby: {text}"] if text else []

@@ -35,7 +35,7 @@ SCORES_DIRECTLY: Mapping[str, bool] = MappingProxyType(
 )
 DIRECT_GOAL_LAW: Mapping[str, str] = MappingProxyType(
     {
-        "kick_off": laws.futsal(9),
+        "kick_off": laws.FUTSAL_KICK_OFF,
         "kick_in": laws.futsal(16),
         "corner": laws.futsal(18),
         "goal_clearance": laws.futsal(17),

@@ -12,10 +12,10 @@ from arbiter.games import game
 
 SPEC = game("rugby-5")
 VARIANT = Variant(
-    players=5,  # Число игроков (l.7): 5 players and 5 substitutes
+    players=5,  # Число игроков (l.8): 5 players and 5 substitutes
     bench=5,
     distance_m=3.0,  # Начало игры: the opponents 3 m away
-    restart_place="from the semicircle of the handball court's goal area",  # Возобновление игры (l.21)
+    restart_place="from the semicircle of the handball court's goal area",  # Возобновление игры (l.22)
 )
 ENGINE = rugby.engine(SPEC, VARIANT)
 OPTIONS: Mapping[str, str] = MappingProxyType({o.name: o.help for o in SPEC.options})

@@ -4,6 +4,9 @@ back."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from arbiter import contract
@@ -20,6 +23,28 @@ from arbiter.contract import (
     parse_line,
     to_json,
 )
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def architecture_team_blocks() -> list[list[str]]:
+    """The JSON blocks of docs/architecture.md's "Team sports" section, each as its lines."""
+    text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    section = text.split("## Team sports", 1)[1].split("\n## ", 1)[0]
+    return [part.split("```", 1)[0].strip().splitlines() for part in section.split("```json")[1:]]
+
+
+def test_the_architecture_page_shows_these_lines_and_this_decision() -> None:
+    (header, *lines), decision = architecture_team_blocks()
+    assert lines == ARCHITECTURE
+    assert parse_line(header).game == "futsal"  # type: ignore[attr-defined]  # (the lines are one of each type)
+    joined = " ".join(decision)
+    value = parse_line(joined)
+    assert isinstance(value, Decision) and value.call == "sixth_foul" and value.restart is not None
+    written = json.loads(to_json(value))
+    assert written == json.loads(joined)
+    assert list(written) == list(json.loads(joined))  # the keys in the documented order
+
 
 # Every line of architecture.md's "Team sports" example, verbatim.
 ARCHITECTURE = [

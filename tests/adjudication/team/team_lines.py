@@ -104,13 +104,14 @@ def match(game: str = "futsal", **options: Any) -> Match:
 
 def play(lines: Iterable[JsonLine], game: str = "futsal", **options: Any) -> tuple[Any, list[Decision]]:
     """The game's engine (from the registry, as the runner finds it) over ``lines``: the state after them
-    and every decision."""
+    and every decision, each of which must say what it ruled and by which law."""
     engine = ENGINES[game]
     state = engine.start(match(game, **options))
     decisions: list[Decision] = []
     for line in lines:
         state, ds = engine.step(state, line)
         decisions.extend(ds)
+    assert all(d.call and d.law for d in decisions), [d for d in decisions if not (d.call and d.law)]
     return state, decisions
 
 
