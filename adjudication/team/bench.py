@@ -3,7 +3,9 @@ a few hundred lines) in under 0.2 s.
 
 ``time_referee`` reads the stream's text line by line as the runner does (``arbiter.contract.iter_numbered``:
 every line parsed and the stream's rules checked), steps the engine over it, and keeps the best of a few
-runs, the usual way to time a short task on a shared machine. Reading the file is not timed. It takes the
+runs, the usual way to time a short task on a shared machine: both the wall time and the CPU time of the
+process (which other processes competing for the cores do not inflate, so tests judge by it). Reading the
+file is not timed. It takes the
 engine, so it works for any game (``adjudication.engines.engine_for`` finds one); from the command line, for
 the team sports:
 
@@ -34,20 +36,22 @@ TEAM_ENGINES: Mapping[str, Engine] = MappingProxyType(
 
 @dataclass(frozen=True)
 class Timing:
-    """The best of ``repeats`` runs over one stream of ``lines`` lines (header included)."""
+    """The best of ``repeats`` runs over a stream of ``lines`` lines (header included): wall and CPU time.
+    The verdict is the CPU time's, which is the wall time of an idle machine."""
 
     game: str
     lines: int
     decisions: int
     best_s: float
+    cpu_s: float
     repeats: int
 
     def __str__(self) -> str:
-        verdict = "within" if self.best_s < BUDGET_S else "OVER"
-        ms, budget_ms = self.best_s * 1000, BUDGET_S * 1000
+        verdict = "within" if self.cpu_s < BUDGET_S else "OVER"
+        ms, cpu_ms, budget_ms = self.best_s * 1000, self.cpu_s * 1000, BUDGET_S * 1000
         return (
             f"{self.game}: {self.lines} lines, {self.decisions} decisions refereed in {ms:.1f} ms "
-            f"(best of {self.repeats}; {verdict} the {budget_ms:.0f} ms budget)"
+            f"({cpu_ms:.1f} ms of CPU; best of {self.repeats}; {verdict} the {budget_ms:.0f} ms budget)"
         )
 
 
@@ -56,12 +60,13 @@ def time_referee(text: Sequence[str], engine: Engine, repeats: int = REPEATS) ->
     if repeats < 1:
         raise ValueError(f"repeats must be at least 1 (got {repeats})")
     lines = [line for line in text if line.strip()]
-    best, decisions = float("inf"), 0
+    best, cpu, decisions = float("inf"), float("inf"), 0
     for _ in range(repeats):
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         decisions = _referee(lines, engine)
         best = min(best, time.perf_counter() - start)
-    return Timing(game=engine.game, lines=len(lines), decisions=decisions, best_s=best, repeats=repeats)
+        cpu = min(cpu, time.process_time() - start_cpu)
+    return Timing(engine.game, len(lines), decisions, best_s=best, cpu_s=cpu, repeats=repeats)
 
 
 def _referee(lines: Sequence[str], engine: Engine) -> int:
@@ -96,7 +101,7 @@ def main(argv: Sequence[str]) -> int:
             return 2
         timing = time_referee(text, engine)
         print(f"{name}: {timing}")
-        over = over or timing.best_s >= BUDGET_S
+        over = over or timing.cpu_s >= BUDGET_S
     return 1 if over else 0
 
 

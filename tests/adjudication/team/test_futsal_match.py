@@ -48,7 +48,7 @@ def test_a_whole_match_agrees_with_the_truth(seed: int) -> None:
 def test_refereeing_a_whole_match_takes_under_a_fifth_of_a_second(seed: int) -> None:
     timing = bench.time_referee(stream_text(seed), futsal.ENGINE)
     print(f"\n{timing}")
-    assert timing.best_s < bench.BUDGET_S, str(timing)
+    assert timing.cpu_s < bench.BUDGET_S, str(timing)  # CPU time: other jobs on the machine do not count
 
 
 def test_the_generator_is_a_function_of_its_seed() -> None:
