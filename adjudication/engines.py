@@ -25,11 +25,13 @@ from adjudication.dice import (
     yacht,
 )
 from adjudication.engine import Engine
+from adjudication.team import futsal, rugby_5, rugby_7
 from arbiter.games import GameSpec, game
 
 _MODULES = (
     snooker, straight_pool, pyramid, five_pins, liar, thirteen, craps, indian_dice, martinetti, pig, aces,
     four_dice, stuck_in_the_mud, chicago, yacht, buck_dice, high_dice, bank, bluff, poker_dice,
+    futsal, rugby_5, rugby_7,
 )  # fmt: skip
 ENGINES: Mapping[str, Engine] = MappingProxyType({m.ENGINE.game: m.ENGINE for m in _MODULES})
 """Game id -> its engine, for every game that has rules here."""

@@ -212,9 +212,13 @@ def _team(id: str, title: str, options: tuple[OptionSpec, ...]) -> TeamSpec:
 
 _CLOCK_TOLERANCE = OptionSpec(
     "clock_tolerance_s", OptionKind.NUMBER, 1.0,
-    "seconds of slack when a line's time is checked against the playing clock", minimum=0.0,
+    "seconds a period-end whistle may come before the computed clock's end (futsal: a kick due with less "
+    "than this left is played in added time)", minimum=0.0,
 )  # fmt: skip
-_PITCH = "the pitch, [width_m, length_m]"
+_RESTART_BY = _choice(
+    "restart_by", "scorers", ("scorers", "conceders"),
+    "who kicks the restart after a score: scorers (the text, and sevens) or conceders (fifteens)",
+)  # fmt: skip
 _STAKES = _int("stakes", 3, "stakes each player starts with")
 
 _SPECS: tuple[BilliardsSpec | DiceSpec | TeamSpec, ...] = (
@@ -296,25 +300,31 @@ _SPECS: tuple[BilliardsSpec | DiceSpec | TeamSpec, ...] = (
         FIRST, _bool("straights", False, "whether 1-5 and 2-6 count as straights"),
     ), ("stop",)),
     _team("futsal", "Futsal", (
-        _int("half_min", 20, "minutes of playing time in each half"),
-        _bool("extra_time", False, "two periods of extra time when the match is level"),
-        _int("extra_min", 5, "minutes of each period of extra time"),
-        _bool("penalties", False, "kicks from the penalty mark when still level"),
-        OptionSpec("pitch_m", OptionKind.JSON, (20, 40), _PITCH),
+        _int("half_min", 20, "minutes of playing time in each half (Law 8)"),
+        _bool("extra_time", False, "two periods of extra time when the match is level after the second half"),
+        _int("extra_min", 5, "minutes of playing time in each period of extra time"),
+        _bool("penalties", False, "kicks from the penalty mark when still level (after extra time, if any)"),
+        OptionSpec("pitch_m", OptionKind.JSON, (20, 40),
+                   "the pitch, [width_m, length_m]: 15..25 by 25..42 (Law 1); a 15-16 m wide pitch has 4 m "
+                   "penalty areas"),
         _CLOCK_TOLERANCE,
     )),
     _team("rugby-5", "Mini-rugby, five a side", (
         _int("half_min", 10, "minutes of each half"),
-        _int("break_min", 5, "minutes of the half-time break"),
-        _choice("restart_by", "scorers", ("scorers", "conceders"), "who kicks off after a score"),
-        OptionSpec("pitch_m", OptionKind.JSON, (20, 40), _PITCH),
+        _int("break_min", 5, "minutes of the half-time break (reported, not enforced)", minimum=0),
+        _RESTART_BY,
+        OptionSpec("pitch_m", OptionKind.JSON, (20, 40),
+                   "the court, [width_m, length_m] (a handball court); tells which in-goal a dead ball "
+                   "is in"),
         _CLOCK_TOLERANCE,
     )),
     _team("rugby-7", "Mini-rugby, seven a side", (
         _int("half_min", 15, "minutes of each half"),
-        _int("break_min", 10, "minutes of the half-time break"),
-        _choice("restart_by", "scorers", ("scorers", "conceders"), "who kicks off after a score"),
-        OptionSpec("pitch_m", OptionKind.JSON, (47, 56), _PITCH),
+        _int("break_min", 10, "minutes of the half-time break (reported, not enforced)", minimum=0),
+        _RESTART_BY,
+        OptionSpec("pitch_m", OptionKind.JSON, (47, 56),
+                   "the ground, [width_m, length_m] (half a normal pitch); tells which in-goal a dead ball "
+                   "is in"),
         _CLOCK_TOLERANCE,
     )),
 )  # fmt: skip

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from arbiter import contract as c
 
 POCKET_NAMES = {
@@ -57,7 +59,7 @@ def describe(event: object) -> str:
     return f"{stamp}{event}"
 
 
-def scores(score) -> str:
+def scores(score: Mapping[str, int]) -> str:
     """``A 31, B 17``: a player -> points map in words."""
     return ", ".join(f"{p} {v}" for p, v in score.items())
 

@@ -14,14 +14,15 @@ typed values. Three layers, each stricter than the last:
 
 Writing: one compact line per value, keys in the order of architecture.md, optional fields omitted when
 empty. Floats are rounded so files are stable and diffable: times to 1e-6 s (``TIME_PLACES``), which is far
-below a frame (about 1e-2 s at 100 fps); millimetres to 0.01 mm (``MM_PLACES``), far below calibration error.
+below a frame (about 1e-2 s at 100 fps); millimetres to 0.01 mm (``MM_PLACES``), far below calibration error;
+pitch metres to 0.01 m (``M_PLACES``).
 So ``from_json(to_json(v)) == v`` holds for every value given at that precision, and
 ``to_json(from_json(to_json(v))) == to_json(v)`` for every value.
 
 The package, by what it holds: ``fields`` (errors, frozen containers, field checks, ``Record`` and
-``JsonLine``), ``match`` (the header), ``billiards``, ``dice`` (their events and inputs), ``decision``,
-``stream`` (``LINE_TYPES``, reading and writing). A new line type is a frozen dataclass subclassing
-``JsonLine`` with a ``TYPE``, in the module of its family, listed in ``stream.LINE_TYPES``.
+``JsonLine``), ``match`` (the header), ``billiards``, ``dice``, ``team`` (their events and inputs),
+``decision``, ``stream`` (``LINE_TYPES``, reading and writing). A new line type is a frozen dataclass
+subclassing ``JsonLine`` with a ``TYPE``, in the module of its family, listed in ``stream.LINE_TYPES``.
 """
 
 from __future__ import annotations
@@ -59,6 +60,7 @@ from arbiter.contract.dice import (
     Stop,
 )
 from arbiter.contract.fields import (
+    M_PLACES,
     MM_PLACES,
     OMIT_EMPTY,
     OPTIONAL_SECONDS,
@@ -88,19 +90,56 @@ from arbiter.contract.stream import (
     to_json,
     write_events,
 )
+from arbiter.contract.team import (
+    CARDS,
+    FOUL_KINDS,
+    FUTSAL_RESTARTS,
+    KICK_KINDS,
+    OUT_LINES,
+    RESTART_KINDS,
+    RUGBY_RESTARTS,
+    TEAM_CALLS,
+    TEAM_LINES,
+    WHISTLE_REASONS,
+    BallOut,
+    FoulLine,
+    Goal,
+    KickAtGoal,
+    Kickoff,
+    Restart,
+    RestartDue,
+    Substitution,
+    TeamCall,
+    Timeout,
+    Try,
+    Whistle,
+    player_team,
+)
 
 __all__ = [
+    "CARDS",
     "CHOICE_OPTIONS",
     "DIE_FACES",
+    "FOUL_KINDS",
+    "FUTSAL_RESTARTS",
     "HAND_DICE",
+    "KICK_KINDS",
     "LINE_TYPES",
     "MM_PLACES",
+    "M_PLACES",
     "OMIT_EMPTY",
     "OPTIONAL_SECONDS",
+    "OUT_LINES",
+    "RESTART_KINDS",
+    "RUGBY_RESTARTS",
     "SCHEMA_VERSION",
     "SECONDS",
+    "TEAM_CALLS",
+    "TEAM_LINES",
     "TIME_PLACES",
+    "WHISTLE_REASONS",
     "BallBall",
+    "BallOut",
     "Bet",
     "Call",
     "Challenge",
@@ -116,8 +155,12 @@ __all__ = [
     "Event",
     "Fields",
     "Foul",
+    "FoulLine",
     "FrozenMap",
+    "Goal",
     "JsonLine",
+    "KickAtGoal",
+    "Kickoff",
     "Match",
     "OffTable",
     "Op",
@@ -126,16 +169,24 @@ __all__ = [
     "Pot",
     "Record",
     "Respot",
+    "Restart",
+    "RestartDue",
     "Roll",
     "ShotEnd",
     "ShotStart",
     "Stop",
+    "Substitution",
+    "TeamCall",
+    "Timeout",
+    "Try",
+    "Whistle",
     "append_event",
     "freeze",
     "from_json",
     "iter_numbered",
     "iter_stream",
     "parse_line",
+    "player_team",
     "read_events",
     "read_stream",
     "to_json",

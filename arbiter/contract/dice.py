@@ -113,7 +113,7 @@ FIELDS = range(1, 13)  # Martinetti's numbered fields
 
 
 def _check_player(line: JsonLine) -> None:
-    player = line.player
+    player = getattr(line, "player", None)
     if not isinstance(player, str) or not player:
         raise ValueError(f"{line.TYPE}.player must be a player name (got {player!r})")
 

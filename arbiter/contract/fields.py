@@ -16,6 +16,7 @@ from typing import Any, ClassVar, Generic, Self, TypeVar
 SCHEMA_VERSION = 1
 TIME_PLACES = 6  # decimals of seconds written: 1 microsecond
 MM_PLACES = 2  # decimals of millimetres written: 0.01 mm
+M_PLACES = 2  # decimals of metres written (pitches): 1 cm, far below what a camera measures on a pitch
 
 
 class ContractError(ValueError):
@@ -125,13 +126,13 @@ def check_time(where: str, v: Any, *, optional: bool = False) -> float | None:
 def check_frame(where: str, v: Any) -> int | None:
     if v is not None and (not is_int(v) or v < 0):
         raise fail(where, "a frame number, an integer >= 0", v)
-    return v
+    return None if v is None else int(v)
 
 
 def check_int(where: str, v: Any, minimum: int | None = None) -> int:
     if not is_int(v) or (minimum is not None and v < minimum):
         raise fail(where, "an integer" if minimum is None else f"an integer >= {minimum}", v)
-    return v
+    return int(v)
 
 
 def check_text(where: str, v: Any) -> str:
@@ -179,10 +180,15 @@ def check_notes(where: str, v: Any) -> tuple[str, ...]:
     return tuple(v)
 
 
-def check_xy(where: str, v: Any) -> tuple[float, float]:
+def check_xy(where: str, v: Any, unit: str = "mm") -> tuple[float, float]:
+    """A point ``[x, y]`` of two finite numbers; ``unit`` (``mm``, ``m``) names its frame in the message."""
     if not isinstance(v, list | tuple) or len(v) != 2 or not all(is_number(c) for c in v):
-        raise fail(where, "[x_mm, y_mm], two numbers", v)
+        raise fail(where, f"[x_{unit}, y_{unit}], two numbers", v)
     return (float(v[0]), float(v[1]))
+
+
+def check_opt_xy(where: str, v: Any, unit: str = "mm") -> tuple[float, float] | None:
+    return None if v is None else check_xy(where, v, unit)
 
 
 def check_int_map(where: str, v: Any) -> FrozenMap[str, int]:
@@ -204,6 +210,8 @@ OMIT_EMPTY: Mapping[str, Any] = MappingProxyType({"omit_empty": True})
 SECONDS: Mapping[str, Any] = MappingProxyType({"places": TIME_PLACES})
 OPTIONAL_SECONDS: Mapping[str, Any] = MappingProxyType({"omit_empty": True, "places": TIME_PLACES})
 MILLIMETRES: Mapping[str, Any] = MappingProxyType({"places": MM_PLACES})
+METRES: Mapping[str, Any] = MappingProxyType({"places": M_PLACES})
+OPTIONAL_METRES: Mapping[str, Any] = MappingProxyType({"omit_empty": True, "places": M_PLACES})
 OMIT_EMPTY = OMIT_EMPTY
 
 
@@ -328,7 +336,3 @@ class JsonLine(Record):
         set_field(self, "t", check_time(self._at("t"), self.t, optional=not t_required))  # type: ignore[attr-defined]
         if hasattr(self, "frame"):
             check_frame(self._at("frame"), self.frame)
-
-
-# The one piece of module state: line type -> class. Filled with the built-in types below at import and
-# extended only through register_event, so reading a stream never depends on import order of engines

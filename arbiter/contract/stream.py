@@ -31,16 +31,30 @@ from arbiter.contract.decision import Decision
 from arbiter.contract.dice import Bet, Challenge, Choose, Claim, Operation, Roll, Stop
 from arbiter.contract.fields import ContractError, Fields, JsonLine, show
 from arbiter.contract.match import Match
+from arbiter.contract.team import (
+    BallOut,
+    FoulLine,
+    Goal,
+    KickAtGoal,
+    Kickoff,
+    Restart,
+    Substitution,
+    Timeout,
+    Try,
+    Whistle,
+)
 
 Event: TypeAlias = (
     ShotStart | BallBall | Cushion | Pot | OffTable | PinDown | ShotEnd
     | Declare | Call | Choice | Concede | Roll | Choose | Stop | Claim | Challenge | Bet | Operation
+    | Kickoff | BallOut | Restart | Goal | Try | FoulLine | Timeout | Substitution | Whistle | KickAtGoal
 )  # fmt: skip
 """Every event of a stream (not the header, not decisions)."""
 
 _ALL_LINES: tuple[type[JsonLine], ...] = (
     Match, ShotStart, BallBall, Cushion, Pot, OffTable, PinDown, ShotEnd, Declare, Call, Choice, Concede,
-    Roll, Choose, Stop, Claim, Challenge, Bet, Operation, Decision,
+    Roll, Choose, Stop, Claim, Challenge, Bet, Operation, Kickoff, BallOut, Restart, Goal, Try, FoulLine,
+    Timeout, Substitution, Whistle, KickAtGoal, Decision,
 )  # fmt: skip
 LINE_TYPES: Mapping[str, type[JsonLine]] = MappingProxyType({cls.TYPE: cls for cls in _ALL_LINES})
 """Line type name -> its value type: every line a stream may hold."""

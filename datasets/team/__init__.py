@@ -1,0 +1,1 @@
+"""Synthetic team-sport matches with their ground truth: futsal streams for the engine tests and bench."""
