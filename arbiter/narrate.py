@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from arbiter import contract as c
 
@@ -16,47 +17,73 @@ POCKET_NAMES = {
 }
 
 
+def _call(e: c.Call) -> str:
+    if e.safety:
+        return f"{e.player} calls a safety"
+    where = f" in the {POCKET_NAMES[e.pocket]} pocket" if e.pocket else ""
+    return f"{e.player} calls {e.ball}{where}"
+
+
+def _xy_m(xy: tuple[float, float] | None) -> str:
+    return f" at ({xy[0]:.1f}, {xy[1]:.1f}) m" if xy is not None else ""
+
+
+def _foul(e: c.FoulLine) -> str:
+    who = e.player or e.team
+    card = f", {e.card} card" if e.card else ""
+    return f"{e.kind.replace('_', ' ')} foul by {who}{_xy_m(e.xy_m)}{card}"
+
+
+def _substitution(e: c.Substitution) -> str:
+    return f"{e.team} substitution: {e.in_} on" + (f" for {e.out}" if e.out else "")
+
+
+_WORDS: dict[type[Any], Callable[[Any], str]] = {
+    c.ShotStart: lambda e: f"shot: the cue strikes {e.ball}",
+    c.BallBall: lambda e: f"{e.balls[0]} hits {e.balls[1]}",
+    c.Cushion: lambda e: f"{e.ball} hits the {e.side} cushion",
+    c.Pot: lambda e: f"{e.ball} is potted in the {POCKET_NAMES[e.pocket]} pocket",
+    c.OffTable: lambda e: f"{e.ball} leaves the table",
+    c.PinDown: lambda e: f"{e.pin} knocked down by {e.by}",
+    c.ShotEnd: lambda e: f"all balls at rest; {len(e.positions)} on the table",
+    c.Declare: lambda e: f"{e.player} nominates {e.ball}" + (" (free ball)" if e.free_ball else ""),
+    c.Call: _call,
+    c.Choice: lambda e: f"{e.player} chooses: {e.option}",
+    c.Concede: lambda e: f"{e.player} concedes",
+    c.Roll: lambda e: (
+        f"{e.player} throws {len(e.thrown)} of {len(e.dice)}: {' '.join(str(d.value) for d in e.dice)}"
+    ),
+    c.Choose: lambda e: f"{e.player} scores it as {e.category}",
+    c.Stop: lambda e: f"{e.player} stops",
+    c.Claim: lambda e: f"{e.player} claims " + (
+        " ".join(map(str, e.hand)) if e.hand is not None else f"field {e.number}"
+    ),
+    c.Challenge: lambda e: f"{e.player} challenges",
+    c.Bet: lambda e: f"{e.player} bets {e.stake} on {e.face}",
+    c.Operation: lambda e: f"{e.player} takes the {e.op}",
+    c.Kickoff: lambda e: f"kick-off by {e.team}",
+    c.BallOut: lambda e: f"ball out over the {e.line} line{_xy_m(e.xy_m)}, last touched by {e.last}",
+    c.Restart: lambda e: f"{e.kind.replace('_', ' ')} taken by {e.team}{_xy_m(e.xy_m)}",
+    c.Goal: lambda e: f"goal for {e.team}" + (f" by {e.by}" if e.by else ""),
+    c.Try: lambda e: f"try for {e.team}" + (f" by {e.by}" if e.by else ""),
+    c.FoulLine: _foul,
+    c.Timeout: lambda e: f"{e.team} asks for a time-out",
+    c.Substitution: _substitution,
+    c.Whistle: lambda e: f"whistle: {e.reason.replace('_', ' ')}",
+    c.KickAtGoal: lambda e: f"{e.team} {e.kind} kick at goal: {'good' if e.good else 'missed'}",
+}  # fmt: skip
+
+
 def describe(event: object) -> str:
-    """One line for one event, with its time."""
+    """One line for one line of the stream, with its time."""
+    if isinstance(event, c.Match):
+        return f"match: {event.game}, players {', '.join(event.players)}"
+    if isinstance(event, c.Decision):
+        return describe_decision(event)
     t = getattr(event, "t", None)
     stamp = f"{t:7.3f} s  " if t is not None else " " * 11
-    match event:
-        case c.Match():
-            return f"match: {event.game}, players {', '.join(event.players)}"
-        case c.ShotStart():
-            return f"{stamp}shot: the cue strikes {event.ball}"
-        case c.BallBall():
-            return f"{stamp}{event.balls[0]} hits {event.balls[1]}"
-        case c.Cushion():
-            return f"{stamp}{event.ball} hits the {event.side} cushion"
-        case c.Pot():
-            return f"{stamp}{event.ball} is potted in the {POCKET_NAMES[event.pocket]} pocket"
-        case c.OffTable():
-            return f"{stamp}{event.ball} leaves the table"
-        case c.PinDown():
-            return f"{stamp}{event.pin} knocked down by {event.by}"
-        case c.ShotEnd():
-            return f"{stamp}all balls at rest; {len(event.positions)} on the table"
-        case c.Declare():
-            extra = " (free ball)" if event.free_ball else ""
-            return f"{stamp}{event.player} nominates {event.ball}{extra}"
-        case c.Call() if event.safety:
-            return f"{stamp}{event.player} calls a safety"
-        case c.Call():
-            where = f" in the {POCKET_NAMES[event.pocket]} pocket" if event.pocket else ""
-            return f"{stamp}{event.player} calls {event.ball}{where}"
-        case c.Choice():
-            return f"{stamp}{event.player} chooses: {event.option}"
-        case c.Concede():
-            return f"{stamp}{event.player} concedes"
-        case c.Roll():
-            values = " ".join(str(d.value) for d in event.dice)
-            return f"{stamp}{event.player} throws {len(event.thrown)} of {len(event.dice)}: {values}"
-        case c.Choose():
-            return f"{stamp}{event.player} scores it as {event.category}"
-        case c.Decision():
-            return describe_decision(event)
-    return f"{stamp}{event}"
+    words = _WORDS.get(type(event))
+    return stamp + (words(event) if words is not None else str(event))
 
 
 def scores(score: Mapping[str, int]) -> str:
@@ -86,8 +113,25 @@ def describe_decision(d: c.Decision) -> str:
             parts.append(f"(awaiting {', '.join(d.awaiting)})")
     if d.respot:
         parts.append("respot " + ", ".join(r.ball for r in d.respot))
+    parts.extend(_team_parts(d))
     text = " ".join(parts)
     return text + "".join(f"\n      {note}" for note in d.notes)
+
+
+def _team_parts(d: c.Decision) -> list[str]:
+    """What a team sport's decision adds: the call and its law, the restart, the clock and the fouls."""
+    parts = []
+    if d.call is not None:
+        parts.append(f"[{d.call.replace('_', ' ')}" + (f"; {d.law}]" if d.law else "]"))
+    if d.restart is not None:
+        by = f" by {d.restart.team}" if d.restart.team else ""
+        parts.append(f"restart: {d.restart.kind.replace('_', ' ')}{by}{_xy_m(d.restart.xy_m)}")
+    if d.clock is not None:
+        minutes, seconds = divmod(d.clock, 60)
+        parts.append(f"clock {int(minutes)}:{seconds:04.1f}" + (f" of period {d.period}" if d.period else ""))
+    if d.fouls:
+        parts.append(f"fouls {scores(d.fouls)}")
+    return parts
 
 
 def summarise(events: list[object]) -> list[str]:

@@ -20,27 +20,27 @@ FIFA_2021: Mapping[int, int] = MappingProxyType(
     {1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 6: 5, 7: 6, 8: 7, 9: 8, 10: 9, 11: 10, 12: 12, 13: 13, 14: 13, 15: 14,
      16: 15, 17: 16, 18: 17}
 )  # fmt: skip
-CLARIFICATIONS = "Разъяснения 2006"
-WINNER = "Futsal: procedures to determine the winner (seed 000, after Правило 18; FIFA 2021/22 Law 10)"
+CLARIFICATIONS = "with FIFA's 2006 clarifications"
+WINNER = "FIFA Futsal Laws: procedures to determine the winner (2021/22 Law 10)"
 
 
 def futsal(n: int, *, clarified: bool = False, fifa_only: bool = False, fifa: int | None = None) -> str:
-    """``Law 14 (seed 000 Правило 14; FIFA 2021/22 Law 13)``; ``fifa_only``: the text is silent here;
+    """``FIFA Futsal Law 14 (2008; 2021/22 Law 13)``; ``fifa_only``: the 2008 laws are silent here;
     ``fifa``: the FIFA law where the text's one law became two (Правило 8: duration is Law 7, the kick-off
     Law 8)."""
     fifa_law = FIFA_2021[n] if fifa is None else fifa
     if fifa_only:
-        return f"FIFA Futsal Laws 2021/22 Law {fifa_law} (seed 000 Правило {n} is silent)"
+        return f"FIFA Futsal Law {fifa_law} (2021/22; the 2008 Law {n} is silent)"
     extra = f", {CLARIFICATIONS}" if clarified else ""
-    return f"Law {n} (seed 000 Правило {n}{extra}; FIFA 2021/22 Law {fifa_law})"
+    return f"FIFA Futsal Law {n} (2008{extra}; 2021/22 Law {fifa_law})"
 
 
 FUTSAL_KICK_OFF = futsal(8, fifa=8)  # the text's Правило 8 holds the kick-off; FIFA's Law 8 now
 
 
 def rugby(text: str, world_rugby: int | None = None, *, sevens: bool = False) -> str:
-    """``seed 000 mini-rugby: <paragraph>`` plus the World Rugby law that says the same or fills it in."""
-    parts = [f"seed 000 mini-rugby: {text}"] if text else []
+    """``school mini-rugby: <paragraph>`` plus the World Rugby law that says the same or fills it in."""
+    parts = [f"school mini-rugby: {text}"] if text else []
     if world_rugby is not None:
         parts.append(f"World Rugby Law {world_rugby}{' (sevens)' if sevens else ''}")
     return "; ".join(parts)

@@ -62,8 +62,8 @@ def test_a_malformed_line_is_refused_with_its_number(tmp_path):
 def test_the_game_must_match_the_header(tmp_path):
     result = CliRunner().invoke(app, ["referee", "--game", "snooker", str(_write(tmp_path, PIG))])
     assert result.exit_code == 2 and "'pig' match" in result.output
-    unknown = CliRunner().invoke(app, ["referee", "--game", "futsal", str(_write(tmp_path, PIG))])
-    assert unknown.exit_code == 2 and "no rule engine" in unknown.output
+    unknown = CliRunner().invoke(app, ["referee", "--game", "curling", str(_write(tmp_path, PIG))])
+    assert unknown.exit_code == 2 and "unknown game 'curling'" in unknown.output
 
 
 def test_the_bundled_sample_shot_is_refereed():

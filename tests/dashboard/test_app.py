@@ -82,7 +82,7 @@ def test_a_record_file_that_is_not_arbiters_is_named_and_left_alone(tmp_path, mo
 def test_setup_offers_every_game_and_its_target(db):
     at = _go(_app(), "New match")
     game = at.selectbox(key="game")
-    assert game.options == list(s.games()) and len(game.options) == 20
+    assert game.options == list(s.games()) and len(game.options) == 23
     assert _one(at.number_input, "best of (frames) (0: the rules' default)")  # snooker first
     game.set_value("pig").run()
     assert _one(at.number_input, "target score (0: the rules' default)")

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from arbiter import contract as c
-from arbiter.games import BILLIARDS_GAMES, DICE_GAMES, billiards
+from arbiter.games import BILLIARDS_GAMES, DICE_GAMES, TEAM_GAMES, billiards
 from dashboard import session as s
 from dashboard import views as v
 from vision.calibration import TableCalibration
@@ -48,8 +48,8 @@ def sample_run(tmp_path_factory):
 # --- setup -----------------------------------------------------------------------------------------------
 
 
-def test_every_billiards_and_dice_game_can_be_chosen():
-    assert set(s.games()) == {g.id for g in (*BILLIARDS_GAMES, *DICE_GAMES)}
+def test_every_refereed_game_can_be_chosen():
+    assert set(s.games()) == {g.id for g in (*BILLIARDS_GAMES, *DICE_GAMES, *TEAM_GAMES)}
     assert s.games()[: len(BILLIARDS_GAMES)] == GAMES
 
 
@@ -65,7 +65,7 @@ def test_the_target_option_is_the_games_own(game, target):
 @pytest.mark.parametrize(
     ("setup", "message"),
     [
-        (s.Setup(game="futsal"), "unknown game"),
+        (s.Setup(game="curling"), "unknown game"),
         (s.Setup(game="snooker", options={"frames": 2}), "odd integer"),
         (s.Setup(game="pig", options={"colour": "red"}), "no option 'colour'"),
         (s.Setup(game="pig", players=("A", "A")), "distinct"),

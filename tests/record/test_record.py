@@ -14,6 +14,7 @@ import pytest
 from record_helper import ROOT, SAMPLE, snooker_match, write_stream
 from typer.testing import CliRunner
 
+import adjudication.engines
 from arbiter import contract as c
 from arbiter.contract import Stop
 from cli.main import app
@@ -401,7 +402,9 @@ def test_referee_into_decides_recorded_lines_then_new_ones(record):
     assert isinstance(recorded[-1], c.Decision) and recorded[-1].winner == "B"
 
 
-def test_referee_into_refuses_a_game_without_an_engine(record):
+def test_referee_into_refuses_a_game_without_an_engine(record, monkeypatch):
+    without = {g: e for g, e in adjudication.engines.ENGINES.items() if g != "futsal"}
+    monkeypatch.setattr(adjudication.engines, "ENGINES", without)
     match_id = record.start_match(c.Match(game="futsal", players=("A", "B")))
     with pytest.raises(RecordError, match="no rule engine"):
         referee_into(record, match_id)

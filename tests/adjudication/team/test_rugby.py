@@ -1,4 +1,4 @@
-"""Mini-rugby (rugby-5, rugby-7): one row per rule case, with the paragraph of seed 000's mini-rugby text or
+"""Mini-rugby (rugby-5, rugby-7): one row per rule case, with the paragraph of the school mini-rugby rules or
 the World Rugby law (2018 numbering, sevens variations) it applies. Home defends y = 0 in the first half."""
 
 from __future__ import annotations
