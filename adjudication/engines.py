@@ -25,7 +25,7 @@ from adjudication.dice import (
     yacht,
 )
 from adjudication.engine import Engine
-from arbiter.games import GameSpec
+from arbiter.games import GAMES, GameSpec
 
 _MODULES = (
     snooker, straight_pool, pyramid, five_pins, liar, thirteen, craps, indian_dice, martinetti, pig, aces,
@@ -35,16 +35,10 @@ ENGINES: Mapping[str, Engine] = MappingProxyType({m.ENGINE.game: m.ENGINE for m 
 """Game id -> its engine, for every game that has rules here."""
 
 
-def _option_help(options: object) -> Mapping[str, str]:
-    if isinstance(options, Mapping):
-        return MappingProxyType({str(k): str(v) for k, v in options.items()})
-    return MappingProxyType({str(k): "" for k in options})  # type: ignore[attr-defined]
-
-
 OPTION_HELP: Mapping[str, Mapping[str, str]] = MappingProxyType(
-    {m.ENGINE.game: _option_help(m.OPTIONS) for m in _MODULES}
+    {s.id: MappingProxyType({o.name: o.help for o in s.options}) for s in GAMES.values() if s.id in ENGINES}
 )
-"""Game id -> the header options its engine reads, each with what it sets (empty where undocumented)."""
+"""Game id -> the header options its engine reads (the registry's ``OptionSpec``s), each with what it sets."""
 
 
 class NoEngineError(KeyError):
