@@ -398,7 +398,11 @@ COMBINED = [
         "break-with-object-ball",
         "combined",
         (shot("7", hit("7", "1"), cush("2", "left"), cush("3", "right")),),
-        {"foul": ("wrong_cue_ball", 1), "rule": "IPC Combined Pyramid: the yellow cue ball only", "points": {"B": 1}},
+        {
+            "foul": ("wrong_cue_ball", 1),
+            "rule": "IPC Combined Pyramid: the yellow cue ball only",
+            "points": {"B": 1},
+        },
     ),
     Row(
         "break-svoyak",
@@ -629,7 +633,12 @@ DYNAMIC = [
         "break-with-object-ball",
         "dynamic",
         (shot("7", hit("7", "1"), cush("2", "left")),),
-        {"foul": ("wrong_cue_ball", 1), "rule": "IPC Dynamic Pyramid: the yellow cue ball only", "points": {"B": 1}, "awaiting": ["choice"]},
+        {
+            "foul": ("wrong_cue_ball", 1),
+            "rule": "IPC Dynamic Pyramid: the yellow cue ball only",
+            "points": {"B": 1},
+            "awaiting": ["choice"],
+        },
     ),
     Row(
         "break-off-table-and-failed",
@@ -680,7 +689,12 @@ DYNAMIC = [
         "struck-object-ball",
         "dynamic",
         (DBREAK, shot("5", hit("5", "9"), cush("9", "left"))),
-        {"foul": ("wrong_cue_ball", 1), "rule": "IPC Dynamic Pyramid: the yellow cue ball only", "points": {"A": 1}, "next": "A"},
+        {
+            "foul": ("wrong_cue_ball", 1),
+            "rule": "IPC Dynamic Pyramid: the yellow cue ball only",
+            "points": {"A": 1},
+            "next": "A",
+        },
     ),
     Row(
         "no-contact",
