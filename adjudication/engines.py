@@ -26,7 +26,7 @@ from adjudication.dice import (
 )
 from adjudication.engine import Engine
 from adjudication.team import futsal, rugby_5, rugby_7
-from arbiter.games import GameSpec, game
+from arbiter.games import GAMES, GameSpec
 
 _MODULES = (
     snooker, straight_pool, pyramid, five_pins, liar, thirteen, craps, indian_dice, martinetti, pig, aces,
@@ -38,9 +38,9 @@ ENGINES: Mapping[str, Engine] = MappingProxyType({m.ENGINE.game: m.ENGINE for m 
 
 
 OPTION_HELP: Mapping[str, Mapping[str, str]] = MappingProxyType(
-    {m.ENGINE.game: MappingProxyType({o.name: o.help for o in game(m.ENGINE.game).options}) for m in _MODULES}
+    {s.id: MappingProxyType({o.name: o.help for o in s.options}) for s in GAMES.values() if s.id in ENGINES}
 )
-"""Game id -> the header options its engine reads, each with what it sets (from the registry)."""
+"""Game id -> the header options its engine reads (the registry's ``OptionSpec``s), each with what it sets."""
 
 
 class NoEngineError(KeyError):

@@ -4,26 +4,29 @@ Pure functions over ball centres in table millimetres (docs/architecture.md: ``y
 cushion to the top cushion, ``x`` across). The cue ball is the white; every ball has radius ``radius``, so
 two balls touch when their centres are one diameter (``2 * radius``) apart.
 
-- Snookered (WPBSA 2019 Section 2 rule 17, seed 004 sec 15): the cue ball is snookered when a direct stroke
-  in a straight line to every ball on is wholly or partly obstructed by a ball not on; it is not snookered
-  when at least one ball on can be struck at both extreme edges free of obstruction. The two extreme edges
-  are the two thinnest hits: the cue ball's centre travels along the tangents from its start to the circle
-  of radius ``2 * radius`` around the ball on. A cushion never snookers (WPBSA 2.17(e)); pocket jaws are not
-  modelled. With the cue ball in hand it is snookered only if it is snookered from every position in the D
-  (seed 004 sec 15; WPBSA 2.17(c)), checked on a grid of ``IN_HAND_STEP_MM`` plus the D's outline.
+Rule numbers are those of the WPBSA Official Rules of the Games of Snooker and English Billiards (November
+2019), Section.Rule; docs/games/snooker.md maps them.
+
+- Snookered (WPBSA 2.17): the cue ball is snookered when a direct stroke in a straight line to every ball on
+  is wholly or partly obstructed by a ball not on; it is not snookered when at least one ball on can be
+  struck at both extreme edges free of obstruction. The two extreme edges are the two thinnest hits: the cue
+  ball's centre travels along the tangents from its start to the circle of radius ``2 * radius`` around the
+  ball on. A cushion never snookers (WPBSA 2.17); pocket jaws are not modelled. With the cue ball in hand it
+  is snookered only if it is snookered from every position in the D (WPBSA 2.17), checked on a grid of
+  ``IN_HAND_STEP_MM`` plus the D's outline.
 - A clear path to *any part* of a ball (what the miss rule asks, WPBSA 3.14) is checked on
   ``VISIBILITY_RAYS`` straight lines spread evenly between the two extreme edges; a full-ball contact (the
   three-miss rule) is the one line through the ball's centre.
-- Touching (seed 004 sec 18, WPBSA 3.8): centres no more than a diameter plus ``TOUCH_TOLERANCE_MM`` apart,
-  the allowance for the tracker's error on balls at rest.
-- Re-spotting (seed 004 sec 12 and 17; WPBSA 3.7 and 2.18): a spot is occupied when a ball placed on it would
-  touch another ball. A colour goes on its own spot; if that is occupied, on the highest-value spot that is
-  free; if none is, as near as possible to its own spot on the table's long axis toward the top cushion, and,
-  where that line is full up to the cushion (WPBSA 3.7(c), written for pink and black and applied to every
-  colour here), as near as possible below its spot. A ball placed that way keeps ``RESPOT_CLEARANCE_MM`` of
-  air to its neighbours, more than the touching tolerance, so it never reads as touching. When several
-  colours go back at once, those whose own spots are free go there first, then the others take free spots in
-  order of value, highest first (WPBSA 3.7(b)).
+- Touching (WPBSA 3.8): centres no more than a diameter plus ``TOUCH_TOLERANCE_MM`` apart, the allowance for
+  the tracker's error on balls at rest.
+- Re-spotting (WPBSA 3.7, 2.18): a spot is occupied when a ball placed on it would touch another ball. A
+  colour goes on its own spot; if that is occupied, on the highest-value spot that is free; if none is, as
+  near as possible to its own spot on the table's long axis toward the top cushion, and, where that line is
+  full up to the cushion (WPBSA 3.7, written for pink and black and applied to every colour here), as near as
+  possible below its spot. A ball placed that way keeps ``RESPOT_CLEARANCE_MM`` of air to its neighbours,
+  more than the touching tolerance, so it never reads as touching. When several colours go back at once,
+  those whose own spots are free go there first, then the others take free spots in order of value, highest
+  first (WPBSA 3.7).
 """
 
 from __future__ import annotations
@@ -42,7 +45,7 @@ VISIBILITY_RAYS = (
 )
 _EPS = 1e-6  # mm: a path grazing a ball at exactly a diameter is not obstructed by it
 
-# Spots in order of the value of their colours, highest first (WPBSA 3.7(a): "the highest value spot").
+# Spots in order of the value of their colours, highest first (WPBSA 3.7: "the highest value spot").
 SPOT_PRECEDENCE: tuple[str, ...] = ("black", "pink", "blue", "brown", "green", "yellow")
 _SPOT_RANK: Mapping[str, int] = MappingProxyType({c: i for i, c in enumerate(SPOT_PRECEDENCE)})
 
@@ -209,7 +212,7 @@ def snookered_in_hand(
     radius: float | None = None,
     step: float = IN_HAND_STEP_MM,
 ) -> bool:
-    """Snookered with the cue ball in hand: snookered from every position in the D (WPBSA 2.17(c))."""
+    """Snookered with the cue ball in hand: snookered from every position in the D (WPBSA 2.17)."""
     balls = list(ball_xy_list)
     blockers = list(obstacles)
     r = table.ball_radius_mm if radius is None else radius
@@ -254,7 +257,7 @@ def full_ball_clear_in_hand(
 
 
 def spot_occupied(spot_xy: XY, others: Iterable[XY], radius: float, tol: float = TOUCH_TOLERANCE_MM) -> bool:
-    """A spot is occupied if a ball placed on it would touch another ball (seed 004 sec 17; WPBSA 2.18)."""
+    """A spot is occupied if a ball placed on it would touch another ball (WPBSA 2.18)."""
     return any(touching(spot_xy, o, radius, tol) for o in others)
 
 
@@ -310,7 +313,7 @@ def respot_position(ball: str, positions: Mapping[str, XY], table: TableModel) -
 
 
 def respot_positions(balls: Iterable[str], positions: Mapping[str, XY], table: TableModel) -> dict[str, XY]:
-    """Where each colour of ``balls`` goes when they are re-spotted together (WPBSA 3.7(b)): first every
+    """Where each colour of ``balls`` goes when they are re-spotted together (WPBSA 3.7): first every
     colour whose own spot is free, then the rest in order of value, highest first, each placed among the
     balls at ``positions`` and those already re-spotted. Returns ``{ball: xy}`` in the order placed."""
     todo = sorted(set(balls), key=_SPOT_RANK.__getitem__)

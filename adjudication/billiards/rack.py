@@ -3,20 +3,20 @@
 Geometry only, in table millimetres (docs/architecture.md): ``y`` runs from the head (bottom) cushion to the
 foot (top) cushion, so the rack's apex points at the breaker and its back row lies toward the foot cushion.
 
-- The rack (seed 000 14.1 sec 4; WPA 4.2): a tight triangle of 15 balls, apex on the foot spot. A re-rack of
-  fourteen leaves the apex empty (seed 7.3; WPA 4.2).
+- The rack (WPA 4.2): a tight triangle of 15 balls, apex on the foot spot. A re-rack of fourteen leaves the
+  apex empty (WPA 4.2).
 - The rack area is the outline of the triangle that holds the 15 balls (WPA 4.2, 4.8): a ball interferes with
   racking when its disc lies within or overlaps that outline.
-- Spotting (WPA 1.4; the seed does not say where): on the long string, as close to the foot spot as possible
-  between it and the foot cushion, frozen to any ball in the way; if that whole stretch is full, in front of
-  the foot spot, as close to it as possible. Several balls are spotted in numerical order.
-- Special racking (seed 7.6 table; WPA 4.8): where the fifteenth ball and the cue ball go when the fourteen
-  are re-racked, by where each one lies. One cell of the seed's table is a transcription error and is not
-  followed: with the fifteenth ball behind the head string and the cue ball in the rack, the seed prints
-  "15th ball: to the foot spot, cue ball: to the head spot"; the ball behind the head string does not touch
-  the rack, and both WPA 4.8(d) and the BCA chart the seed translates leave it where it is and spot only the
-  cue ball on the head spot. Everywhere else the seed's table is followed, including its "blocking the head
-  spot" row and column, which WPA words through the head string instead.
+- Spotting (WPA 1.4): on the long string, as close to the foot spot as possible between it and the foot
+  cushion, frozen to any ball in the way; if that whole stretch is full, in front of the foot spot, as close
+  to it as possible. Several balls are spotted in numerical order.
+- Special racking (WPA 4.8): where the fifteenth ball and the cue ball go when the fourteen are re-racked, by
+  where each one lies, laid out as the chart of the Russian rules text (a translation of the BCA chart). One
+  cell of that chart is a transcription error and is not followed: with the fifteenth ball behind the head
+  string and the cue ball in the rack, it prints "15th ball: to the foot spot, cue ball: to the head spot";
+  the ball behind the head string does not touch the rack, and both WPA 4.8(d) and the BCA chart leave it
+  where it is and spot only the cue ball on the head spot. Everywhere else the chart is followed, including
+  its "blocking the head spot" row and column, which WPA words through the head string instead.
 """
 
 from __future__ import annotations
@@ -33,9 +33,9 @@ CUE = "cue"
 OBJECT_BALLS: tuple[str, ...] = tuple(str(n) for n in range(1, 16))
 RACK_ROWS = 5  # 1 + 2 + 3 + 4 + 5 = 15 balls
 APEX_SLOT = 0
-# Seed 000 14.1 sec 4: "единицей справа и пятеркой слева", the one on the right and the five on the left of
-# the back row, as the breaker sees it from the head end (right is +x). Slots are numbered row by row from the
-# apex, left to right, so the back row is slots 10..14.
+# The one on the right and the five on the left of the back row, as the breaker sees it from the head end
+# (right is +x): the Russian rules text ("единицей справа и пятеркой слева", as BCA); WPA 4.2 places
+# neither. Slots are numbered row by row from the apex, left to right, so the back row is slots 10..14.
 CORNER_SLOTS: Mapping[str, int] = MappingProxyType({"5": 10, "1": 14})
 TOUCH_MM = 1e-6  # balls closer than a diameter by less than this are frozen together, not overlapping
 
@@ -114,8 +114,9 @@ def behind_head_string(table: TableModel, xy_mm: XY) -> bool:
 def rack_layout(table: TableModel, balls: Iterable[str], *, apex_ball: str | None = None) -> dict[str, XY]:
     """Where each ball of a rack stands. Fifteen balls fill every slot; fourteen leave the apex empty.
 
-    The 1 and the 5 take the back corners (seed sec 4) when they are racked, ``apex_ball`` (the fifteenth ball
-    put back on the foot spot, seed 7.6) takes the apex, and the rest fill the other slots in numerical order.
+    The 1 and the 5 take the back corners (the Russian text, as BCA) when they are racked, ``apex_ball`` (the
+    fifteenth ball put back on the foot spot, WPA 4.8) takes the apex, and the rest fill the other slots in
+    numerical order.
     """
     racked = sorted(set(balls), key=ball_number)
     if len(racked) not in (14, 15):
@@ -178,11 +179,11 @@ def spot_balls(table: TableModel, balls: Iterable[str], occupied: Mapping[str, X
     return out
 
 
-# --- special racking (seed 000 14.1 sec 7.6 table; WPA 4.8) ------------------------------------------------
+# --- special racking (WPA 4.8) ------------------------------------------------------------------------------
 
 
 class Where15(StrEnum):
-    """Where the fifteenth ball lies when the fourteenth has been pocketed: the rows of the seed's table."""
+    """Where the fifteenth ball lies when the fourteenth has been pocketed: the rows of the chart."""
 
     POCKETED = "pocketed"
     IN_RACK = "in_rack"
@@ -192,7 +193,7 @@ class Where15(StrEnum):
 
 
 class WhereCue(StrEnum):
-    """Where the cue ball lies at that moment: the columns of the seed's table."""
+    """Where the cue ball lies at that moment: the columns of the chart."""
 
     IN_RACK = "in_rack"
     ON_HEAD_SPOT = "on_head_spot"
@@ -209,7 +210,7 @@ class Place(StrEnum):
     IN_HAND = "in_hand"  # cue ball in hand behind the head string
 
 
-# (fifteenth ball, cue ball) -> (where the fifteenth goes, where the cue ball goes). Cells the seed leaves
+# (fifteenth ball, cue ball) -> (where the fifteenth goes, where the cue ball goes). Cells the chart leaves
 # shaded (neither ball interferes) keep both balls where they are.
 SPECIAL_RACKING: Mapping[tuple[Where15, WhereCue], tuple[Place, Place]] = MappingProxyType(
     {
@@ -219,7 +220,10 @@ SPECIAL_RACKING: Mapping[tuple[Where15, WhereCue], tuple[Place, Place]] = Mappin
         (Where15.POCKETED, WhereCue.IN_RACK): (Place.FOOT_SPOT, Place.IN_HAND),
         (Where15.POCKETED, WhereCue.ELSEWHERE): (Place.FOOT_SPOT, Place.STAYS),
         (Where15.POCKETED, WhereCue.ON_HEAD_SPOT): (Place.FOOT_SPOT, Place.STAYS),
-        (Where15.IN_KITCHEN, WhereCue.IN_RACK): (Place.STAYS, Place.HEAD_SPOT),  # seed cell corrected
+        (Where15.IN_KITCHEN, WhereCue.IN_RACK): (
+            Place.STAYS,
+            Place.HEAD_SPOT,
+        ),  # the chart's cell corrected (WPA 4.8(d))
         (Where15.IN_KITCHEN, WhereCue.ELSEWHERE): (Place.STAYS, Place.STAYS),
         (Where15.IN_KITCHEN, WhereCue.ON_HEAD_SPOT): (Place.STAYS, Place.STAYS),
         (Where15.ELSEWHERE, WhereCue.IN_RACK): (Place.STAYS, Place.IN_HAND),
@@ -284,7 +288,7 @@ class RackPlan:
 
 
 def plan_rerack(table: TableModel, at_rest: Mapping[str, XY]) -> RackPlan:
-    """The new rack once fourteen balls of a rack have been pocketed (seed 7.3, 7.6; WPA 4.4, 4.8).
+    """The new rack once fourteen balls of a rack have been pocketed (WPA 4.4, 4.8).
 
     ``at_rest`` holds the balls still on the table: the cue ball (absent if it is not on the table) and at
     most one object ball, the fifteenth.

@@ -133,7 +133,7 @@ def test_the_bundled_sample_from_one_click_to_the_exported_report(server):
             assert "shot_end" in events.last.inner_text()
             decision = timeline.locator("tr.decision.foul")
             assert decision.count() == 1 and "wrong ball first" in decision.inner_text()
-            assert "seed 004" in decision.inner_text()  # the rule, named
+            assert "WPBSA 3.11" in decision.inner_text()  # the rule, named
 
             page.screenshot(path=str(tmp / "match.png"))
 

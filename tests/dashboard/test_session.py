@@ -344,7 +344,7 @@ def test_the_sample_runs_through_the_whole_pipeline_in_the_background(sample_run
         view.board.score == {"A": 0, "B": 4} and view.board.next == "B" and view.board.awaiting == ("choice",)
     )
     decision = view.rows[-1].decisions[0]
-    assert decision.foul and "wrong ball first" in decision.text and "seed 004" in decision.text
+    assert decision.foul and "wrong ball first" in decision.text and "WPBSA 3.11" in decision.text
     assert desk.annotated_video(match_id) is not None and desk.tracks(match_id) is not None
     assert (desk.folder(match_id) / "camera_profile.json").is_file()
 

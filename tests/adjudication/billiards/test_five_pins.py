@@ -1,4 +1,4 @@
-"""Five-pins engine: a row per rule case of seed 000 (sec 2, 5-8, 10-13, 15), unusable lines, a whole game."""
+"""Five-pins engine: a row per rule case of the UMB 5-pin rules (2, 5-8, 10-13, 15), bad lines, a game."""
 
 from __future__ import annotations
 
@@ -171,7 +171,7 @@ CASES: list[tuple[str, list[list[dict[str, Any]]], dict[str, Any]]] = [
         [legal("white"), shot("yellow", hit("yellow", "white"), pin("s", "white"))],
         {"player": B, "points": {B: 2}, "next": A, "on": "yellow", "score": {A: 0, B: 2}},
     ),
-    # fouls, sec 15.3(g): the opponent's ball not hit
+    # fouls, sec 15.3 (opponent's ball): the opponent's ball not hit
     (
         "miss_nothing_hit",
         [shot("white", cushion("white", "top"))],
@@ -188,7 +188,7 @@ CASES: list[tuple[str, list[list[dict[str, Any]]], dict[str, Any]]] = [
         [shot("white", pin("n", "white"), pin("c", "white"))],
         {"foul": ("missed_opponent_ball", 8), "points": {B: 8}},
     ),
-    # 15.3(b): red first, 4 points, its pins to the opponent, no carom
+    # 15.3 (red ball): red first, 4 points, its pins to the opponent, no carom
     ("red_first_4", [shot("white", hit("white", "red"))], {"foul": ("red_first", 4), "points": {B: 4}}),
     (
         "red_first_red_pins",
@@ -200,7 +200,7 @@ CASES: list[tuple[str, list[list[dict[str, Any]]], dict[str, Any]]] = [
         [shot("white", hit("white", "red"), hit("white", "yellow"), hit("yellow", "red"))],
         {"foul": ("red_first", 4), "points": {B: 4}},
     ),
-    # 15.3(v): pins before the opponent's ball
+    # 15.3 (pins): pins before the opponent's ball
     (
         "pins_first",
         [shot("white", pin("s", "white"), hit("white", "yellow"))],
@@ -222,14 +222,14 @@ CASES: list[tuple[str, list[list[dict[str, Any]]], dict[str, Any]]] = [
         [shot("white", hit("white", "yellow"), pin("e", "white"), pin("c", "e"))],
         {"foul": ("own_ball_pins", 6), "points": {B: 6}},
     ),
-    # 15.3(a): wrong ball
+    # 15.3 (wrong ball): wrong ball
     (
         "wrong_ball_opponents",
         [shot("yellow", hit("yellow", "white"), pin("n", "white"))],
         {"foul": ("wrong_ball", 4), "points": {B: 4}, "player": A},
     ),
     ("wrong_ball_red", [shot("red", hit("red", "yellow"))], {"foul": ("wrong_ball", 2), "points": {B: 2}}),
-    # 15.3(d): balls off the table, 2 however many; the shot's points go with it
+    # 15.3 (ball off the table): balls off the table, 2 however many; the shot's points go with it
     (
         "off_table_yellow",
         [shot("white", hit("white", "yellow"), pin("n", "yellow"), off("yellow"), at={"yellow": None})],
@@ -255,7 +255,7 @@ CASES: list[tuple[str, list[list[dict[str, Any]]], dict[str, Any]]] = [
         {
             "foul": ("missed_opponent_ball", 4),
             "points": {B: 4},
-            "rule": "seed 000 five-pins 15.3(g), 15.3(d), 15.1",
+            "rule": "UMB 5-pin 15.3 (opponent's ball), 15.3 (ball off the table), 15.1",
         },
     ),
     # sec 11.3: the striker's ball goes to the short-cushion spot away from the opponent's ball
@@ -366,7 +366,7 @@ def test_ball_in_hand_note_after_a_foul() -> None:
     d = last(shot("white", hit("white", "red")))  # white rests in the bottom half
     assert d.notes[-1] == (
         "yellow in hand: placed in the top half, no part over the middle line "
-        "(seed 000 five-pins 13.2-13.3); or white on the top spot on request (seed 000 five-pins 13.5)"
+        "(UMB 5-pin 13.2-13.3); or white on the top spot on request (UMB 5-pin 13.5)"
     )
 
 
@@ -380,18 +380,18 @@ def test_own_ball_pins_gives_no_ball_in_hand() -> None:
     d = last(shot("white", hit("white", "yellow"), pin("n", "white")))
     assert not any("in hand" in n for n in d.notes)
     assert d.notes == (
-        "foul own_ball_pins: 0 points (seed 000 five-pins 15.2)",
-        "pins pin:n: 2 (seed 000 five-pins 8.1)",
-        "2 points to Boris (seed 000 five-pins 7, 15)",
+        "foul own_ball_pins: 0 points (UMB 5-pin 15.2)",
+        "pins pin:n: 2 (UMB 5-pin 8.1)",
+        "2 points to Boris (UMB 5-pin 7, 15)",
     )
 
 
 def test_legal_notes_name_the_rules() -> None:
     d = last(shot("white", hit("white", "yellow"), hit("yellow", "red"), pin("c", "red")))
     assert d.notes == (
-        "pins pin:c: 8 (seed 000 five-pins 8.1)",
-        "ricochet (opponent's ball on the red): 3 (seed 000 five-pins 8.2)",
-        "legal: 11 points to Anna (seed 000 five-pins 5, 8)",
+        "pins pin:c: 8 (UMB 5-pin 8.1)",
+        "ricochet (opponent's ball on the red): 3 (UMB 5-pin 8.2)",
+        "legal: 11 points to Anna (UMB 5-pin 5, 8)",
     )
 
 
@@ -415,10 +415,10 @@ TOUCHING = {"white": [400.0, 700.0], "yellow": [400.0, 762.0]}  # 62 mm apart: 0
 def test_balls_in_contact(second: list[dict[str, Any]], foul: str | None) -> None:
     first = shot("white", hit("white", "yellow"), at=TOUCHING)
     d1, d2 = decisions(first, second)
-    assert "yellow touches white: play away from it, not straight into it (seed 000 five-pins 10)" in d1.notes
+    assert "yellow touches white: play away from it, not straight into it (UMB 5-pin 10)" in d1.notes
     assert (d2.foul and d2.foul.reason) == foul
     if foul == "played_into_contact":
-        assert (d2.foul.penalty, d2.points, d2.foul.rule) == (2, {A: 2}, "seed 000 five-pins 15.3(l)")
+        assert (d2.foul.penalty, d2.points, d2.foul.rule) == (2, {A: 2}, "UMB 5-pin 15.3 (ball in contact)")
 
 
 def test_cushion_contact() -> None:
@@ -427,9 +427,8 @@ def test_cushion_contact() -> None:
     into = shot("yellow", cushion("yellow", "left"), hit("yellow", "white"), at=at)
     away = shot("yellow", cushion("yellow", "right"), hit("yellow", "white"), at=at)
     d1, d2 = decisions(first, into)
-    assert (
-        "yellow touches the left cushion: play away from it, not straight into it (seed 000 five-pins 10)"
-        in (d1.notes)
+    assert "yellow touches the left cushion: play away from it, not straight into it (UMB 5-pin 10)" in (
+        d1.notes
     )
     assert d2.foul is not None and d2.foul.reason == "played_into_contact"
     assert decisions(first, away)[1].foul is None
@@ -446,9 +445,7 @@ def test_pin_under_a_ball_is_taken_off_and_stands_again_later() -> None:
     on_centre = {"red": [710.0, 1440.0]}  # 20 mm from the centre pin's spot
     first = shot("white", hit("white", "yellow"), hit("yellow", "red"), at=on_centre)
     d1 = last(first)
-    assert (
-        "pin:c taken off for the next shot: a ball stands on its spot (seed 000 five-pins 12.7)" in d1.notes
-    )
+    assert "pin:c taken off for the next shot: a ball stands on its spot (UMB 5-pin 12.7)" in d1.notes
     with pytest.raises(RefereeError, match=r"pin_down for pin:c, which the referee took off"):
         decisions(first, shot("yellow", hit("yellow", "white"), pin("c", "white")))
     # the red moves away: every pin stands again for the shot after
@@ -460,10 +457,7 @@ def test_pin_under_a_ball_is_taken_off_and_stands_again_later() -> None:
         shot("white", hit("white", "yellow"), at=on_north),
         shot("yellow", hit("yellow", "white"), pin("c", "white")),
     )
-    assert (
-        "pin:n taken off for the next shot: a ball stands on its spot (seed 000 five-pins 12.7)"
-        in ds[0].notes
-    )
+    assert "pin:n taken off for the next shot: a ball stands on its spot (UMB 5-pin 12.7)" in ds[0].notes
     assert ds[1].points == {B: 8}
 
 
@@ -491,7 +485,7 @@ def test_concede() -> None:
         {},
         {A: 0, B: 0},
     )
-    assert d.notes == ("Boris concedes: Anna wins the game (seed 000 five-pins 9.1)",)
+    assert d.notes == ("Boris concedes: Anna wins the game (UMB 5-pin 9.1)",)
 
 
 # --- unusable lines -----------------------------------------------------------------------------------------
@@ -584,8 +578,8 @@ def test_unusable_line(shots: list[list[dict[str, Any]]], line_no: int, message:
         ({"target": True}, (A, B), "option target must be an integer >= 1"),
         ({"first": "Carla"}, (A, B), "option first must be one of the players Anna, Boris"),
         ({"contact_mm": -1}, (A, B), "option contact_mm must be a number"),
-        ({"frames": 3}, (A, B), "unknown option\\(s\\) frames; five-pins takes target, first, contact_mm"),
-        ({}, (A, B, "Carla"), "five-pins is played by 2 players"),
+        ({"frames": 3}, (A, B), "five-pins has no option 'frames'; its options: target"),
+        ({}, (A, B, "Carla"), "five-pins is played by exactly 2 players"),
     ],
 )
 def test_bad_options(options: dict[str, Any], players: tuple[str, ...], message: str) -> None:
@@ -640,8 +634,8 @@ def test_whole_game_to_60() -> None:
     assert dict(ds[-1].score) == {A: 60, B: 28}
     assert ds[-1].winner == A
     assert ds[-1].notes[-2:] == (
-        "the shot is worth 12; Anna's score stops at the target 60 (seed 000 five-pins 2)",
-        "Anna reaches 60: wins the game (seed 000 five-pins 2)",
+        "the shot is worth 12; Anna's score stops at the target 60 (UMB 5-pin 2)",
+        "Anna reaches 60: wins the game (UMB 5-pin 2)",
     )
     assert [d.shot for d in ds if d.foul is not None] == [2, 5, 10]
 

@@ -1,6 +1,6 @@
 """Snooker geometry: snookers, touching balls and re-spotting, on cases worked out by hand.
 
-Ball radius r = 26.25 mm (diameter 52.5 mm, seed 004 sec 2). The standard case: the white at (889, 1000),
+Ball radius r = 26.25 mm (diameter 52.5 mm, WPBSA 1.2). The standard case: the white at (889, 1000),
 the ball on at (889, 2000), d = 1000 mm. The white's centre meets the ball on at 2r = 52.5 mm from its centre;
 the two thinnest hits are the tangents from the white to that circle: cos(phi) = 52.5 / 1000 = 0.0525, so the
 contact points are (889 +- 52.5 * sin(phi), 2000 - 52.5 * cos(phi)) = (889 +- 52.4276, 1997.2438).

@@ -202,7 +202,7 @@ FREE = [
         "break-one-cushion",
         "free",
         (shot("cue", hit("cue", "1"), cush("2", "top")),),
-        {"foul": ("illegal_break", 1), "rule": "IPC general 12", "points": {"B": 1}, "next": "B"},
+        {"foul": ("illegal_break", 1), "rule": "IPC General Rules 11-12", "points": {"B": 1}, "next": "B"},
     ),
     Row(
         "break-one-ball-two-cushions",
@@ -214,7 +214,7 @@ FREE = [
         "break-with-object-ball",
         "free",
         (shot("7", hit("7", "1"), cush("2", "left"), cush("3", "right")),),
-        {"foul": ("wrong_cue_ball", 1), "rule": "IPC free 4", "points": {"B": 1}, "next": "B"},
+        {"foul": ("wrong_cue_ball", 1), "rule": "IPC Free Pyramid 4", "points": {"B": 1}, "next": "B"},
     ),
     Row(
         "break-no-contact",
@@ -232,7 +232,7 @@ FREE = [
         "any-ball-struck-pots",
         "free",
         (BREAK, shot("5", hit("5", "9"), pot("9"))),
-        {"player": "B", "foul": None, "points": {"B": 1}, "next": "B", "note": "IPC free 5.4"},
+        {"player": "B", "foul": None, "points": {"B": 1}, "next": "B", "note": "IPC Free Pyramid 5.4"},
     ),
     Row(
         "svoyak-struck-ball",
@@ -256,7 +256,7 @@ FREE = [
         "no-contact",
         "free",
         (BREAK, shot("5", cush("5", "left"))),
-        {"foul": ("no_contact", 1), "rule": "IPC general 20", "points": {"A": 1}, "next": "A"},
+        {"foul": ("no_contact", 1), "rule": "IPC General Rules 20", "points": {"A": 1}, "next": "A"},
     ),
     Row(
         "no-cushion",
@@ -398,7 +398,11 @@ COMBINED = [
         "break-with-object-ball",
         "combined",
         (shot("7", hit("7", "1"), cush("2", "left"), cush("3", "right")),),
-        {"foul": ("wrong_cue_ball", 1), "rule": "IPC combined", "points": {"B": 1}},
+        {
+            "foul": ("wrong_cue_ball", 1),
+            "rule": "IPC Combined Pyramid: the yellow cue ball only",
+            "points": {"B": 1},
+        },
     ),
     Row(
         "break-svoyak",
@@ -410,7 +414,7 @@ COMBINED = [
         "object-pot",
         "combined",
         (BREAK, shot("cue", hit("cue", "9"), pot("9"))),
-        {"player": "B", "foul": None, "points": {"B": 1}, "next": "B", "note": "IPC combined 1"},
+        {"player": "B", "foul": None, "points": {"B": 1}, "next": "B", "note": "IPC Combined Pyramid 1"},
     ),
     Row(
         "svoyak",
@@ -462,7 +466,7 @@ COMBINED = [
             B_SVOYAK,
             shot("cue", hit("cue", "4"), cush("4", "left")),
         ),
-        {"foul": ("ball_in_home_hit", 1), "rule": "combined 6", "points": {"A": 1}, "next": "A"},
+        {"foul": ("ball_in_home_hit", 1), "rule": "IPC Combined Pyramid 6", "points": {"A": 1}, "next": "A"},
     ),
     Row(
         "from-home-top-cushion-first",
@@ -567,7 +571,7 @@ DYNAMIC = [
         "break-pot",
         "dynamic",
         (shot("cue", hit("cue", "1"), pot("5")),),
-        {"foul": None, "points": {"A": 1}, "next": "A", "note": "dynamic [D]"},
+        {"foul": None, "points": {"A": 1}, "next": "A", "note": "IPC Dynamic Pyramid, opening break"},
     ),
     Row(
         "break-three-side-cushions",
@@ -587,7 +591,7 @@ DYNAMIC = [
         (BREAK,),
         {
             "foul": ("illegal_break", 0),
-            "rule": "dynamic [D]",
+            "rule": "IPC Dynamic Pyramid, opening break",
             "points": {},
             "score": Z,
             "next": "B",
@@ -629,7 +633,12 @@ DYNAMIC = [
         "break-with-object-ball",
         "dynamic",
         (shot("7", hit("7", "1"), cush("2", "left")),),
-        {"foul": ("wrong_cue_ball", 1), "rule": "dynamic [W][D]", "points": {"B": 1}, "awaiting": ["choice"]},
+        {
+            "foul": ("wrong_cue_ball", 1),
+            "rule": "IPC Dynamic Pyramid: the yellow cue ball only",
+            "points": {"B": 1},
+            "awaiting": ["choice"],
+        },
     ),
     Row(
         "break-off-table-and-failed",
@@ -680,7 +689,12 @@ DYNAMIC = [
         "struck-object-ball",
         "dynamic",
         (DBREAK, shot("5", hit("5", "9"), cush("9", "left"))),
-        {"foul": ("wrong_cue_ball", 1), "rule": "dynamic [W][D]", "points": {"A": 1}, "next": "A"},
+        {
+            "foul": ("wrong_cue_ball", 1),
+            "rule": "IPC Dynamic Pyramid: the yellow cue ball only",
+            "points": {"A": 1},
+            "next": "A",
+        },
     ),
     Row(
         "no-contact",
@@ -900,10 +914,10 @@ def test_unusable_line(bad: Bad) -> None:
         ({"target": 0}, ("A", "B"), "target must be an integer 1..8"),
         ({"target": "8"}, ("A", "B"), "target must be an integer"),
         ({"target": True}, ("A", "B"), "target must be an integer"),
-        ({"foul_penalty": "minus"}, ("A", "B"), "foul_penalty must be point"),
+        ({"foul_penalty": "minus"}, ("A", "B"), "foul_penalty must be one of point, ball"),
         ({"frames": 3}, ("A", "B"), "no option 'frames'"),
         ({"first": "C"}, ("A", "B"), "first must be one of the players"),
-        ({}, ("A", "B", "C"), "two players"),
+        ({}, ("A", "B", "C"), "pyramid is played by exactly 2 players"),
     ],
 )
 def test_bad_options(options: dict[str, Any], players: tuple[str, ...], message: str) -> None:

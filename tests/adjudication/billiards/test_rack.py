@@ -1,4 +1,4 @@
-"""14.1 rack geometry: the rack, its outline, spotting and the special racking table (seed 14.1 sec 7.6)."""
+"""14.1 rack geometry: the rack, its outline, spotting and the special racking table (WPA 4.8)."""
 
 from __future__ import annotations
 
@@ -205,7 +205,7 @@ def test_special_racking_table_covers_every_cell() -> None:
         (None, C_ELSEWHERE, Place.FOOT_SPOT, Place.STAYS, {}),
         (None, C_ON_HEAD, Place.FOOT_SPOT, Place.STAYS, {}),
         (None, None, Place.FOOT_SPOT, Place.STAYS, {}),
-        # 15th ball behind the head string (seed cell corrected: the ball stays, WPA 4.8(d))
+        # 15th ball behind the head string (it stays, WPA 4.8(d); the Russian text's cell is not followed)
         (B_KITCHEN, C_IN_RACK, Place.STAYS, Place.HEAD_SPOT, {"cue": HEAD}),
         (B_KITCHEN, C_ELSEWHERE, Place.STAYS, Place.STAYS, {}),
         # 15th ball elsewhere

@@ -219,10 +219,10 @@ TOUCHING_BLUE = {"white": (SPOT["blue"][0], SPOT["blue"][1] - 2 * R)}
 
 # fmt: off
 ROWS: list[Row] = [
-    # --- scoring: reds and colours (seed 004 sec 7, 9)
+    # --- scoring: reds and colours (WPBSA 3.3)
     row("red_potted_scores_1_colour_on_next", setup(), [red_pot(1)], foul=None, points={"A": 1},
         score={"A": 1, "B": 0}, next="A", on="colour", awaiting=(),
-        notes=["pot: red:1, 1 point (seed 004 sec 7)", "a colour is on: nominate it"]),
+        notes=["pot: red:1, 1 point (WPBSA 3.3)", "a colour is on: nominate it"]),
     row("two_reds_potted_score_2", setup(), [Sh(hits=("red:1",), pots=("red:1", "red:2"))], foul=None,
         points={"A": 2}, score={"A": 2, "B": 0}, next="A", on="colour"),
     row("two_reds_hit_at_once_is_fair", setup(), [Sh(hits=("red:1+red:2",), pots=("red:2",))], foul=None,
@@ -247,7 +247,7 @@ ROWS: list[Row] = [
         next="A", on="green", respot={}),
     row("pink_in_sequence_black_next", seq("pink"), [colour_pot("pink")], foul=None, points={"A": 6},
         on="black", respot={}),
-    # --- end of frame (seed 004 sec 7; WPBSA 3.4)
+    # --- end of frame (WPBSA 3.4)
     row("last_black_potted_wins_frame", seq("black", (50, 40)), [colour_pot("black")], foul=None,
         points={"A": 7}, score={"A": 57, "B": 40}, over=True, winner="A", next=None, on=None,
         notes=["frame 1 to A, 57-40", "match to A"]),
@@ -269,7 +269,7 @@ ROWS: list[Row] = [
     row("respotted_black_miss_no_score_goes_on", seq("black", (43, 50)),
         [colour_pot("black"), Ch("B", "play"), Sh(hits=("black",))], foul=None, player="B", next="A",
         on="black", over=False),
-    # --- fouls and their values (seed 004 sec 23)
+    # --- fouls and their values (WPBSA 3.10, 3.11)
     row("missed_all_reds_on_4", setup(at={"white": (889.0, 1200.0)}, score=(60, 0)), [Sh()],
         foul=("missed_all", 4), points={"B": 4}, score={"A": 60, "B": 4}, next="B", on="red",
         awaiting=("choice",), notes=["B chooses: play, pass"]),
@@ -326,7 +326,7 @@ ROWS: list[Row] = [
         points={"B": 7}),
     row("highest_of_two_fouls_counts", setup(score=(60, 0)), [Sh(hits=("blue",), pots=("black",))],
         foul=("pot_not_on", 7), notes=["also: wrong_ball_first"]),
-    # --- opening stroke (seed 004 sec 8)
+    # --- opening stroke (WPBSA 3.3; the re-break is the Russian rules text's)
     row("break_hitting_a_red_is_fair", setup(in_hand=True, opening=True), [Sh(hits=("red:6",))], foul=None,
         next="B", on="red"),
     row("break_missing_the_reds_offers_rebreak", setup(in_hand=True, opening=True), [Sh(hits=("brown",))],
@@ -337,12 +337,12 @@ ROWS: list[Row] = [
     row("rebreak_then_a_fair_break", setup(in_hand=True, opening=True),
         [Sh(hits=("brown",)), Ch("B", "rebreak"), Sh(hits=("red:1",))], foul=None, player="A",
         score={"A": 0, "B": 4}, next="B", shot=2),
-    # --- the non-offender's choice (seed 004 sec 22.1; WPBSA 3.13)
+    # --- the non-offender's choice (WPBSA 3.13)
     row("choice_play_incoming_player_strikes", setup(), [Sh(hits=("blue",)), Ch("B", "play"), red_pot(1)],
         foul=None, player="B", points={"B": 1}, score={"A": 0, "B": 6}),
     row("choice_pass_offender_plays_again", setup(), [Sh(hits=("blue",)), Ch("B", "pass"), red_pot(1)],
         foul=None, player="A", points={"A": 1}, score={"A": 1, "B": 5}),
-    # --- foul and a miss (seed 004 sec 20; WPBSA 3.14)
+    # --- foul and a miss (WPBSA 3.14)
     row("miss_called_with_a_ball_on_in_view", setup(), [Sh(hits=("blue",))], foul=("wrong_ball_first", 5),
         notes=["foul and a miss", "B chooses: play, pass, replace"]),
     row("miss_judged_from_the_d_when_in_hand", setup(in_hand=True), [Sh()], foul=("missed_all", 4),
@@ -368,7 +368,7 @@ ROWS: list[Row] = [
         [Sh(), Ch("B", "replace"), Sh(), Ch("B", "replace"), Sh()], foul=("missed_all", 4),
         score={"A": 30, "B": 12}, over=True, winner="B",
         notes=["third miss from the same position: frame awarded to B"]),
-    # --- free ball (seed 004 sec 21; WPBSA 3.12)
+    # --- free ball (WPBSA 3.12)
     row("no_free_ball_when_a_red_is_in_view", setup(), [Sh(hits=("red:1",), pots=("white",))],
         foul=("in_off", 4), notes=["B chooses: play, pass"], no_notes=["free ball"]),
     row("free_ball_called_behind_a_wall", setup(at=BEHIND_WALL), [Sh(at=BEHIND_WALL)], foul=("missed_all", 4),
@@ -420,7 +420,7 @@ ROWS: list[Row] = [
         [Sh(at=HIDDEN_YELLOW), Ch("B", "play"), Dc("B", "black", free=True),
          Sh(hits=("black",), pots=("black", "white"))],
         foul=("in_off", 4), points={"A": 4}, respot={"black": SPOT["black"]}),
-    # --- touching ball (seed 004 sec 18; WPBSA 3.8)
+    # --- touching ball (WPBSA 3.8)
     row("touching_ball_noted_at_rest", setup(), [Sh(hits=("red:5",), at={"white": (650.0, 3000.0 - 2 * R)})],
         foul=None, notes=["touching ball: red:6"], next="B"),
     row("touching_red_play_away_hitting_nothing_is_fair", setup(at={"white": (560.0, 3000.0 - 2 * R)}),
@@ -451,7 +451,7 @@ ROWS: list[Row] = [
         [Dc("A", "blue"), Dc("A", "pink"), colour_pot("pink")], foul=None, points={"A": 6}),
     row("nominated_yellow_missed_after_a_red_4", setup(**COLOUR_ON, score=(50, 0)),
         [Dc("A", "yellow"), Sh(hits=("green",))], foul=("wrong_ball_first", 4), notes=["foul and a miss"]),
-    # --- re-spotting on an occupied spot (seed 004 sec 12; WPBSA 3.7)
+    # --- re-spotting on an occupied spot (WPBSA 3.7)
     row("respot_on_highest_free_spot",
         setup(**COLOUR_ON, at={"black": (300.0, 3300.0), "red:2": SPOT["blue"]}),
         [Dc("A", "blue"), colour_pot("blue")], foul=None, respot={"blue": SPOT["black"]},
@@ -541,7 +541,7 @@ def test_unusable_line(state: State, steps: tuple[Sh | JsonLine, ...], message: 
 def test_every_foul_reason_has_a_rule_and_a_row() -> None:
     assert set(snooker.FOULS) == set(snooker.Reason)
     for reason, rule in snooker.FOULS.items():
-        assert rule.rule.startswith("seed 004 sec "), reason
+        assert rule.rule.startswith("WPBSA ") and "3.11" in rule.rule, reason
     called = {r.expect["foul"][0] for r in ROWS if r.expect.get("foul")}
     assert called == {r.value for r in snooker.Reason}
     assert len(ROWS) + len(ERROR_ROWS) >= 60
@@ -688,12 +688,12 @@ def test_best_of_three_with_concessions_and_alternating_breaks() -> None:
     ("players", "options", "message"),
     [
         (("A", "B"), {"frames": 2}, "odd integer >= 1"),
-        (("A", "B"), {"frames": 0}, "odd integer >= 1"),
-        (("A", "B"), {"frames": "3"}, "odd integer >= 1"),
-        (("A", "B"), {"frames": True}, "odd integer >= 1"),
-        (("A", "B"), {"first": "C"}, "options.first must be one of the players"),
-        (("A", "B"), {"target": 100}, "unknown option"),
-        (("A", "B", "C"), {}, "two players"),
+        (("A", "B"), {"frames": 0}, "option frames must be an integer >= 1 .got 0."),
+        (("A", "B"), {"frames": "3"}, "option frames must be an integer >= 1"),
+        (("A", "B"), {"frames": True}, "option frames must be an integer >= 1"),
+        (("A", "B"), {"first": "C"}, "option first must be one of the players A, B"),
+        (("A", "B"), {"target": 100}, "snooker has no option 'target'; its options: frames"),
+        (("A", "B", "C"), {}, "snooker is played by exactly 2 players"),
     ],
 )
 def test_bad_match_options(players: tuple[str, ...], options: dict[str, Any], message: str) -> None:

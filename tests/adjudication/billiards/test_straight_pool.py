@@ -183,7 +183,7 @@ AFTER_RERACK_3 = {b: rack_xy(n) for b, n in RACK_14.items() if b != "3"} | {
 # --- the rule-case table -----------------------------------------------------------------------------------
 
 CASES: list[Any] = [
-    # opening break (seed 14.1 sec 6; WPA 4.3, 4.10)
+    # opening break (WPA 4.3, 4.10)
     pytest.param(
         [BREAK],
         {},
@@ -284,7 +284,7 @@ CASES: list[Any] = [
         {"player": "A", "reason": "no_rail_after_contact", "penalty": 1, "score": {"A": -4, "B": -2}},
         id="a breaking foul is not one of three consecutive fouls",
     ),
-    # scoring (seed 14.1 sec 5, 7.1; WPA 4.7)
+    # scoring (WPA 4.7)
     pytest.param(
         [BREAK, *pots("B", "7")],
         {},
@@ -331,14 +331,14 @@ CASES: list[Any] = [
         {"reason": None, "points": {}, "score": {"A": 0, "B": 0}, "next": "A", "awaiting": ("call",)},
         id="legal miss: play passes",
     ),
-    # standard fouls (seed 14.1 sec 7.2, 9, 10, 11; WPA 4.9)
+    # standard fouls (WPA 4.9, 6.x)
     pytest.param(
         [BREAK, call("B", "7", "tl"), shot(hit("cue", "7"), rail("7"), pot("cue", "br"))],
         {},
         {
             "reason": "cue_ball_scratch",
             "penalty": 1,
-            "rule": "WPA 4.9, 6.1; seed 14.1 sec 10, 11",
+            "rule": "WPA 4.9, 6.1",
             "points": {"B": -1},
             "score": {"A": 0, "B": -1},
             "next": "A",
@@ -415,7 +415,7 @@ CASES: list[Any] = [
         {"player": "A", "reason": None, "next": "B"},
         id="in hand: a rail before the kitchen ball is taken as crossing the head string",
     ),
-    # three consecutive fouls (seed 14.1 sec 12; WPA 4.11)
+    # three consecutive fouls (WPA 4.11, 6.14)
     pytest.param(
         [BREAK, *no_rail("B"), *miss("A"), *no_rail("B")],
         {},
@@ -433,7 +433,7 @@ CASES: list[Any] = [
             "player": "B",
             "reason": "three_consecutive_fouls",
             "penalty": 16,
-            "rule": "WPA 4.11, 6.14; seed 14.1 sec 12",
+            "rule": "WPA 4.11, 6.14",
             "points": {"B": -16},
             "score": {"A": 0, "B": -18},
             "next": "B",
@@ -465,9 +465,9 @@ CASES: list[Any] = [
         [BREAK, *no_rail("B"), *miss("A"), *pots("B", "9"), *no_rail("B"), *miss("A"), *no_rail("B")],
         {},
         {"reason": "no_rail_after_contact", "points": {"B": -1}, "score": {"A": 0, "B": -2}},
-        id="seed 12 example: fouls in three innings but a pot in between is not three in a row",
+        id="fouls in three innings but a pot in between is not three in a row (WPA 6.14)",
     ),
-    # the re-rack after fourteen (seed 14.1 sec 7.3, 7.6; WPA 4.4, 4.8)
+    # the re-rack after fourteen (WPA 4.4, 4.8)
     pytest.param(
         last_pot({"15": (300.0, 1200.0), "cue": (900.0, 1500.0)}),
         {},
@@ -550,7 +550,7 @@ CASES: list[Any] = [
         {"reason": "cue_ball_scratch", "score": {"A": 0, "B": 12}, "respot": [("14", FOOT)], "next": "A"},
         id="no re-rack when the 14th ball drops on a foul",
     ),
-    # the end of the game (seed 14.1 sec 1, 13)
+    # the end of the game (WPA 4.4, 4.7)
     pytest.param(
         [BREAK, *pots("B", "7"), *pots("B", "8")],
         {"target": 2},
@@ -682,9 +682,9 @@ def test_unusable_line(stream: list[Any], message: str) -> None:
         ({"target": 0}, ["A", "B"], "target must be an integer >= 1"),
         ({"target": "150"}, ["A", "B"], "target must be an integer >= 1"),
         ({"target": True}, ["A", "B"], "target must be an integer >= 1"),
-        ({"race": 5}, ["A", "B"], "unknown option"),
+        ({"race": 5}, ["A", "B"], "straight-pool has no option 'race'; its options: target"),
         ({"first": "C"}, ["A", "B"], "first must be one of the players"),
-        ({}, ["A", "B", "C"], "two players"),
+        ({}, ["A", "B", "C"], "straight-pool is played by exactly 2 players"),
     ],
 )
 def test_bad_options(options: dict[str, Any], players: list[str], message: str) -> None:
@@ -710,7 +710,7 @@ def test_foul_table_is_complete() -> None:
     assert all(straight_pool.FOULS[r].penalty == 1 for r in straight_pool.STANDARD_FOULS)
 
 
-def test_every_ball_behind_the_head_string_notes_seed_7_7() -> None:
+def test_every_ball_behind_the_head_string_notes_the_spot_on_request() -> None:
     kitchen = {str(n): (60.0 * n, 300.0 + n) for n in range(1, 16)} | {"cue": (635.0, 1600.0)}
     stream = [
         shot(hit("cue", "2"), rail("cue"), rail("3"), rail("4"), at=kitchen),
