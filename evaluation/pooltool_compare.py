@@ -87,35 +87,35 @@ EXPLAINED: Mapping[str, str] = MappingProxyType(
         NO_MISS: (
             "pooltool has no foul and a miss (snooker/core.py is_turn_over: 'Hit and a miss ... not "
             "implemented'); ours calls one when the white fails to hit a ball on it could see and neither "
-            "player needs snookers (seed 004 sec 20; WPBSA 3.14)"
+            "player needs snookers (WPBSA 2.21, 3.14)"
         ),
         NO_FREE_BALL: (
             "pooltool does not give a free ball after a foul that leaves the incoming player snookered on "
-            "every ball on (seed 004 sec 21; WPBSA 3.12)"
+            "every ball on (WPBSA 2.13, 3.12)"
         ),
         PLAYED_AT_RED: (
             "a red hit first with a colour on: ours calls the 7-point foul of playing at reds in successive "
-            "strokes (seed 004 sec 23.4(3)); pooltool, which has no 7-point foul, a ball not on hit first "
+            "strokes (WPBSA 3.11); pooltool, which has no 7-point foul, a ball not on hit first "
             "worth max(4, the called colour, the balls concerned)"
         ),
         FOUL_ORDER: (
             "several fouls in one stroke: pooltool reports the first of its fixed checks (cue ball "
             "potted, no ball hit, ball not on hit first, ball not on potted; snooker/core.py is_legal), "
             "ours the foul of highest value, the first found on a tie (the white's contact comes before "
-            "the pots; seed 004 sec 22.2); pooltool's foul is among ours"
+            "the pots; WPBSA 3.10); pooltool's foul is among ours"
         ),
         NOT_NOMINATED: (
-            "a colour other than the nominated one potted: ours names that foul apart (seed 004 sec 9.6, "
-            "23.2(1)); pooltool has one reason for any ball not on potted"
+            "a colour other than the nominated one potted: ours names that foul apart (WPBSA "
+            "2.12, 3.11); pooltool has one reason for any ball not on potted"
         ),
         FINAL_BLACK_RESPOT: (
             "the frame ends on the last ball: pooltool's re-spotting then looks for the lowest colour left "
             "and fails (snooker/utils.py get_lowest_pottable: min() of no colours, ValueError); ours "
-            "re-spots nothing at the end of the frame (seed 004 sec 7)"
+            "re-spots nothing at the end of the frame (WPBSA 3.4)"
         ),
         TOUCHING: (
             "the white starts against a ball: ours applies the touching ball (a touching ball on counts as "
-            "hit, moving it is a push stroke; seed 004 sec 18; WPBSA 3.8); pooltool has neither rule "
+            "hit, moving it is a push stroke; WPBSA 3.8, 2.19); pooltool has neither rule "
             "(core.py is_legal: push shot not implemented)"
         ),
     }
