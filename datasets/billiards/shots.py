@@ -11,10 +11,12 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from arbiter.games import billiards
+from arbiter.balls import kind
+from arbiter.games import BilliardsSpec
 from arbiter.tables import Pocket, TableModel
 
 from .physics import Strike, simulate
+from .world import AIM_ERROR_DEG, BreakShot, world_of
 
 XY = tuple[float, float]
 
@@ -27,12 +29,6 @@ HEADING_TOLERANCE_DEG = 0.05
 SECANT_STEP_DEG = 0.2
 ROLL_DECEL = 0.098  # pooltool's rolling resistance times g (u_r = 0.01)
 SLIDE_LOSS = 1.4  # a struck ball keeps 5/7 of its speed once it rolls
-# Aiming error of a good amateur, in degrees: shots are tried, not guaranteed. At 0.15 degrees about half of
-# the aimed pots drop on a snooker table's tight pockets, a club player's rate.
-AIM_ERROR_DEG = 0.15
-# Pyramid pockets leave 4-5 mm over the ball: the game is played, and filmed, by players about three times
-# as precise (pooltool's jaws are rigid, real ones give a little), or hardly an aimed ball would drop.
-AIM_ERROR_DEG_BY_GAME = {"pyramid": 0.03}
 
 
 @dataclass(frozen=True)
@@ -139,7 +135,7 @@ def _spin(rng: np.random.Generator) -> tuple[float, float]:
 
 
 def plan(
-    table: TableModel,
+    spec: BilliardsSpec,
     layout: dict[str, XY],
     intent: str,
     rng: np.random.Generator,
@@ -149,7 +145,8 @@ def plan(
     clear line (no pottable ball, no pocket for a double), and names the intent it really used."""
     if intent not in INTENTS:
         raise ValueError(f"unknown shot intent {intent!r}; choose one of {', '.join(INTENTS)}")
-    cue = cue_ball or billiards(table.game).cue_ball
+    table = spec.table
+    cue = cue_ball or spec.cue_ball
     r = table.ball_radius_mm
     c = layout[cue]
     objects = [b for b in layout if b != cue]
@@ -167,7 +164,7 @@ def plan(
     if intent == "break" or not objects:
         if not objects:
             return PlannedShot("miss", strike(float(rng.uniform(0, 360)), "medium"))
-        return _break(table, layout, cue, objects, rng)
+        return _BREAKS[world_of(spec).opening.shot](spec, layout, cue, objects, rng)
 
     if intent in ("pot", "double", "plant", "in_off") and table.pockets:
         options = _aimed_options(table, layout, cue, intent, rng)
@@ -245,48 +242,60 @@ def _aimed_options(
     return out
 
 
-def _break(
-    table: TableModel, layout: dict[str, XY], cue: str, objects: list[str], rng: np.random.Generator
+def _break_off(
+    spec: BilliardsSpec, layout: dict[str, XY], cue: str, objects: list[str], rng: np.random.Generator
 ) -> PlannedShot:
-    """The opening shot of each game: a power break into the apex ball (14.1, pyramid), a thin contact on
-    an outside red of the pack at medium pace (snooker), the opponent's ball first (five-pins)."""
+    """Snooker's break-off: from the D toward the end red of the back row on the cue ball's side, a thin
+    contact on its outside half at medium pace, so the white comes off the top and side cushions back
+    toward baulk."""
+    table, c, r = spec.table, layout[cue], spec.table.ball_radius_mm
+    reds = [b for b in objects if kind(b) == "red"] or objects
+    back = max(layout[b][1] for b in reds)
+    row = [b for b in reds if abs(layout[b][1] - back) < 1]
+    target = (
+        max(row, key=lambda b: layout[b][0])
+        if c[0] >= table.width_mm / 2
+        else min(row, key=lambda b: layout[b][0])
+    )
+    t = layout[target]
+    ux, uy = _unit((t[0] - c[0], t[1] - c[1]))
+    outside = 1.0 if t[0] >= table.width_mm / 2 else -1.0
+    normal = (outside * uy, -outside * ux) if uy * outside > 0 else (-outside * uy, outside * ux)
+    clip = 2 * r * float(rng.uniform(0.8, 0.95))
+    ghost = (t[0] + normal[0] * clip, t[1] + normal[1] * clip)
+    speed = float(rng.uniform(3.0, 4.5))
+    side, follow = float(rng.uniform(-0.3, 0.3)), float(rng.uniform(0.0, 0.3))
+    return PlannedShot("break", Strike(cue, speed, _phi(c, ghost), 0.0, side, follow), target)
+
+
+def _break_at_opponent(
+    spec: BilliardsSpec, layout: dict[str, XY], cue: str, objects: list[str], rng: np.random.Generator
+) -> PlannedShot:
+    """Five-pins: the other player's ball first."""
     c = layout[cue]
-    r = table.ball_radius_mm
-    if table.game == "snooker":
-        # Break-off: from the D toward the end red of the back row on the cue ball's side, a thin contact on
-        # its outside half, so the white comes off the top and side cushions back toward baulk.
-        reds = [b for b in objects if b.startswith("red:")] or objects
-        back = max(layout[b][1] for b in reds)
-        row = [b for b in reds if abs(layout[b][1] - back) < 1]
-        target = (
-            max(row, key=lambda b: layout[b][0])
-            if c[0] >= table.width_mm / 2
-            else min(row, key=lambda b: layout[b][0])
-        )
-        t = layout[target]
-        ux, uy = _unit((t[0] - c[0], t[1] - c[1]))
-        outside = 1.0 if t[0] >= table.width_mm / 2 else -1.0
-        normal = (outside * uy, -outside * ux) if uy * outside > 0 else (-outside * uy, outside * ux)
-        clip = 2 * r * float(rng.uniform(0.8, 0.95))
-        ghost = (t[0] + normal[0] * clip, t[1] + normal[1] * clip)
-        speed = float(rng.uniform(3.0, 4.5))
-        return PlannedShot(
-            "break",
-            Strike(
-                cue, speed, _phi(c, ghost), 0.0, float(rng.uniform(-0.3, 0.3)), float(rng.uniform(0.0, 0.3))
-            ),
-            target,
-        )
-    if table.game == "five-pins":
-        target = "yellow" if cue == "white" else "white"
-        target = target if target in layout else objects[0]
-        phi = _phi(c, layout[target]) + float(rng.normal(0, 1.5))
-        return PlannedShot("break", Strike(cue, _speed(rng, "medium"), phi % 360, 0.0, *_spin(rng)), target)
+    others = [b for b in spec.cue_balls if b != cue and b in layout]
+    target = others[0] if others else objects[0]
+    phi = _phi(c, layout[target]) + float(rng.normal(0, 1.5))
+    return PlannedShot("break", Strike(cue, _speed(rng, "medium"), phi % 360, 0.0, *_spin(rng)), target)
+
+
+def _power_break(
+    spec: BilliardsSpec, layout: dict[str, XY], cue: str, objects: list[str], rng: np.random.Generator
+) -> PlannedShot:
+    """14.1 and pyramid: a power break into the nearest ball, the apex of the rack."""
+    c = layout[cue]
     target = min(objects, key=lambda b: math.dist(c, layout[b]))
     phi = _phi(c, layout[target]) + float(rng.normal(0, 0.5))
     return PlannedShot(
         "break", Strike(cue, _speed(rng, "break"), phi % 360, 0.0, 0.0, float(rng.uniform(-0.2, 0.2))), target
     )
+
+
+_BREAKS = {
+    BreakShot.THIN_ON_PACK: _break_off,
+    BreakShot.OPPONENT_BALL: _break_at_opponent,
+    BreakShot.POWER: _power_break,
+}
 
 
 def _cut_deg(cue: XY, ghost: XY, obj: XY) -> float:
@@ -325,7 +334,7 @@ def _in_off_ghost(obj: XY, pocket: XY, r: float, cue: XY) -> XY | None:
 
 
 def refine_aim(
-    table: TableModel,
+    spec: BilliardsSpec,
     layout: dict[str, XY],
     planned: PlannedShot,
     rng: np.random.Generator,
@@ -341,7 +350,7 @@ def refine_aim(
         return planned
 
     def error(phi: float) -> float | None:
-        trace = simulate(table, layout, replace(planned.strike, phi_deg=phi % 360))
+        trace = simulate(spec.table, layout, replace(planned.strike, phi_deg=phi % 360))
         cue = planned.strike.cue_ball
         first = next(
             (
@@ -374,6 +383,6 @@ def refine_aim(
             e1 = error(phi1)
         if e1 is not None and abs(e1) < abs(e0):
             phi0 = phi1
-    sigma = AIM_ERROR_DEG_BY_GAME.get(table.game, AIM_ERROR_DEG)
+    sigma = world_of(spec).aim_error_deg
     aimed = replace(planned.strike, phi_deg=(phi0 + float(rng.normal(0.0, sigma))) % 360)
     return replace(planned, strike=aimed)
