@@ -57,7 +57,7 @@ def _on_table(record: dict[str, Any]) -> dict[str, tuple[float, float]]:
     return {k: tuple(b["xy_mm"]) for k, b in record["balls"].items() if not b["pocketed"]}
 
 
-def in_truth_names(shot: Path, result: RunResult, match_mm: float) -> list[c.JsonLine]:
+def in_truth_names(shot: Path, result: RunResult, match_mm: float) -> list[object]:
     """The run's events with its ball ids read as the truth's: look-alike balls (reds) are numbered in the
     order the tracker met them, so each track takes the name of the true ball it followed most."""
     score = TrackScore(match_mm=match_mm)

@@ -86,10 +86,10 @@ def _frames(shot_dir: Path) -> Iterator[tuple[int, np.ndarray]]:
     if not stills:
         raise FileNotFoundError(f"{shot_dir} has neither video.mp4 nor yolo/images/*.jpg to evaluate on")
     for path in stills:
-        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-        if image is None:
+        still = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        if still is None:
             raise ValueError(f"cannot read {path}")
-        yield int(path.stem.rsplit("_f", 1)[1]), image
+        yield int(path.stem.rsplit("_f", 1)[1]), still
 
 
 @dataclass
@@ -105,7 +105,8 @@ class _ClipScore:
 
     def add_frame(self, truth: dict[str, Any], det: Detections, shape: tuple[int, ...]) -> None:
         balls = det[~np.isin(det.cls, list(_PIN_CLASSES))] if len(det) else det
-        required, dont_care = [], []
+        required: list[tuple[str, dict[str, Any]]] = []
+        dont_care: list[tuple[str, dict[str, Any]]] = []
         for bid, b in truth["balls"].items():
             if b["xy_px"] is None or b["pocketed"]:
                 continue

@@ -50,7 +50,7 @@ from typing import Any
 
 from adjudication.billiards import geometry, snooker
 from adjudication.billiards.snooker import COLOUR, COLOURS, RADIUS, RED, WHITE, Reason
-from arbiter.contract import Declare, Match
+from arbiter.contract import Decision, Declare, Match
 from datasets.billiards.physics import simulate
 from datasets.billiards.synth import MAX_SHOT_S, SimulatedShot, SynthConfig, simulate_shot, truth_events
 
@@ -225,7 +225,8 @@ def arbiter_verdict(cfg: SynthConfig, shot: SimulatedShot, scenario: Scenario) -
     """Our engine, started from the layout, fed the shot's truth lines."""
 
     header, *lines = truth_events(cfg, shot)
-    assert isinstance(header, Match)
+    if not isinstance(header, Match):
+        raise TypeError(f"the truth of shot {shot.index} does not start with its match header")
     state = snooker.from_position(
         header,
         scenario.layout,
@@ -234,10 +235,11 @@ def arbiter_verdict(cfg: SynthConfig, shot: SimulatedShot, scenario: Scenario) -
         opening=scenario.opening,
     )
     striker = state.striker
-    assert striker is not None
+    if striker is None:
+        raise RuntimeError(f"shot {shot.index}: the engine started from the layout has no striker")
     if scenario.nominated is not None:
         state, _ = snooker.step(state, Declare(player=striker, ball=scenario.nominated))
-    decisions = []
+    decisions: list[Decision] = []
     for line in lines:
         state, out = snooker.step(state, line)
         decisions.extend(out)
@@ -261,7 +263,8 @@ def arbiter_verdict(cfg: SynthConfig, shot: SimulatedShot, scenario: Scenario) -
 # --- pooltool's call -------------------------------------------------------------------------------------
 
 
-def _constraints(scenario: Scenario):
+def _constraints(scenario: Scenario) -> tuple[Any, Any]:
+    """pooltool's shot constraints and game phase for the scenario's situation."""
     from pooltool.ruleset.datatypes import BallInHandOptions, ShotConstraints
     from pooltool.ruleset.snooker.balls import BallGroup
     from pooltool.ruleset.snooker.utils import GamePhase
@@ -286,7 +289,7 @@ def _constraints(scenario: Scenario):
     return constraints, phase
 
 
-def _pooltool_on(constraints) -> str:
+def _pooltool_on(constraints: Any) -> str:
     from pooltool.ruleset.snooker.balls import BallGroup
 
     hittable = tuple(constraints.hittable)
@@ -295,7 +298,7 @@ def _pooltool_on(constraints) -> str:
     return COLOUR if len(hittable) > 1 else hittable[0]
 
 
-def pooltool_system(shot: SimulatedShot):
+def pooltool_system(shot: SimulatedShot) -> Any:
     """The shot simulated again by pooltool, reds under pooltool's ids; its contacts must be the shot's."""
 
     trace = shot.trace
@@ -312,12 +315,13 @@ def pooltool_system(shot: SimulatedShot):
 def pooltool_verdict(shot: SimulatedShot, scenario: Scenario, players: tuple[str, str]) -> Verdict:
     """pooltool's snooker ruleset on the re-simulated shot, set to the same situation."""
     import pooltool.constants as const
-    from pooltool.ruleset import GameType, Player, get_ruleset
+    from pooltool.game.datatypes import GameType
+    from pooltool.ruleset import Player, get_ruleset
     from pooltool.ruleset.snooker.utils import Reason as PooltoolReason
 
     system = pooltool_system(shot)
     striker, opponent = players
-    game = get_ruleset(GameType.SNOOKER)(players=[Player(striker), Player(opponent)])
+    game: Any = get_ruleset(GameType.SNOOKER)(players=[Player(striker), Player(opponent)])
     game.shot_constraints, game.phase = _constraints(scenario)
     down = {b for b, ball in system.balls.items() if ball.state.s == const.pocketed and b != WHITE}
     respotted: frozenset[str] | None

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 import numpy as np
 
@@ -39,6 +40,19 @@ class PlannedShot:
     pocket: str | None = None  # the pocket the intent aims for
     potter: str | None = None  # the ball meant to drop (the cue ball for an in-off)
     heading_deg: float | None = None  # the direction the potter must leave its contact in
+
+
+class _Aim(NamedTuple):
+    """One makeable try at an aimed intent."""
+
+    difficulty: float  # grows with distance, cut and approach angle
+    intent: str
+    target: str  # the first ball hit
+    pocket: str
+    potter: str  # the ball meant to drop
+    phi_deg: float  # the cue ball's direction
+    legs_mm: tuple[float, ...]  # the legs of the path, cue ball first
+    heading_deg: float  # the direction the potter must leave its contact in
 
 
 def _pocket_aim(pocket: Pocket, r: float) -> XY:
@@ -170,7 +184,7 @@ def plan(
         options = _aimed_options(table, layout, cue, intent, rng)
         if options:
             # A player takes one of the easiest shots on, not the first he sees.
-            options.sort(key=lambda o: o[0])
+            options.sort(key=lambda o: o.difficulty)
             _, kind, target, pocket, potter, phi, legs, heading = options[
                 int(rng.integers(min(3, len(options))))
             ]
@@ -193,52 +207,88 @@ def plan(
     return PlannedShot("power", strike(_phi(c, t), "hard"), target)
 
 
+def _plants(
+    table: TableModel, layout: dict[str, XY], cue: str, target: str, pocket: Pocket, approach: float
+) -> list[_Aim]:
+    """Plants into ``pocket``: a first ball hit into ``target`` so that the target goes to the pocket."""
+    r = table.ball_radius_mm
+    c, t = layout[cue], layout[target]
+    mouth = _pocket_aim(pocket, r)
+    g2 = _ghost(t, mouth, r)
+    if not _path_clear(t, mouth, layout, {target, cue}, 2 * r):
+        return []
+    out = []
+    for first in layout:
+        f = layout[first]
+        if first in (cue, target) or not _path_clear(f, g2, layout, {first, target, cue}, 2 * r):
+            continue
+        g1 = _ghost(f, g2, r)
+        if _path_clear(c, g1, layout, {cue, first}, 2 * r) and _cut_ok(c, g1, f):
+            legs = (math.dist(c, g1), math.dist(f, g2), math.dist(t, mouth))
+            hard = sum(legs) / 1000 + _cut_deg(c, g1, f) / 30 + approach / 15
+            out.append(_Aim(hard, "plant", first, pocket.id, target, _phi(c, g1), legs, _phi(t, mouth)))
+    return out
+
+
+def _in_off(table: TableModel, layout: dict[str, XY], cue: str, target: str, pocket: Pocket) -> _Aim | None:
+    """The cue ball off ``target`` into ``pocket``, along the tangent line of a stun contact."""
+    r = table.ball_radius_mm
+    c, t = layout[cue], layout[target]
+    mouth = _pocket_aim(pocket, r)
+    g = _in_off_ghost(t, mouth, r, c)
+    if not g or not _path_clear(c, g, layout, {cue, target}, 2 * r):
+        return None
+    legs = (math.dist(c, g), math.dist(g, mouth))
+    hard = sum(legs) / 1000 + _cut_deg(c, g, t) / 30
+    return _Aim(hard, "in_off", target, pocket.id, cue, _phi(c, g), legs, _phi(g, mouth))
+
+
+def _pot(
+    table: TableModel,
+    layout: dict[str, XY],
+    cue: str,
+    target: str,
+    pocket: Pocket,
+    approach: float,
+    aim_at: XY,
+    intent: str,
+) -> _Aim | None:
+    """``target`` sent toward ``aim_at``: the pocket itself (a pot), or its mirror in a cushion (a double)."""
+    r = table.ball_radius_mm
+    c, t = layout[cue], layout[target]
+    g = _ghost(t, aim_at, r)
+    if not _path_clear(t, aim_at, layout, {target, cue}, 2 * r):
+        return None
+    if not (_path_clear(c, g, layout, {cue, target}, 2 * r) and _cut_ok(c, g, t)):
+        return None
+    legs = (math.dist(c, g), math.dist(t, aim_at))
+    hard = sum(legs) / 1000 + _cut_deg(c, g, t) / 30 + approach / 15
+    return _Aim(hard, intent, target, pocket.id, target, _phi(c, g), legs, _phi(t, aim_at))
+
+
 def _aimed_options(
     table: TableModel, layout: dict[str, XY], cue: str, intent: str, rng: np.random.Generator
-) -> list[tuple[float, str, str, str, str, float, tuple[float, ...], float]]:
-    """Every makeable try at ``intent``: (difficulty, intent, first ball, pocket, potter, cue direction,
-    legs of the path in mm, the potter's heading). Difficulty grows with distance, cut and approach angle."""
-    r = table.ball_radius_mm
-    c = layout[cue]
-    objects = [b for b in layout if b != cue]
-    out = []
-    for target in objects:
+) -> list[_Aim]:
+    """Every makeable try at ``intent``. Difficulty grows with distance, cut and approach angle."""
+    out: list[_Aim] = []
+    for target in (b for b in layout if b != cue):
         t = layout[target]
         for p in table.pockets:
             approach = _approach_deg(p, t)
             if approach > _max_approach_deg(p, table.ball_diameter_mm):
                 continue  # no player tries a pocket at this angle: the near jaw is in the way
-            mouth = _pocket_aim(p, r)
             if intent == "plant":
-                # Hit a first ball into the target so that the target goes to the pocket.
-                g2 = _ghost(t, mouth, r)
-                if not _path_clear(t, mouth, layout, {target, cue}, 2 * r):
-                    continue
-                for first in objects:
-                    f = layout[first]
-                    if first == target or not _path_clear(f, g2, layout, {first, target, cue}, 2 * r):
-                        continue
-                    g1 = _ghost(f, g2, r)
-                    if _path_clear(c, g1, layout, {cue, first}, 2 * r) and _cut_ok(c, g1, f):
-                        legs = (math.dist(c, g1), math.dist(f, g2), math.dist(t, mouth))
-                        hard = sum(legs) / 1000 + _cut_deg(c, g1, f) / 30 + approach / 15
-                        out.append((hard, "plant", first, p.id, target, _phi(c, g1), legs, _phi(t, mouth)))
+                out += _plants(table, layout, cue, target, p, approach)
                 continue
+            aim: _Aim | None
             if intent == "in_off":
-                g = _in_off_ghost(t, mouth, r, c)
-                if g and _path_clear(c, g, layout, {cue, target}, 2 * r):
-                    legs = (math.dist(c, g), math.dist(g, mouth))
-                    hard = sum(legs) / 1000 + _cut_deg(c, g, t) / 30
-                    out.append((hard, "in_off", target, p.id, cue, _phi(c, g), legs, _phi(g, mouth)))
-                continue
-            aim_at = _mirror_pocket(table, mouth, rng) if intent == "double" else mouth
-            g = _ghost(t, aim_at, r)
-            if not _path_clear(t, aim_at, layout, {target, cue}, 2 * r):
-                continue
-            if _path_clear(c, g, layout, {cue, target}, 2 * r) and _cut_ok(c, g, t):
-                legs = (math.dist(c, g), math.dist(t, aim_at))
-                hard = sum(legs) / 1000 + _cut_deg(c, g, t) / 30 + approach / 15
-                out.append((hard, intent, target, p.id, target, _phi(c, g), legs, _phi(t, aim_at)))
+                aim = _in_off(table, layout, cue, target, p)
+            else:
+                mouth = _pocket_aim(p, table.ball_radius_mm)
+                aim_at = _mirror_pocket(table, mouth, rng) if intent == "double" else mouth
+                aim = _pot(table, layout, cue, target, p, approach, aim_at, intent)
+            if aim is not None:
+                out.append(aim)
     return out
 
 
@@ -333,6 +383,31 @@ def _in_off_ghost(obj: XY, pocket: XY, r: float, cue: XY) -> XY | None:
     return best if _cut_ok(cue, best, obj, 80.0) else None
 
 
+def _heading_error(
+    table: TableModel, layout: dict[str, XY], strike: Strike, potter: str, heading: float
+) -> float | None:
+    """How far (degrees, signed) the potter leaves its first contact off ``heading`` under ``strike``,
+    measured in the engine; None when it is not hit or hardly moves."""
+    trace = simulate(table, layout, strike)
+    cue = strike.cue_ball
+    first = next(
+        (
+            c
+            for c in trace.contacts
+            if c.kind == "ball_ball" and potter in c.ids and (potter != cue or c.ids[0] == cue)
+        ),
+        None,
+    )
+    if first is None:
+        return None
+    start, later = trace.states_at([first.t, first.t + HEADING_WINDOW_S])
+    a = next(b.xy_mm for b in start if b.id == potter)
+    b = next(b.xy_mm for b in later if b.id == potter)
+    if math.dist(a, b) < 1.0:
+        return None
+    return (_phi(a, b) - heading + 180.0) % 360.0 - 180.0
+
+
 def refine_aim(
     spec: BilliardsSpec,
     layout: dict[str, XY],
@@ -346,30 +421,12 @@ def refine_aim(
     under side spin, which together move the object ball a few degrees: enough to miss a pocket. Secant
     steps on the cue direction bring the potter's departure heading onto the intended one, measured in the
     engine itself."""
-    if planned.potter is None or planned.heading_deg is None:
+    potter, heading = planned.potter, planned.heading_deg
+    if potter is None or heading is None:
         return planned
 
     def error(phi: float) -> float | None:
-        trace = simulate(spec.table, layout, replace(planned.strike, phi_deg=phi % 360))
-        cue = planned.strike.cue_ball
-        first = next(
-            (
-                c
-                for c in trace.contacts
-                if c.kind == "ball_ball"
-                and planned.potter in c.ids
-                and (planned.potter != cue or c.ids[0] == cue)
-            ),
-            None,
-        )
-        if first is None:
-            return None
-        start, later = trace.states_at([first.t, first.t + HEADING_WINDOW_S])
-        a = next(b.xy_mm for b in start if b.id == planned.potter)
-        b = next(b.xy_mm for b in later if b.id == planned.potter)
-        if math.dist(a, b) < 1.0:
-            return None
-        return (_phi(a, b) - planned.heading_deg + 180.0) % 360.0 - 180.0
+        return _heading_error(spec.table, layout, replace(planned.strike, phi_deg=phi % 360), potter, heading)
 
     phi0 = planned.strike.phi_deg
     e0 = error(phi0)

@@ -91,7 +91,10 @@ def _surface(
 
     def outside_mm(p: np.ndarray) -> np.ndarray:
         """Signed distance beyond the cushion noses: > 0 off the bed, < 0 on it."""
-        return np.maximum.reduce([-p[:, 0], p[:, 0] - table.width_mm, -p[:, 1], p[:, 1] - table.length_mm])
+        beyond: np.ndarray = np.maximum.reduce(
+            [-p[:, 0], p[:, 0] - table.width_mm, -p[:, 1], p[:, 1] - table.length_mm]
+        )
+        return beyond
 
     # A ray still over the bed at cushion height reaches the cloth, unless it meets a far cushion face.
     d0, dh = outside_mm(p0), outside_mm(ph)

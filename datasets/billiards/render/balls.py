@@ -119,7 +119,8 @@ def ball_sprite(
     rgb = col * shade[..., None] + 255.0 * spec[..., None] + bgr(look.cloth_rgb) * rim[..., None]
     alpha = inside.astype(np.float32)
     out = np.concatenate([rgb * alpha[..., None], alpha[..., None]], axis=-1).astype(np.float32)
-    return cv2.resize(out, (size, size), interpolation=cv2.INTER_AREA)
+    sprite: np.ndarray = cv2.resize(out, (size, size), interpolation=cv2.INTER_AREA)
+    return sprite
 
 
 class BallSprites:

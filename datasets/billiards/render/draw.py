@@ -84,8 +84,9 @@ def smooth_noise(
     """About unit-variance noise with features ``cell`` texture pixels wide, optionally streaked by a
     blur (sigma x, y in cells). Drawn small and upsampled: cheap at any texture size."""
     h, w = shape
-    small = rng.standard_normal((max(2, h // cell + 2), max(2, w // cell + 2))).astype(np.float32)
+    small: np.ndarray = rng.standard_normal((max(2, h // cell + 2), max(2, w // cell + 2))).astype(np.float32)
     if blur != (0.0, 0.0):
         small = cv2.GaussianBlur(small, (0, 0), sigmaX=max(blur[0], 0.1), sigmaY=max(blur[1], 0.1))
     small /= float(small.std()) or 1.0
-    return cv2.resize(small, (w, h), interpolation=cv2.INTER_CUBIC)
+    big: np.ndarray = cv2.resize(small, (w, h), interpolation=cv2.INTER_CUBIC)
+    return big

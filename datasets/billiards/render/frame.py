@@ -61,7 +61,9 @@ def jpeg_roundtrip(image: np.ndarray, quality: int) -> np.ndarray:
     ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(quality)])
     if not ok:
         raise ValueError("OpenCV could not encode the image as JPEG")
-    decoded: np.ndarray = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    decoded = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    if decoded is None:
+        raise ValueError("OpenCV could not decode its own JPEG")
     return decoded
 
 

@@ -12,12 +12,16 @@ SHADOW_MIN_BLUR_PX = 0.5
 
 
 def shadow_blur(r_bin: np.ndarray | float, softness: float) -> np.ndarray:
-    return np.maximum(SHADOW_MIN_BLUR_PX, softness * np.asarray(r_bin, dtype=np.float64))
+    blur: np.ndarray = np.maximum(SHADOW_MIN_BLUR_PX, softness * np.asarray(r_bin, dtype=np.float64))
+    return blur
 
 
 def shadow_centre(r_bin: np.ndarray | float, softness: float) -> np.ndarray:
     """Centre index of a shadow sprite: the disc plus three blur sigmas."""
-    return np.ceil(np.asarray(r_bin, dtype=np.float64) * SHADOW_SIZE + 3 * shadow_blur(r_bin, softness))
+    centre: np.ndarray = np.ceil(
+        np.asarray(r_bin, dtype=np.float64) * SHADOW_SIZE + 3 * shadow_blur(r_bin, softness)
+    )
+    return centre
 
 
 def shadow_sprite(radius: float, softness: float) -> np.ndarray:
