@@ -50,7 +50,8 @@ def _in_hand_xy(table: TableModel, area: InHand, rng: np.random.Generator) -> XY
     """A random point of the in-hand area: uniform over the arc's half-disc, else behind the line."""
     if area.arc is not None:
         arc = _arc(table, area.arc)
-        ang = rng.uniform(math.pi, 2 * math.pi)
+        a0 = math.pi if arc.toward == "bottom" else 0.0
+        ang = rng.uniform(a0, a0 + math.pi)
         rad = arc.radius_mm * math.sqrt(rng.uniform(0, 1))
         return (arc.centre_xy_mm[0] + rad * math.cos(ang), arc.centre_xy_mm[1] + rad * math.sin(ang))
     r = table.ball_radius_mm
@@ -97,13 +98,15 @@ def _racked(spec: BilliardsSpec, triangle: Triangle, rng: np.random.Generator) -
 
 
 def _break_from_beside(table: TableModel, beside: str, arc: Arc, rng: np.random.Generator) -> XY:
-    """The cue ball in the in-hand ``arc`` beside the spot ``beside``, toward either end of the arc."""
+    """The cue ball in the in-hand ``arc`` beside the spot ``beside``, toward either end of the arc and a
+    little behind the spot."""
     r = table.ball_radius_mm
     side = float(rng.choice([-1.0, 1.0]))
+    behind = -1.0 if arc.toward == "bottom" else 1.0
     spot = table.spots[beside]
     return (
         spot[0] + side * rng.uniform(2.5 * r, arc.radius_mm - 2.5 * r),
-        spot[1] - rng.uniform(0.0, 3 * r),
+        spot[1] + behind * rng.uniform(0.0, 3 * r),
     )
 
 
