@@ -1,6 +1,6 @@
-"""Futsal: the laws of seed 000 ("Правило 1".."Правило 18", the procedures to find a winner, and the 2006
+"""Futsal: the laws of the rules text ("Правило 1".."Правило 18", the procedures to find a winner, and the 2006
 clarifications), FIFA's Futsal Laws of the Game where the text is silent. Each decision names its law as
-``Law n (seed 000 Правило n; FIFA 2021/22 Law m)`` (``laws.futsal``); docs/games/futsal.md has the full table.
+``Law n (the rules text Правило n; FIFA 2021/22 Law m)`` (``laws.futsal``); docs/games/futsal.md has the full table.
 
 Inputs (architecture.md, "Team sports"; the line types of ``arbiter.contract.team``): ``kickoff``,
 ``ball_out``, ``restart``, ``goal`` (camera); ``foul``, ``timeout``, ``substitution``, ``whistle``, and
