@@ -11,6 +11,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from dashboard import session as s
+from dashboard.session import setup as session_setup
 
 APP = Path(__file__).resolve().parents[2] / "dashboard" / "app.py"
 RUN_TIMEOUT_S = 240  # the whole sample clip: about 20-40 s on two shared cores
@@ -79,30 +80,60 @@ def test_a_record_file_that_is_not_arbiters_is_named_and_left_alone(tmp_path, mo
     assert bad.read_text() == "shopping list\n"
 
 
-def test_setup_offers_every_game_and_its_target(db):
+def test_setup_offers_every_game_with_its_own_options_as_typed_widgets(db):
     at = _go(_app(), "New match")
     game = at.selectbox(key="game")
     assert game.options == list(s.games()) and len(game.options) == 20
-    assert _one(at.number_input, "best of (frames) (0: the rules' default)")  # snooker first
-    game.set_value("pig").run()
-    assert _one(at.number_input, "target score (0: the rules' default)")
-    assert "target" in at.text_area(key="options").help
+    frames = at.number_input(key="opt_snooker_frames")  # snooker first: best of N frames, 1 by default
+    assert frames.value == 1 and frames.min == 1 and "best of N (odd)" in frames.help
+    assert at.selectbox(key="opt_snooker_first").options == ["A", "B"]
+    assert not at.text_area  # no JSON box: snooker has no option of the json kind
+    at.selectbox(key="game").set_value("pyramid").run()
+    assert at.selectbox(key="opt_pyramid_variant").options == ["free", "combined", "dynamic"]
+    assert at.number_input(key="opt_pyramid_target").max == 8
+    at.selectbox(key="game").set_value("martinetti").run()
+    assert at.checkbox(key="opt_martinetti_auto_advance").value is False
+    at.selectbox(key="game").set_value("yacht").run()
+    assert at.text_area(key="opt_yacht_categories").value == ""  # a json kind: a box, empty for the default
+    assert at.number_input(key="opt_yacht_rounds").value is None  # absent unless given
+    at.text_input(key="players").set_value("Ann, Bob, Cy").run()
+    assert at.selectbox(key="opt_yacht_first").options == ["Ann", "Bob", "Cy"]
+    assert any("[the rules of Sea dice (Yacht)](?rules=yacht)" in m for m in _texts(at, "caption"))
 
 
-def test_a_bad_option_is_refused_with_the_engines_reason(db):
+def test_options_picked_in_the_form_go_into_the_header(db):
     at = _go(_app(), "New match")
     at.radio(key="source_kind").set_value("manual").run()
-    at.selectbox(key="game").set_value("pig").run()
-    at.text_area(key="options").set_value('{"colour": "red"}').run()
+    at.selectbox(key="game").set_value("pyramid").run()
+    at.selectbox(key="opt_pyramid_variant").set_value("dynamic")
+    at.number_input(key="opt_pyramid_target").set_value(5)
+    at.selectbox(key="opt_pyramid_first").set_value("B")
     at.button(key="start").click().run()
-    assert any("no option 'colour'" in m for m in _texts(at, "error"))
+    assert not at.exception and not _texts(at, "error"), _texts(at, "error")
+    assert any("options: variant dynamic, target 5, first B" in m for m in _texts(at, "caption"))
+    desk = s.Desk(db)
+    (info,) = desk.matches()
+    assert dict(desk.record.header(info.id).options) == {"variant": "dynamic", "target": 5, "first": "B"}
+    desk.close()
+
+
+def test_an_option_the_engine_refuses_is_refused_with_its_reason(db):
+    at = _go(_app(), "New match")
+    at.radio(key="source_kind").set_value("manual").run()
+    at.number_input(key="opt_snooker_frames").set_value(2).run()  # best of 2 frames
+    at.button(key="start").click().run()
+    assert any("odd integer" in m for m in _texts(at, "error"))
+    at.selectbox(key="game").set_value("yacht").run()
+    at.text_area(key="opt_yacht_categories").set_value("full house").run()
+    at.button(key="start").click().run()
+    assert any("categories must be a JSON list or object" in m for m in _texts(at, "error"))
     desk = s.Desk(db)
     assert desk.matches() == []
     desk.close()
 
 
 def test_a_dice_game_is_refused_a_video_without_the_dice_reader(db, monkeypatch):
-    monkeypatch.setattr(s, "dice_video_available", lambda: False)
+    monkeypatch.setattr(session_setup, "dice_video_available", lambda: False)
     at = _go(_app(), "New match")
     at.radio(key="source_kind").set_value("sample").run()
     at.selectbox(key="game").set_value("yacht").run()
@@ -116,7 +147,7 @@ def test_a_match_typed_by_hand_from_setup_to_scoreboard(db):
     at.radio(key="source_kind").set_value("manual").run()
     at.selectbox(key="game").set_value("pig").run()
     at.text_input(key="players").set_value("Ann, Bob").run()
-    _one(at.number_input, "target score (0: the rules' default)").set_value(10).run()
+    at.number_input(key="opt_pig_target").set_value(10).run()
     at.button(key="start").click().run()
     assert not at.exception, at.exception
     assert at.sidebar.radio(key="page").value == "Match"
@@ -142,8 +173,9 @@ def test_an_input_the_rules_refuse_shows_why(db):
     at = _app()
     at.session_state["match"] = match_id
     at.run()
-    at.selectbox(key=f"input_kind_{match_id}").set_value("claim").run()
-    _one(at.text_input, "or a field number (Martinetti)").set_value("5")
+    assert at.selectbox(key=f"input_kind_{match_id}").options == ["roll", "stop", "event (JSON line)"]
+    at.selectbox(key=f"input_kind_{match_id}").set_value("event (JSON line)").run()
+    _one(at.text_area, "line").set_value('{"type":"claim","player":"A","number":5}')
     _one(at.button, "Record it").click().run()
     assert any("the rules refuse it" in m and "a roll or a stop by A" in m for m in _texts(at, "error"))
 

@@ -11,9 +11,12 @@ import numpy as np
 import pytest
 
 from arbiter import contract as c
+from arbiter import games as g
 from arbiter.games import BILLIARDS_GAMES, DICE_GAMES, billiards
 from dashboard import session as s
 from dashboard import views as v
+from dashboard.session import run as session_run
+from dashboard.session import setup as session_setup
 from vision.calibration import TableCalibration
 from vision.sources import FrameSource
 
@@ -54,12 +57,69 @@ def test_every_billiards_and_dice_game_can_be_chosen():
 
 
 @pytest.mark.parametrize(
-    ("game", "target"),
-    [("snooker", "frames"), ("straight-pool", "target"), ("pig", "target"), ("yacht", None)],
+    ("game", "names"),
+    [
+        ("snooker", ("frames", "first")),
+        ("straight-pool", ("target", "first")),
+        ("pig", ("target", "first")),
+        ("yacht", ("first", "categories", "rounds", "scores")),
+    ],
 )
-def test_the_target_option_is_the_games_own(game, target):
-    assert s.target_option(game) == target
-    assert "first" in s.game_options(game) or game == "bank"
+def test_the_options_offered_are_the_games_own(game, names):
+    options = s.game_options(game)
+    assert tuple(o.name for o in options) == names == tuple(o.name for o in g.game(game).options)
+    assert all(o.help for o in options)
+
+
+PIG_FORM = {"target": 100, "first": "A"}  # the form as it opens: the rules' defaults
+
+
+@pytest.mark.parametrize(
+    ("game", "values", "want"),
+    [
+        ("pig", PIG_FORM, {}),  # a form left alone: no options, as arbiter referee would start it
+        ("pig", {"target": 20, "first": "B"}, {"target": 20, "first": "B"}),
+        ("pig", {"target": 20.0}, {"target": 20}),
+        ("snooker", {"frames": 3, "first": "A"}, {"frames": 3}),
+        ("pyramid", {"variant": "dynamic", "target": 8, "foul_penalty": "ball"},
+            {"variant": "dynamic", "foul_penalty": "ball"}),
+        ("martinetti", {"auto_advance": True}, {"auto_advance": True}),
+        ("yacht", {"rounds": None, "categories": "", "scores": ""}, {}),
+        ("yacht", {"categories": '["choice", "yacht"]'}, {"categories": ["choice", "yacht"]}),
+        ("five-pins", {"contact_mm": 3.0, "target": 60}, {}),
+        ("five-pins", {"contact_mm": 4.5}, {"contact_mm": 4.5}),
+        ("thirteen", {"shifted_die": " d3 "}, {"shifted_die": "d3"}),
+        ("buck-dice", {"point": 4}, {"point": 4}),
+    ],
+)  # fmt: skip
+def test_the_options_form_gives_the_header_only_what_differs_from_the_rules(game, values, want):
+    options = s.options_from_form(g.game(game), values, ("A", "B"))
+    assert options == want
+    s.Setup(game=game, options=options).header()  # and the engine takes them
+
+
+@pytest.mark.parametrize(
+    ("game", "values", "message"),
+    [
+        ("pig", {"target": 0}, "target must be at least 1"),
+        ("pig", {"target": 2.5}, "target must be a whole number"),
+        ("pig", {"first": "Zoe"}, "first must be one of the players A, B"),
+        ("pyramid", {"target": 9}, "target must be 1..8"),
+        ("pyramid", {"variant": "russian"}, "variant must be one of free, combined, dynamic"),
+        ("yacht", {"categories": "chance"}, "categories must be a JSON list or object"),
+        ("yacht", {"categories": "7"}, "categories must be a JSON list or object"),
+        ("five-pins", {"contact_mm": float("nan")}, "finite"),
+    ],
+)
+def test_an_option_out_of_its_range_says_what_it_must_be(game, values, message):
+    with pytest.raises(s.DeskError, match=message):
+        s.options_from_form(g.game(game), values, ("A", "B"))
+
+
+def test_a_player_option_defaults_to_the_first_player():
+    first = g.game("pig").option("first")
+    assert s.option_default(first, ("Ann", "Bob")) == "Ann"
+    assert s.option_default(g.game("pig").option("target"), ("Ann", "Bob")) == 100
 
 
 @pytest.mark.parametrize(
@@ -91,18 +151,6 @@ def test_players_are_typed_in_turn_order(text, want):
             s.parse_players(text)
     else:
         assert s.parse_players(text) == want
-
-
-@pytest.mark.parametrize(
-    ("text", "want"),
-    [("", {}), ('{"first": "B"}', {"first": "B"}), ("[1]", s.DeskError), ("{x", s.DeskError)],
-)
-def test_options_are_a_json_object(text, want):
-    if want is s.DeskError:
-        with pytest.raises(s.DeskError, match="JSON object"):
-            s.parse_options(text)
-    else:
-        assert s.parse_options(text) == want
 
 
 @pytest.mark.parametrize(
@@ -146,7 +194,7 @@ def test_a_bad_corner_says_what_a_point_is(text):
 
 
 def test_the_table_is_found_on_the_first_frame_and_typed_corners_fit_it_too(tmp_path):
-    auto = s.calibrate(str(s.SAMPLE_VIDEO), "snooker", tmp_path / "auto.json")
+    auto = s.calibrate(str(s.SAMPLE_VIDEO), billiards("snooker"), tmp_path / "auto.json")
     assert auto.ok and auto.profile is not None and auto.profile.is_file() and "automatic" in auto.message
     assert auto.image.shape == (720, 1280, 3)
     table = billiards("snooker").table
@@ -157,7 +205,7 @@ def test_the_table_is_found_on_the_first_frame_and_typed_corners_fit_it_too(tmp_
     typed = {
         name: tuple(map(float, xy)) for name, xy in zip(s.CORNERS, calib.mm_to_px(corners_mm), strict=True)
     }
-    manual = s.calibrate(str(s.SAMPLE_VIDEO), "snooker", tmp_path / "manual.json", typed)
+    manual = s.calibrate(str(s.SAMPLE_VIDEO), billiards("snooker"), tmp_path / "manual.json", typed)
     assert manual.ok and "manual" in manual.message
     again = TableCalibration.load(manual.profile, game="snooker", image_size=manual.size)
     assert np.allclose(again.mm_to_px(corners_mm), calib.mm_to_px(corners_mm), atol=3.0)
@@ -165,15 +213,15 @@ def test_the_table_is_found_on_the_first_frame_and_typed_corners_fit_it_too(tmp_
 
 def test_corners_that_fit_no_camera_are_refused_with_the_frame_to_read_them_from(tmp_path):
     bad = dict.fromkeys(s.CORNERS, (10.0, 10.0))
-    preview = s.calibrate(str(s.SAMPLE_VIDEO), "snooker", tmp_path / "bad.json", bad)
+    preview = s.calibrate(str(s.SAMPLE_VIDEO), billiards("snooker"), tmp_path / "bad.json", bad)
     assert not preview.ok and preview.profile is None and "check the points" in preview.message
     assert not (tmp_path / "bad.json").exists()
     assert preview.image.shape == (720, 1280, 3)  # the frame with a pixel grid
 
 
 def test_dice_games_have_no_table_to_calibrate(tmp_path):
-    with pytest.raises(s.DeskError, match="dice game"):
-        s.calibrate(str(s.SAMPLE_VIDEO), "yacht", tmp_path / "x.json")
+    with pytest.raises(s.DeskError, match="yacht is a dice game"):
+        s.calibrate(str(s.SAMPLE_VIDEO), g.dice("yacht"), tmp_path / "x.json")
 
 
 # --- inputs ----------------------------------------------------------------------------------------------
@@ -415,7 +463,7 @@ def test_a_video_without_a_table_fails_with_the_reason_and_keeps_the_match(desk,
 
 
 def test_a_dice_game_needs_the_dice_reader_for_a_video(desk, monkeypatch):
-    monkeypatch.setattr(s, "dice_video_available", lambda: False)
+    monkeypatch.setattr(session_setup, "dice_video_available", lambda: False)
     with pytest.raises(s.DeskError, match="does not read dice from video"):
         desk.start(s.Setup(game="yacht"), str(s.SAMPLE_VIDEO))
     assert desk.matches() == []
@@ -442,7 +490,7 @@ def test_a_dice_game_from_video_records_the_rolls_and_referees_them(desk, monkey
                 break
         return type("Result", (), {"frames": n, "bad_frames": 0, "fps": 30.0})()
 
-    monkeypatch.setattr(s, "referee_dice_video", pipeline)
+    monkeypatch.setattr(session_run, "referee_dice_video", pipeline)
     match_id = desk.start(s.Setup(game="pig", options={"target": 20}), str(s.SAMPLE_VIDEO))
     progress = _wait(desk.run(match_id), 60)
     assert progress.status == "done" and progress.frames == 10, progress
@@ -470,7 +518,7 @@ class _DroppingCamera:
 
 
 def test_a_lost_camera_shows_a_clear_message_and_keeps_what_was_recorded(desk, monkeypatch):
-    monkeypatch.setattr(s, "FrameSource", _DroppingCamera)
+    monkeypatch.setattr(session_run, "FrameSource", _DroppingCamera)
     run = s.PipelineRun(1, "0", s.Setup(game="snooker"), desk.runs_root / "camera", lambda *_: [])
     progress = _wait(run.start(), 120)
     assert progress.status == "source lost", progress
