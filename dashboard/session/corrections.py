@@ -152,7 +152,7 @@ def _field(
         text = " ".join(str(v) for v in value) if value else ""
         return LineField(f.name, FieldKind.FACES, text, optional=True)
     kind = _BY_TYPE.get(str(f.type), FieldKind.JSON)
-    if value is None and not _optional(f):
+    if value is None:
         value = _default(f)
     if kind is FieldKind.JSON:
         value = "" if value is None else json.dumps(value)

@@ -216,6 +216,84 @@ def test_a_correction_on_the_page_recomputes_the_call(db, monkeypatch):
     assert [r.label for r in at.radio if r.key == f"export_which_{match_id}"]  # corrected or as recorded
 
 
+def test_a_correction_is_made_in_the_form_from_the_games_own_balls(db, monkeypatch):
+    match_id = _recorded_sample(db)
+    monkeypatch.setenv("ARBITER_MATCH", str(match_id))
+    at = _app()
+    line = at.selectbox(key=f"fix_at_{match_id}")
+    assert line.options[0].startswith("2: 0.89 s · shot_start")
+    assert line.options[-1] == "13: after the last line"
+    line.set_value(3).run()
+    assert at.radio(key=f"fix_op_{match_id}").value == "replace"
+    assert at.selectbox(key=f"fix_type_{match_id}_3_replace").value == "ball_ball"
+    key = f"fix_{match_id}_3_replace_ball_ball"
+    hit = at.selectbox(key=f"{key}_balls_1")
+    assert hit.value == "yellow" and "red:7" in hit.options and "pink" in hit.options  # snooker's balls
+    hit.set_value("red:7")
+    at.text_input(key=f"{key}_reason").set_value("white hit red:7 first")
+    _one(at.button, "Correct the line").click().run()
+    assert not at.exception and not _texts(at, "error"), _texts(at, "error")
+    assert any("corrected; 1 decision(s) recomputed differently" in m for m in _texts(at, "success"))
+    html = _html(at)
+    assert '<div class="score">1</div>' in html and "A to play · on: colour" in html
+    desk = s.Desk(db)
+    (override,) = desk.view(match_id).overrides
+    assert override.line == '{"type":"ball_ball","t":0.914354,"balls":["white","red:7"]}'  # its time kept
+    desk.close()
+
+
+def test_a_line_is_inserted_and_deleted_in_the_form(db):
+    desk = s.Desk(db)
+    match_id = desk.start(s.Setup(game="pig"), None)
+    for faces in ("6", "5"):
+        desk.add_input(match_id, s.make_input("roll", "A", t=desk.next_t(match_id), faces=faces))
+    desk.close()
+    at = _app()
+    at.session_state["match"] = match_id
+    at.run()
+    at.selectbox(key=f"fix_at_{match_id}").set_value(4).run()  # after the last line
+    assert at.radio(key=f"fix_op_{match_id}").options == ["insert a line before it"]
+    at.selectbox(key=f"fix_type_{match_id}_4_insert").set_value("stop").run()
+    at.selectbox(key=f"fix_{match_id}_4_insert_stop_player").set_value("A")
+    _one(at.button, "Correct the line").click().run()
+    assert not _texts(at, "error"), _texts(at, "error")
+    assert '<div class="score">11</div>' in _html(at)
+    at.selectbox(key=f"fix_at_{match_id}").set_value(2).run()
+    at.radio(key=f"fix_op_{match_id}").set_value("replace").run()
+    die = at.selectbox(key=f"fix_{match_id}_2_replace_roll_dice_d1")
+    assert die.value == 6 and die.options == ["1", "2", "3", "4", "5", "6"]
+    die.set_value(1)
+    _one(at.button, "Correct the line").click().run()  # a one loses the turn: A's stop cannot follow
+    assert any("the rules stop at line 4" in m and "it is B's turn" in m for m in _texts(at, "error"))
+    at.selectbox(key=f"fix_{match_id}_2_replace_roll_dice_d1").set_value(2)
+    _one(at.button, "Correct the line").click().run()
+    assert not _texts(at, "error"), _texts(at, "error")
+    assert '<div class="score">7</div>' in _html(at)
+    at.selectbox(key=f"fix_at_{match_id}").set_value(3).run()
+    at.radio(key=f"fix_op_{match_id}").set_value("delete").run()
+    _one(at.button, "Correct the line").click().run()
+    assert not _texts(at, "error"), _texts(at, "error")
+    assert '<div class="score">2</div>' in _html(at)
+
+
+def test_each_call_names_its_rule_and_the_rules_page_opens(db, monkeypatch):
+    match_id = _recorded_sample(db)
+    monkeypatch.setenv("ARBITER_MATCH", str(match_id))
+    at = _app()
+    html = _html(at)
+    assert "rule seed 004" in html and 'href="?rules=snooker"' in html
+    assert any("[the rules of Snooker](?rules=snooker)" in m for m in _texts(at, "caption"))
+    rules = AppTest.from_file(str(APP), default_timeout=SCRIPT_TIMEOUT_S)
+    rules.query_params["rules"] = "snooker"
+    rules.run()
+    assert any("The rules of Snooker" in h for h in _texts(rules, "subheader"))
+    shown = _texts(rules, "markdown") + _texts(rules, "info")
+    assert any("nooker" in m or "docs/games/snooker.md is not written yet" in m for m in shown)
+    rules.query_params["rules"] = "chess"
+    rules.run()
+    assert any("unknown game 'chess'" in m for m in _texts(rules, "error"))
+
+
 def test_a_correction_the_rules_cannot_follow_is_refused_on_the_page(db, monkeypatch):
     match_id = _recorded_sample(db)
     monkeypatch.setenv("ARBITER_MATCH", str(match_id))
@@ -264,6 +342,24 @@ def test_the_table_is_calibrated_over_the_frame_automatically_or_by_typed_corner
     at.text_input(key="corner_tr").set_value("1147").run()
     _one(at.button, "Fit the table to these corners").click().run()
     assert any("two pixel numbers" in m for m in _texts(at, "error"))
+
+
+def test_the_corners_clicked_on_the_frame_fit_the_table(db):
+    at = _go(_app(), "New match")
+    at.radio(key="source_kind").set_value("sample").run()
+    assert any("click bl: the bottom left (baulk cushion) corner" in m for m in _texts(at, "caption"))
+    assert _one(at.button, "Fit the table to the clicked corners").disabled
+    clicks = s.CornerClicks((1280, 720))
+    for n, (x, y) in enumerate(((79, 114), (93, 648), (1143, 104), (1147, 624))):  # as the browser sends them
+        clicks = clicks.add({"x": x / 1.6, "y": y / 1.6, "width": 800, "height": 450, "unix_time": n})
+    at.session_state["corner_clicks"] = (str(s.SAMPLE_VIDEO), clicks)
+    at.run()
+    assert any("all four corners are clicked" in m for m in _texts(at, "caption"))
+    _one(at.button, "Fit the table to the clicked corners").click().run()
+    assert any("manual calibration, reprojection error" in m for m in _texts(at, "success"))
+    assert at.checkbox(key="use_calib").value
+    _one(at.button, "Clear the clicks").click().run()
+    assert any("click bl:" in m for m in _texts(at, "caption"))
 
 
 def test_the_bundled_sample_runs_live_with_one_click(db):

@@ -562,3 +562,162 @@ def test_the_views_lay_out_the_scoreboard_and_timeline(desk):
     assert v.timeline_html(view.rows, limit=3).count('class="event"') == 3
     assert "frame 10 of 100 · 20.0 fps · 4 s left" in v.progress_text(s.Progress("running", 10, 100, 20.0))
     assert v.progress_text(s.Progress("running", 10, None, 20.0)) == "running · frame 10 · 20.0 fps"
+
+
+# --- the correction form ---------------------------------------------------------------------------------
+
+CONTACT = c.BallBall(t=0.914354, frame=55, balls=("white", "yellow"))
+ROLL = c.Roll(t=1.5, player="A", dice=(c.Die("d1", 3), c.Die("d2", 5)), thrown=("d2",))
+
+
+@pytest.mark.parametrize(
+    ("game", "types"),
+    [
+        ("snooker", ("shot_start", "ball_ball", "cushion", "pocket", "off_table", "shot_end", "declare",
+                     "choice", "concede")),
+        ("straight-pool", ("shot_start", "ball_ball", "cushion", "pocket", "off_table", "shot_end", "call",
+                           "choice", "concede")),
+        ("five-pins", ("shot_start", "ball_ball", "cushion", "pocket", "off_table", "pin_down", "shot_end",
+                       "concede")),
+        ("pig", ("roll", "stop")),
+        ("liar", ("roll", "claim", "challenge")),
+    ],
+)  # fmt: skip
+def test_a_correction_offers_the_lines_of_the_game_its_camera_sees_and_its_own_inputs(game, types):
+    assert s.line_types(g.game(game)) == types
+
+
+def test_a_contact_is_corrected_from_the_balls_of_the_game():
+    snooker = g.billiards("snooker")
+    t, balls = s.line_fields("ball_ball", snooker, ("A", "B"), CONTACT)
+    assert (t.kind, t.value) == (s.FieldKind.NUMBER, 0.914354)
+    assert balls.kind is s.FieldKind.PAIR and balls.value == ("white", "yellow")
+    assert balls.choices == snooker.balls and "red:15" in balls.choices
+    fixed = s.line_from_fields("ball_ball", (t, balls), {"balls": ("white", "red:7")}, frame=55)
+    assert fixed == c.BallBall(t=0.914354, frame=55, balls=("white", "red:7"))
+
+
+@pytest.mark.parametrize(
+    ("type_name", "game", "field", "choices"),
+    [
+        ("pocket", "snooker", "pocket", ("bl", "br", "ml", "mr", "tl", "tr")),
+        ("cushion", "snooker", "side", ("bottom", "top", "left", "right")),
+        ("pin_down", "five-pins", "pin", ("pin:c", "pin:n", "pin:s", "pin:e", "pin:w")),
+        ("pin_down", "five-pins", "by", ("white", "yellow", "red")),
+        ("declare", "snooker", "player", ("A", "B")),
+        ("choice", "snooker", "option", c.CHOICE_OPTIONS),
+        ("operation", "thirteen", "op", tuple(o.value for o in c.Op)),
+    ],
+)
+def test_each_field_offers_the_games_own_words(type_name, game, field, choices):
+    (found,) = [f for f in s.line_fields(type_name, g.game(game), ("A", "B"), None, 1.0) if f.name == field]
+    assert found.kind is s.FieldKind.CHOICE and set(found.choices) == set(choices)
+
+
+def test_an_optional_field_may_be_left_empty_and_is_left_out():
+    form = s.line_fields("call", g.billiards("straight-pool"), ("A", "B"))
+    assert [(f.name, f.optional) for f in form] == [
+        ("t", True), ("player", False), ("ball", True), ("pocket", True), ("safety", True)
+    ]  # fmt: skip
+    assert "" in form[2].choices and form[4].value is False
+    line = s.line_from_fields("call", form, {"player": "B", "ball": "7", "pocket": "tl"})
+    assert c.to_json(line) == '{"type":"call","player":"B","ball":"7","pocket":"tl"}'
+
+
+def test_a_roll_is_corrected_die_by_die():
+    pig = g.dice("pig")
+    form = s.line_fields("roll", pig, ("A", "B"), ROLL)
+    dice = next(f for f in form if f.name == "dice")
+    assert dice.kind is s.FieldKind.DICE and dice.value == (("d1", 3), ("d2", 5))
+    assert dice.choices == (1, 2, 3, 4, 5, 6)
+    thrown = next(f for f in form if f.name == "thrown")
+    assert thrown.kind is s.FieldKind.SUBSET and thrown.value == ("d2",) and thrown.choices == ("d1", "d2")
+    line = s.line_from_fields("roll", form, {"dice": (("d1", 3), ("d2", 2)), "thrown": ["d1", "d2"]})
+    assert line == c.Roll(t=1.5, player="A", dice=(c.Die("d1", 3), c.Die("d2", 2)), thrown=("d1", "d2"))
+
+
+def test_a_line_changed_to_another_type_keeps_the_fields_they_share():
+    form = s.line_fields(
+        "pocket", g.billiards("snooker"), ("A", "B"), c.Cushion(t=2.0, ball="red:7", side="top")
+    )
+    assert {f.name: f.value for f in form} == {"t": 2.0, "ball": "red:7", "pocket": "bl"}
+
+
+@pytest.mark.parametrize(
+    ("type_name", "values", "message"),
+    [
+        ("claim", {"player": "A", "hand": "3 3 x"}, "faces are numbers"),
+        ("claim", {"player": "A", "hand": "3 3"}, "5 faces"),
+        ("shot_end", {"positions": "{white"}, "positions must be JSON"),
+        ("shot_end", {"positions": '{"white": [1]}'}, "not a line of the contract"),
+    ],
+)
+def test_a_form_the_contract_refuses_says_why(type_name, values, message):
+    spec = g.game("liar") if type_name == "claim" else g.game("snooker")
+    form = s.line_fields(type_name, spec, ("A", "B"), None, 1.0)
+    with pytest.raises(s.DeskError, match=message):
+        s.line_from_fields(type_name, form, values)
+
+
+def test_headers_and_decisions_are_not_put_in_by_a_correction():
+    with pytest.raises(s.DeskError, match="not a 'decision' line"):
+        s.line_fields("decision", g.game("pig"), ("A", "B"))
+
+
+def test_a_correction_from_the_form_recomputes_the_decisions(desk):
+    match_id = _pig(desk)
+    _roll(desk, match_id, "A", "6")
+    _roll(desk, match_id, "A", "5")
+    desk.add_input(match_id, s.make_input("stop", "A"))
+    row = desk.view(match_id).rows[1]
+    form = s.line_fields(row.type, g.game("pig"), ("A", "B"), row.line)
+    fixed = s.line_from_fields(row.type, form, {"dice": (("d1", 2),)})
+    view = desk.correct(match_id, "replace", row.line_no, fixed, "the die shows 2")
+    assert view.board.score == {"A": 8, "B": 0} and view.rows[1].corrected
+    view = desk.correct(match_id, "delete", 4, None, "no stop was said")
+    assert view.board.score == {"A": 0, "B": 0} and [r.type for r in view.rows] == ["roll", "roll"]
+
+
+# --- corners clicked on the frame, and the rules behind each call -----------------------------------------
+
+
+def test_each_click_names_the_next_corner_in_frame_pixels():
+    clicks = s.CornerClicks((1280, 720))
+    assert clicks.next_corner == "bl" and not clicks.complete
+    shown = {"width": 800, "height": 450}  # the frame shown at 800 px wide
+    clicks = clicks.add({"x": 50, "y": 71, **shown, "unix_time": 1})
+    assert clicks.points == {"bl": (80.0, 113.6)} and clicks.next_corner == "br"
+    assert clicks.add({"x": 50, "y": 71, **shown, "unix_time": 1}) == clicks  # the same click, reported again
+    for n, (x, y) in enumerate(((58, 405), (714, 65), (717, 390)), start=2):
+        clicks = clicks.add({"x": x, "y": y, **shown, "unix_time": n})
+    assert clicks.complete and list(clicks.points) == list(s.CORNERS)
+    assert clicks.points["tr"] == (1147.2, 624.0)
+    assert clicks.add({"x": 1, "y": 1, **shown, "unix_time": 9}).points == clicks.points  # four is all
+    assert clicks.cleared().next_corner == "bl" and clicks.add(None) == clicks
+
+
+def test_clicked_corners_fit_the_table(tmp_path):
+    clicks = s.CornerClicks((1280, 720))
+    for n, (x, y) in enumerate(((79, 114), (93, 648), (1143, 104), (1147, 624))):
+        clicks = clicks.add({"x": x, "y": y, "width": 1280, "height": 720, "unix_time": n})
+    preview = s.calibrate(str(s.SAMPLE_VIDEO), billiards("snooker"), tmp_path / "clicked.json", clicks.points)
+    assert preview.ok and "manual calibration" in preview.message
+    marked = s.mark_corners(s.first_frame(str(s.SAMPLE_VIDEO)), clicks.points)
+    assert (
+        marked.shape == (720, 1280, 3)
+        and tuple(marked[114, 79 + s.calibration.MARK_PX]) == s.calibration.MARK_BGR
+    )
+
+
+def test_each_call_names_its_rule_and_links_the_rules_of_its_game(desk):
+    match_id = desk.open_folder(s.SAMPLE_SHOT / "truth.jsonl")
+    view = desk.view(match_id)
+    (decision,) = [d for r in view.rows for d in r.decisions]
+    assert decision.rule == decision.decision.foul.rule and "seed 004" in decision.rule
+    html = v.timeline_html(view.rows, spec=view.spec)
+    assert (
+        f"rule {decision.rule}" in html and 'href="?rules=snooker"' in html and "the rules of Snooker" in html
+    )
+    assert view.spec.rules_page == "docs/games/snooker.md"
+    page = s.rules_text(view.spec)
+    assert page is None or "nooker" in page
