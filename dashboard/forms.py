@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, cast
 
 import streamlit as st
 
@@ -168,7 +168,7 @@ def correction_form(desk: s.Desk, view: s.MatchView) -> None:
     )
     ops = list(FIX_OPS) if at <= last else ["insert"]
     op = st.radio("what to do", ops, format_func=FIX_OPS.get, horizontal=True, key=f"fix_op_{match_id}")
-    type_name, form = "", ()
+    type_name, form = "", cast(tuple[s.LineField, ...], ())
     if op != "delete":
         types = list(s.line_types(spec))
         current = next((r.type for r in view.rows if r.line_no == at), None)
@@ -178,7 +178,7 @@ def correction_form(desk: s.Desk, view: s.MatchView) -> None:
         form = s.line_fields(type_name, spec, view.header.players, template, t)
     with st.form(f"fix_{match_id}_{at}_{op}_{type_name}"):
         key = f"fix_{match_id}_{at}_{op}_{type_name}"
-        values = {f.name: field_widget(f, f"{key}_{f.name}") for f in form}
+        values: dict[str, Any] = {f.name: field_widget(f, f"{key}_{f.name}") for f in form}
         reason = st.text_input("the reason (kept with the correction)", key=f"{key}_reason")
         submitted = st.form_submit_button("Correct the line")
     if submitted:

@@ -8,6 +8,7 @@ waits for the pipeline.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 
 import streamlit as st
 
@@ -292,7 +293,7 @@ def _exports(desk: s.Desk, match_id: int, view: s.MatchView) -> None:
     ):
         col.download_button(
             f"Download {label}",
-            data=lambda fmt=fmt: desk.export_text(match_id, fmt, corrected),
+            data=partial(desk.export_text, match_id, fmt, corrected),
             file_name=f"{stem}.{fmt}",
             mime=mime,
             key=f"dl_{fmt}_{match_id}",

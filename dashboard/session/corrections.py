@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import MISSING, Field, dataclass, fields
+from dataclasses import MISSING, Field, dataclass, fields, is_dataclass
 from enum import StrEnum
 from typing import Any
 
@@ -170,7 +170,7 @@ def line_fields(
     one to start from; a field of the same name carries over when the type differs) or else from defaults;
     ``t``, when given, is the time."""
     cls = c.LINE_TYPES.get(type_name)
-    if cls is None or cls in (c.Match, c.Decision):
+    if cls is None or cls in (c.Match, c.Decision) or not is_dataclass(cls):
         raise DeskError(f"a correction puts an event or an input, not a {type_name!r} line")
     obj = line.to_obj() if line is not None else {}
     if t is not None:

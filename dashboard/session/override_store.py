@@ -56,7 +56,7 @@ class OverrideStore:
         with self._lock:
             self._conn.execute("BEGIN IMMEDIATE")
             try:
-                n = self._conn.execute(
+                n: int = self._conn.execute(
                     "SELECT coalesce(max(n), 0) + 1 FROM arbiter_overrides WHERE match_id = ?", (match_id,)
                 ).fetchone()[0]
                 self._conn.execute(
