@@ -167,7 +167,7 @@ def correction_form(desk: s.Desk, view: s.MatchView) -> None:
         "the line to correct", lines, key=f"fix_at_{match_id}", format_func=lambda n: _line_label(view, n)
     )
     ops = list(FIX_OPS) if at <= last else ["insert"]
-    op = st.radio("what to do", ops, format_func=FIX_OPS.get, horizontal=True, key=f"fix_op_{match_id}")
+    op = st.radio("what to do", ops, format_func=FIX_OPS.get, horizontal=True, key=f"fix_op_{match_id}_{at}")
     type_name, form = "", cast(tuple[s.LineField, ...], ())
     if op != "delete":
         types = list(s.line_types(spec))

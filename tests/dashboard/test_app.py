@@ -224,7 +224,7 @@ def test_a_correction_is_made_in_the_form_from_the_games_own_balls(db, monkeypat
     assert line.options[0].startswith("2: 0.89 s · shot_start")
     assert line.options[-1] == "13: after the last line"
     line.set_value(3).run()
-    assert at.radio(key=f"fix_op_{match_id}").value == "replace"
+    assert at.radio(key=f"fix_op_{match_id}_3").value == "replace"
     assert at.selectbox(key=f"fix_type_{match_id}_3_replace").value == "ball_ball"
     key = f"fix_{match_id}_3_replace_ball_ball"
     hit = at.selectbox(key=f"{key}_balls_1")
@@ -252,14 +252,14 @@ def test_a_line_is_inserted_and_deleted_in_the_form(db):
     at.session_state["match"] = match_id
     at.run()
     at.selectbox(key=f"fix_at_{match_id}").set_value(4).run()  # after the last line
-    assert at.radio(key=f"fix_op_{match_id}").options == ["insert a line before it"]
+    assert at.radio(key=f"fix_op_{match_id}_4").options == ["insert a line before it"]
     at.selectbox(key=f"fix_type_{match_id}_4_insert").set_value("stop").run()
     at.selectbox(key=f"fix_{match_id}_4_insert_stop_player").set_value("A")
     _one(at.button, "Correct the line").click().run()
     assert not _texts(at, "error"), _texts(at, "error")
     assert '<div class="score">11</div>' in _html(at)
     at.selectbox(key=f"fix_at_{match_id}").set_value(2).run()
-    at.radio(key=f"fix_op_{match_id}").set_value("replace").run()
+    assert at.radio(key=f"fix_op_{match_id}_2").value == "replace"  # a line starts as "change it"
     die = at.selectbox(key=f"fix_{match_id}_2_replace_roll_dice_d1")
     assert die.value == 6 and die.options == ["1", "2", "3", "4", "5", "6"]
     die.set_value(1)
@@ -270,7 +270,7 @@ def test_a_line_is_inserted_and_deleted_in_the_form(db):
     assert not _texts(at, "error"), _texts(at, "error")
     assert '<div class="score">7</div>' in _html(at)
     at.selectbox(key=f"fix_at_{match_id}").set_value(3).run()
-    at.radio(key=f"fix_op_{match_id}").set_value("delete").run()
+    at.radio(key=f"fix_op_{match_id}_3").set_value("delete").run()
     _one(at.button, "Correct the line").click().run()
     assert not _texts(at, "error"), _texts(at, "error")
     assert '<div class="score">2</div>' in _html(at)
