@@ -14,7 +14,7 @@ import numpy as np
 import streamlit as st
 from streamlit_image_coordinates import streamlit_image_coordinates
 
-from arbiter.games import BilliardsSpec, DiceSpec, GameSpec
+from arbiter.games import GAMES, BilliardsSpec, DiceSpec, GameSpec
 from dashboard import forms
 from dashboard import session as s
 from dashboard import views as v
@@ -191,7 +191,8 @@ def new_match_page(desk: s.Desk) -> None:
     )
     source, kind = _source(desk)
     left, right = st.columns(2)
-    spec = s.spec_of(left.selectbox("game", list(s.games()), key="game"))
+    names = {g: f"{GAMES[g].title} ({g})" for g in s.games()}
+    spec = s.spec_of(left.selectbox("game", list(names), key="game", format_func=names.__getitem__))
     players_text = left.text_input("players, in turn order", "A, B", key="players")
     left.caption(
         f"[the rules of {spec.title}]({v.rules_href(spec)}): what the referee applies, and its options"

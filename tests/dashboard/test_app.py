@@ -83,7 +83,8 @@ def test_a_record_file_that_is_not_arbiters_is_named_and_left_alone(tmp_path, mo
 def test_setup_offers_every_game_with_its_own_options_as_typed_widgets(db):
     at = _go(_app(), "New match")
     game = at.selectbox(key="game")
-    assert game.options == list(s.games()) and len(game.options) == 20
+    assert game.options[:2] == ["Snooker (snooker)", "14.1 continuous (straight pool) (straight-pool)"]
+    assert len(game.options) == len(s.games()) == 20 and game.value == "snooker"
     frames = at.number_input(key="opt_snooker_frames")  # snooker first: best of N frames, 1 by default
     assert frames.value == 1 and frames.min == 1 and "best of N (odd)" in frames.help
     assert at.selectbox(key="opt_snooker_first").options == ["A", "B"]

@@ -163,7 +163,7 @@ def _pick_options_and_start(page) -> None:
     """A match typed by hand: the game and its options picked from widgets, not typed as JSON."""
     page.get_by_text("no video: enter the events by hand", exact=True).click()
     page.get_by_role("combobox", name="game").click()
-    page.get_by_role("option", name="pyramid", exact=True).click()
+    page.get_by_role("option", name="Russian pyramid (pyramid)", exact=True).click()
     page.get_by_text("Options of Russian pyramid").wait_for(timeout=30_000)
     page.get_by_role("combobox", name="variant").click()
     page.get_by_role("option", name="dynamic", exact=True).click()
