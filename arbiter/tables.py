@@ -2,9 +2,9 @@
 
 Frame (docs/architecture.md): origin at the bottom-left corner of the playing area at the cushion noses,
 ``y`` along the long axis from the bottom (baulk / head) cushion to the top cushion, ``x`` across it to the
-right. Every figure below names its source; the rules texts Arbiter follows (Russian translations of the official rules) come first, then the
-governing body's, and where neither gives a figure (pocket templates, pin spacing) the value is the common
-one in the trade and is marked ``assumed``.
+right. Every figure below names its source; the rules texts Arbiter follows (Russian translations of the
+official rules) come first, then the governing body's, and where neither gives a figure (pocket templates,
+pin spacing) the value is the common one in the trade and is marked ``assumed``.
 """
 
 from __future__ import annotations
@@ -263,7 +263,8 @@ def five_pins_table() -> TableModel:
         lines=(Line("middle", cy), Line("lag", 710.0)),
         pins=pins,
         sources=(
-            "the Russian rules text: international five-pins rules p.1 (marks at 100 mm and 710 mm, red on the top half)",
+            "the Russian rules text: international five-pins rules p.1 (marks at 100 mm and 710 mm, "
+            "red on the top half)",
             "UMB carom table 2840 x 1420 mm, balls 61.5 mm; pin spacing 63 mm and pin size: assumed",
         ),
     )

@@ -1,9 +1,9 @@
-"""School mini-rugby, rugby-5 and rugby-7: the text of the rules text (its first lines), World Rugby's laws (2018
+"""School mini-rugby, rugby-5 and rugby-7: the school rules text, World Rugby's laws (2018
 numbering, sevens variations) where the text is silent. One set of rules for both games; ``rugby_5`` and
 ``rugby_7`` each give theirs the registry's spec and what the text fixes for it (``Variant``) through
 ``engine``. Full table, inputs and departures: docs/games/rugby-5.md (rugby-7.md points to it).
 
-The text (the rules text, lines 1-27) gives: the teams (rugby-5: 5 players and 5 substitutes; rugby-7: 7 and 4),
+The text gives: the teams (rugby-5: 5 players and 5 substitutes; rugby-7: 7 and 4),
 substitutions only at the break ("Игроки могут заменяться после каждого перерыва"), two halves of 10 min
 with a 5 min break (rugby-5) or 15 min with 10 (rugby-7), the kick-off, the restart by a kick of "the
 attacking team" from a place it names, the opponents 3 m (rugby-5) or 10 m (rugby-7) away, a re-kick when

@@ -282,7 +282,7 @@ def test_each_call_names_its_rule_and_the_rules_page_opens(db, monkeypatch):
     monkeypatch.setenv("ARBITER_MATCH", str(match_id))
     at = _app()
     html = _html(at)
-    assert "rule seed 004" in html and 'href="?rules=snooker"' in html
+    assert "rule WPBSA 3.11" in html and 'href="?rules=snooker"' in html
     assert any("[the rules of Snooker](?rules=snooker)" in m for m in _texts(at, "caption"))
     rules = AppTest.from_file(str(APP), default_timeout=SCRIPT_TIMEOUT_S)
     rules.query_params["rules"] = "snooker"

@@ -713,7 +713,7 @@ def test_each_call_names_its_rule_and_links_the_rules_of_its_game(desk):
     match_id = desk.open_folder(s.SAMPLE_SHOT / "truth.jsonl")
     view = desk.view(match_id)
     (decision,) = [d for r in view.rows for d in r.decisions]
-    assert decision.rule == decision.decision.foul.rule and "seed 004" in decision.rule
+    assert decision.rule == decision.decision.foul.rule and "WPBSA 3.11" in decision.rule
     html = v.timeline_html(view.rows, spec=view.spec)
     assert (
         f"rule {decision.rule}" in html and 'href="?rules=snooker"' in html and "the rules of Snooker" in html
