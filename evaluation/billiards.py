@@ -87,7 +87,7 @@ def evaluate_dir(
         try:
             result = referee_video(
                 source,
-                RunOptions(game=game, annotate=False, detector=detector),
+                RunOptions(spec=billiards(game), annotate=False, detector=detector),
                 work / shot.name,
                 keep_detections=True,
             )
