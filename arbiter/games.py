@@ -227,7 +227,7 @@ _SPECS: tuple[BilliardsSpec | DiceSpec | TeamSpec, ...] = (
     )),
     _billiards("straight-pool", "14.1 continuous (straight pool)", straight_pool_table(), POOL_SET,
                BILLIARDS_INPUTS_CALLED, (_int("target", 150, "points to win"), FIRST)),
-    _billiards("pyramid", "Russian pyramid", pyramid_table(), PYRAMID_SET, BILLIARDS_INPUTS_CALLED, (
+    _billiards("pyramid", "Russian pyramid", pyramid_table(), PYRAMID_SET, ("choice", "concede"), (
         _choice("variant", "free", ("free", "combined", "dynamic"),
                 "free (American), combined (Moscow) or dynamic (Neva)"),
         _int("target", 8, "points to win", maximum=8),
@@ -239,7 +239,7 @@ _SPECS: tuple[BilliardsSpec | DiceSpec | TeamSpec, ...] = (
     _billiards("five-pins", "Five-pins", five_pins_table(), FIVE_PINS_SET, ("concede",), (
         _int("target", 60, "points that win"), FIRST,
         OptionSpec("contact_mm", OptionKind.NUMBER, 3.0,
-                   "how close a ball must pass a pin to count as knocking it down", minimum=0.0),
+                   "how close (mm) balls at rest lie to count as touching", minimum=0.0),
     ), cue_balls=("white", "yellow")),
     _dice("liar", "Liar dice", (_STAKES, FIRST), ("claim", "challenge")),
     _dice("thirteen", "Thirteen", (

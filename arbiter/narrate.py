@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from arbiter import contract as c
@@ -134,7 +134,7 @@ def _team_parts(d: c.Decision) -> list[str]:
     return parts
 
 
-def summarise(events: list[object]) -> list[str]:
+def summarise(events: Sequence[object]) -> list[str]:
     """A few lines on the whole shot: first contact, pots, cushions, pins."""
     start = next((e for e in events if isinstance(e, c.ShotStart)), None)
     cue = start.ball if start else None

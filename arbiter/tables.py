@@ -2,9 +2,9 @@
 
 Frame (docs/architecture.md): origin at the bottom-left corner of the playing area at the cushion noses,
 ``y`` along the long axis from the bottom (baulk / head) cushion to the top cushion, ``x`` across it to the
-right. Every figure below names its source; the rules texts in ``shared/seeds`` come first, then the
-governing body's, and where neither gives a figure (pocket templates, pin spacing) the value is the common
-one in the trade and is marked ``assumed``.
+right. Every figure below names its source; the rules texts Arbiter follows (Russian translations of the
+official rules) come first, then the governing body's, and where neither gives a figure (pocket templates,
+pin spacing) the value is the common one in the trade and is marked ``assumed``.
 """
 
 from __future__ import annotations
@@ -134,7 +134,7 @@ def _pockets(
 
 
 def snooker_table() -> TableModel:
-    width, length = 1778.0, 3569.0  # WPBSA Part 1 rule 1(a), quoted in the rules text (seed 000)
+    width, length = 1778.0, 3569.0  # WPBSA Part 1 rule 1(a), quoted in the Russian rules text
     baulk = 737.0  # rule 1(d)
     d_radius = 292.0  # rule 1(e)
     cx = width / 2
@@ -163,7 +163,7 @@ def snooker_table() -> TableModel:
         lines=(Line("baulk", baulk),),
         arcs=(Arc("D", (cx, baulk), d_radius, "bottom"),),
         sources=(
-            "seed 000: WPBSA rules Part 1 rule 1 (a)-(f), rule 2(a)",
+            "the Russian rules text: WPBSA rules Part 1 rule 1 (a)-(f), rule 2(a)",
             "pocket openings: assumed (WPBSA templates, not in the text)",
         ),
     )
@@ -193,13 +193,13 @@ def straight_pool_table() -> TableModel:
         lines=(Line("head_string", head), Line("foot_string", 3 * length / 4)),
         sources=(
             "WPA equipment specifications (table, balls, pockets)",
-            "seed 000: 14.1 continuous rules 4.2 (rack on the foot spot), 7.6 (spots table)",
+            "the Russian rules text: 14.1 continuous rules 4.2 (rack on the foot spot), 7.6 (spots table)",
         ),
     )
 
 
 def pyramid_table() -> TableModel:
-    width, length = 1778.0, 3569.0  # 12 ft, the playing area given in the IPC document of seed 000
+    width, length = 1778.0, 3569.0  # 12 ft, the playing area given in the IPC rules document
     cx = width / 2
     front = length / 4
     spots = {
@@ -220,7 +220,7 @@ def pyramid_table() -> TableModel:
         spots=MappingProxyType(spots),
         lines=(Line("home", front),),
         sources=(
-            "seed 000: IPC Pyramid rules header (12 ft playing area 3569 x 1778 mm)",
+            "the Russian rules text: IPC Pyramid rules header (12 ft playing area 3569 x 1778 mm)",
             "IPC: balls 68 mm; pockets 4-5 mm (corners) and 14-18 mm (middles) wider than a ball",
         ),
     )
@@ -263,7 +263,8 @@ def five_pins_table() -> TableModel:
         lines=(Line("middle", cy), Line("lag", 710.0)),
         pins=pins,
         sources=(
-            "seed 000: international five-pins rules p.1 (marks at 100 mm and 710 mm, red on the top half)",
+            "the Russian rules text: international five-pins rules p.1 (marks at 100 mm and 710 mm, "
+            "red on the top half)",
             "UMB carom table 2840 x 1420 mm, balls 61.5 mm; pin spacing 63 mm and pin size: assumed",
         ),
     )

@@ -28,7 +28,7 @@ def parse_size(size: str) -> tuple[int, int]:
     return w, h
 
 
-def read_stream(path: Path, hint: str) -> tuple[contract.Match, list]:
+def read_stream(path: Path, hint: str) -> tuple[contract.Match, list[contract.JsonLine]]:
     """A whole event file, or a clean exit naming the file, the bad line and why."""
     if not path.exists():
         fail(f"{path} not found: {hint}")

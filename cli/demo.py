@@ -8,8 +8,7 @@ from typing import Annotated
 import typer
 
 from arbiter import contract, narrate
-from arbiter.games import billiards
-from cli.common import SAMPLE_SHOT, fail
+from cli.common import SAMPLE_SHOT, billiards_spec, fail
 from evaluation.billiards import in_truth_names
 from evaluation.scoring import EventScore
 from pipeline.billiards import RunOptions, referee_video
@@ -33,14 +32,13 @@ def demo(
     except SourceError as exc:
         fail(f"{exc} (the bundled sample is missing: git checkout samples/)")
     header, truth = contract.read_stream(shot_dir / "truth.jsonl")
-    spec = billiards(header.game)
-    typer.echo(
-        f"refereeing {shot_dir / 'video.mp4'} ({header.game}, {src.size[0]}x{src.size[1]}, {src.fps:.0f} fps)"
-    )
+    spec = billiards_spec(header.game)
+    width, height = src.size or (0, 0)
+    typer.echo(f"refereeing {shot_dir / 'video.mp4'} ({spec.id}, {width}x{height}, {src.fps:.0f} fps)")
     db = out / DEMO_DB
     db.unlink(missing_ok=True)  # the demo's own record, made afresh each time
     with MatchRecord.open(db) as record:
-        match_id = record.start_match(contract.Match(game=header.game, players=header.players), str(src.spec))
+        match_id = record.start_match(contract.Match(game=spec.id, players=header.players), str(src.spec))
         recorder = recording(record, match_id)
 
         def on_event(event: object) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import cv2
 import typer
@@ -33,7 +33,7 @@ def eval_(
 ) -> None:
     """Run the whole pipeline on synthetic shots and score it against their truth, beside ByteTrack."""
 
-    def progress(name: str, info: dict) -> None:
+    def progress(name: str, info: dict[str, Any]) -> None:
         if not as_json:
             typer.echo(f"{name}: {info['frames']} frames at {info['fps']} fps", err=True)
 

@@ -25,7 +25,7 @@ def show(
     typer.echo(narrate.describe(header))
     for event in events:
         typer.echo("  " + narrate.describe(event))
-    for line in narrate.summarise(events):
+    for line in narrate.summarise(list[object](events)):
         typer.echo(line)
 
 

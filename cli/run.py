@@ -93,7 +93,12 @@ def run(
     rec = None
     if db is not None:
         rec, header = _open_recording(db, resume, spec, names, source, src.live)
-        spec, names = billiards_spec(header.game), header.players
+        if header.game != spec.id:
+            rec.record.close()
+            fail(
+                f"match {rec.match_id} of {db} is a {header.game} match: resume it with --game {header.game}"
+            )
+        names = header.players
     options = RunOptions(
         spec=spec, players=names, calibration=calibration, annotate=annotate, detector=detector
     )
@@ -110,7 +115,7 @@ def _run_billiards(src: FrameSource, options: RunOptions, out: Path, rec: _Recor
         bar.update(1)
         bar.set_postfix(fps=f"{fps:.1f}")
 
-    def on_event(event: contract.JsonLine) -> None:
+    def on_event(event: object) -> None:
         bar.write(narrate.describe(event))
         if rec is not None:
             rec.recorder(event)

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
 from arbiter.games import BILLIARDS_GAMES
-from cli.common import fail, parse_size
+from cli.common import billiards_spec, fail, parse_size
 from datasets.billiards.synth import SynthConfig
 from datasets.billiards.synth import synth_billiards as synthesise
 
@@ -31,9 +31,10 @@ def synth_billiards(
 ) -> None:
     """Simulate billiard shots with pooltool and film them: truth, frames, video and YOLO data."""
     width, height = parse_size(size)
+    spec = billiards_spec(game)
     try:
         cfg = SynthConfig(
-            game=game,
+            game=spec.id,
             shots=shots,
             seed=seed,
             fps=fps,
@@ -47,7 +48,7 @@ def synth_billiards(
         fail(str(exc))
     started = time.perf_counter()
 
-    def report(summary: dict) -> None:
+    def report(summary: dict[str, Any]) -> None:
         o = summary["outcome"]
         pots = ", ".join(f"{b}->{p}" for b, p in o["pots"]) or "-"
         typer.echo(
@@ -57,6 +58,6 @@ def synth_billiards(
 
     synthesise(cfg, out, on_shot=report)
     typer.echo(
-        f"wrote {shots} shot(s) of {game} to {out} in {time.perf_counter() - started:.1f} s "
+        f"wrote {shots} shot(s) of {spec.id} to {out} in {time.perf_counter() - started:.1f} s "
         f"(data.yaml lists the YOLO images)"
     )

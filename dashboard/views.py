@@ -7,12 +7,15 @@ their class names in the page).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from html import escape
 
 import cv2
 import numpy as np
 
-GRID_PX = 100  # spacing of the pixel grid drawn under a frame for typing corner coordinates
+from arbiter.games import GameSpec
+from dashboard.session.run import Progress
+from dashboard.session.view import DecisionRow, Scoreboard, TimelineRow
 
 CSS = """
 <style>
@@ -33,13 +36,15 @@ table.arbiter-timeline tr.stopped td { background: #fde7e9; }
 table.arbiter-timeline td.num { text-align: right; white-space: nowrap; font-variant-numeric: tabular-nums;
   color: #667; }
 .arbiter-notes { color: #556; font-size: 12px; margin: 0; padding-left: 16px; }
+.arbiter-rule { color: #334; font-size: 12px; }
+.arbiter-rule a { color: #1f6f43; }
 </style>
 """
 
 
-def scoreboard_html(board) -> str:
+def scoreboard_html(board: Scoreboard) -> str:
     """The players with their scores, the one to play next marked; then whose turn, what is on, what the
-    engine is waiting for. ``board`` is a ``session.Scoreboard``."""
+    engine is waiting for."""
     cards = []
     for player in board.players:
         cls = "arbiter-player"
@@ -58,7 +63,7 @@ def scoreboard_html(board) -> str:
     )
 
 
-def status_line(board) -> str:
+def status_line(board: Scoreboard) -> str:
     """Whose turn and what is on, in words."""
     if board.over:
         return f"Over: {board.winner} wins" if board.winner else "Over: a draw"
@@ -76,9 +81,24 @@ def status_line(board) -> str:
     return " · ".join(parts)
 
 
-def timeline_html(rows, limit: int | None = None) -> str:
+def rules_href(spec: GameSpec) -> str:
+    """The page's own address of the game's rules page (``app.py`` shows ``spec.rules_page`` for it)."""
+    return f"?rules={spec.id}"
+
+
+def rule_html(d: DecisionRow, spec: GameSpec | None) -> str:
+    """The rule behind a call, and a link to the rules the engine applies."""
+    said = f"rule {escape(d.rule)}" if d.rule else "no foul"
+    if spec is None:
+        return f'<div class="arbiter-rule">{said}</div>'
+    link = f'<a href="{escape(rules_href(spec))}" target="_blank">the rules of {escape(spec.title)}</a>'
+    return f'<div class="arbiter-rule">{said} · {link}</div>'
+
+
+def timeline_html(rows: Sequence[TimelineRow], limit: int | None = None, spec: GameSpec | None = None) -> str:
     """The event timeline: one row per line of the (corrected) stream, each decision under the line that
-    settled it, with its rule in words. ``limit`` keeps the last rows only (the live view)."""
+    settled it, with the rule it applied and a link to the game's rules. ``limit`` keeps the last rows only
+    (the live view)."""
     shown = rows[-limit:] if limit else rows
     body = []
     for row in shown:
@@ -103,7 +123,7 @@ def timeline_html(rows, limit: int | None = None) -> str:
             notes = "".join(f"<li>{escape(n)}</li>" for n in d.notes)
             body.append(
                 f'<tr class="decision{" foul" if d.foul else ""}"><td></td><td></td><td>decision</td>'
-                f"<td><strong>{escape(d.text)}</strong>"
+                f"<td><strong>{escape(d.text)}</strong>{rule_html(d, spec)}"
                 f"{f'<ul class=arbiter-notes>{notes}</ul>' if notes else ''}</td></tr>"
             )
     return (
@@ -112,7 +132,7 @@ def timeline_html(rows, limit: int | None = None) -> str:
     )
 
 
-def progress_text(progress) -> str:
+def progress_text(progress: Progress) -> str:
     """``frames 120 of 365 · 33.9 fps · 7 s left`` for a ``session.Progress``."""
     parts = [progress.status]
     if progress.total:
@@ -130,19 +150,6 @@ def progress_text(progress) -> str:
 def rgb(image_bgr: np.ndarray) -> np.ndarray:
     """OpenCV's BGR as the RGB a browser shows."""
     return cv2.cvtColor(image_bgr, cv2.COLOR_BGR2RGB)
-
-
-def pixel_grid(image_bgr: np.ndarray, step: int = GRID_PX) -> np.ndarray:
-    """The frame with a labelled pixel grid, to read the corner coordinates off for a manual calibration."""
-    out = image_bgr.copy()
-    h, w = out.shape[:2]
-    for x in range(0, w, step):
-        cv2.line(out, (x, 0), (x, h - 1), (255, 255, 255), 1)
-        cv2.putText(out, str(x), (x + 2, 14), cv2.FONT_HERSHEY_SIMPLEX, 0.4, (255, 255, 255), 1, cv2.LINE_AA)
-    for y in range(0, h, step):
-        cv2.line(out, (0, y), (w - 1, y), (255, 255, 255), 1)
-        cv2.putText(out, str(y), (2, y + 14), cv2.FONT_HERSHEY_SIMPLEX, 0.4, (255, 255, 255), 1, cv2.LINE_AA)
-    return out
 
 
 def read_frame(video: str, index: int) -> np.ndarray | None:

@@ -8,30 +8,26 @@ already written; ``tracks.jsonl`` holds every frame's balls; ``annotated.mp4`` s
 from __future__ import annotations
 
 import json
-import math
 import time
-from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import IO
 
 import cv2
-import numpy as np
 
 from arbiter import contract as c
 from arbiter.games import BilliardsSpec
-from arbiter.narrate import describe
-from tracking.events import EventDetector
+from tracking.events import EventDetector, SeenEvent
 from tracking.pins import PinWatch
 from tracking.tracker import BallTracker, TrackView
 from vision.calibration import CalibrationError, TableCalibration, calibrate_auto
-from vision.detectors import build_detector
+from vision.detectors import Detector, build_detector
 from vision.sources import FrameSource
 from vision.types import Detections, Frame
-from vision.video import VideoWriter
-from vision.yolo import YoloDetector
 
-TRAIL_FRAMES = 20
+from .annotate import Annotator
+
 CALIBRATION_ATTEMPTS = 30  # frames tried for automatic calibration before giving up
 
 
@@ -52,7 +48,7 @@ class RunOptions:
 class RunResult:
     frames: int = 0
     bad_frames: int = 0
-    events: list[object] = field(default_factory=list)
+    events: list[c.Event] = field(default_factory=list)  # as written, after the header
     seconds: float = 0.0
     calibration: TableCalibration | None = None
     track_frames: list[tuple[float, dict[str, tuple[float, float]]]] = field(default_factory=list)
@@ -96,131 +92,115 @@ def referee_video(
     options: RunOptions,
     out: Path,
     on_frame: Callable[[int, float], None] | None = None,
-    on_event: Callable[[object], None] | None = None,
+    on_event: Callable[[c.Event], None] | None = None,
     keep_detections: bool = False,
 ) -> RunResult:
-    """Run the whole pipeline over ``source``; write ``events.jsonl``, ``tracks.jsonl``, ``annotated.mp4``."""
-    spec = options.spec
-    table = spec.table
+    """Run the whole pipeline over ``source``; write ``events.jsonl``, ``tracks.jsonl``, ``annotated.mp4``.
+
+    ``on_frame(frames, fps)`` after every frame, ``on_event(event)`` as each event is written;
+    ``keep_detections`` keeps every frame's detections in the result (for scoring the detector)."""
     out.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
     frames = iter(source)
     calib, head = _calibrate(frames, options)
     calib.save(out / "camera_profile.json")
-    r = table.ball_radius_mm
-    detector = build_detector(options.detector, spec, calib, head[0].image.shape, options.model)
-    tracker = BallTracker(spec)
-    events = EventDetector(table, spec.cue_balls)
-    pins = PinWatch(table) if table.pins and isinstance(detector, YoloDetector) else None
+    stages = _Stages.build(options, calib, head[0].image.shape)
     result = RunResult(calibration=calib)
-    trails: dict[str, deque] = {}
-    captions: deque[tuple[float, str]] = deque(maxlen=4)
-    writer = None
-    header = c.Match(game=spec.id, players=options.players)
+    annotator = (
+        Annotator(out / "annotated.mp4", source.fps or 30.0, calib, options.spec)
+        if options.annotate
+        else None
+    )
     with (out / "events.jsonl").open("w") as ev_file, (out / "tracks.jsonl").open("w") as tr_file:
-        c.append_event(ev_file, header)
-
-        def emit(new: list[object]) -> None:
-            for e in new:
-                c.append_event(ev_file, e)
-                result.events.append(e)
-                # How long after the frame that showed it the event was written, in video time.
-                if getattr(e, "t", None) is not None:
-                    result.latency_s.append((e.TYPE, t - e.t))  # type: ignore[attr-defined]
-                captions.append((getattr(e, "t", 0.0), describe(e)))
-                if on_event:
-                    on_event(e)
-
-        views: list[TrackView] = []
-        t = 0.0
+        c.append_event(ev_file, c.Match(game=options.spec.id, players=options.players))
+        run = _Run(stages, result, ev_file, tr_file, annotator, on_event)
         try:
             for frame in _chain(head, frames):
                 if options.max_frames is not None and result.frames >= options.max_frames:
                     break
-                t = frame.t
-                dets = detector.detect(frame.image)
-                if keep_detections:
-                    result.detections.append((t, dets))
-                views = tracker.update(t, dets)
-                falls = pins.update(t, detector.last_pins.standing_xy_mm, views) if pins else []
-                emit(events.update(t, views, tracker.gone(), falls))
-                positions = {v.ball: (round(v.xy_mm[0], 2), round(v.xy_mm[1], 2)) for v in views}
-                result.track_frames.append((t, {v.ball: v.xy_mm for v in views}))
-                tr_file.write(
-                    json.dumps(
-                        {"frame": frame.index, "t": round(t, 6), "balls": positions}, separators=(",", ":")
-                    )
-                    + "\n"
-                )
-                if options.annotate:
-                    if writer is None:
-                        h, w = frame.image.shape[:2]
-                        writer = VideoWriter(out / "annotated.mp4", w, h, source.fps or 30.0)
-                    writer.write(annotate(frame.image, views, calib, spec, trails, captions, t, r))
-                result.frames += 1
+                run.step(frame, keep_detections)
                 if on_frame:
                     on_frame(result.frames, result.frames / max(time.perf_counter() - started, 1e-9))
-            emit(events.finish(t, views))
+            run.finish()
         finally:
-            if writer is not None:
-                writer.close()
+            if annotator is not None:
+                annotator.close()
     result.bad_frames = source.stats.bad_frames
     result.seconds = time.perf_counter() - started
     return result
 
 
+@dataclass(frozen=True)
+class _Stages:
+    """The boxes of the flow for one run; pins are watched in five-pins when the detector sees them."""
+
+    detector: Detector
+    tracker: BallTracker
+    events: EventDetector
+    pins: PinWatch | None
+
+    @classmethod
+    def build(cls, options: RunOptions, calib: TableCalibration, image_shape: tuple[int, ...]) -> _Stages:
+        spec = options.spec
+        detector = build_detector(options.detector, spec, calib, image_shape, options.model)
+        pins = PinWatch(spec.table) if spec.table.pins and detector.sees_pins else None
+        return cls(detector, BallTracker(spec), EventDetector(spec), pins)
+
+
+class _Run:
+    """One run between setup and finish: each ``step`` takes a frame through the stages and writes what it
+    gave; ``finish`` flushes the events still held back at the end of the source."""
+
+    def __init__(
+        self,
+        stages: _Stages,
+        result: RunResult,
+        events_file: IO[str],
+        tracks_file: IO[str],
+        annotator: Annotator | None,
+        on_event: Callable[[c.Event], None] | None,
+    ) -> None:
+        self.stages = stages
+        self.result = result
+        self.events_file = events_file
+        self.tracks_file = tracks_file
+        self.annotator = annotator
+        self.on_event = on_event
+        self.t = 0.0  # the time of the last frame stepped
+        self.views: list[TrackView] = []
+
+    def step(self, frame: Frame, keep_detections: bool) -> None:
+        s, t = self.stages, frame.t
+        self.t = t
+        dets = s.detector.detect(frame.image)
+        if keep_detections:
+            self.result.detections.append((t, dets))
+        views = self.views = s.tracker.update(t, dets)
+        falls = s.pins.update(t, s.detector.last_pins.standing_xy_mm, views) if s.pins else []
+        self._emit(s.events.update(t, views, s.tracker.gone(), falls))
+        self.result.track_frames.append((t, {v.ball: v.xy_mm for v in views}))
+        positions = {v.ball: (round(v.xy_mm[0], 2), round(v.xy_mm[1], 2)) for v in views}
+        line = {"frame": frame.index, "t": round(t, 6), "balls": positions}
+        self.tracks_file.write(json.dumps(line, separators=(",", ":")) + "\n")
+        if self.annotator is not None:
+            self.annotator.write(frame.image, views, t)
+        self.result.frames += 1
+
+    def finish(self) -> None:
+        self._emit(self.stages.events.finish(self.t, self.views))
+
+    def _emit(self, new: list[SeenEvent]) -> None:
+        for e in new:
+            c.append_event(self.events_file, e)
+            self.result.events.append(e)
+            # How long after the frame that showed it the event was written, in video time.
+            self.result.latency_s.append((e.TYPE, self.t - e.t))
+            if self.annotator is not None:
+                self.annotator.caption(e)
+            if self.on_event:
+                self.on_event(e)
+
+
 def _chain(head: list[Frame], rest: Iterator[Frame]) -> Iterator[Frame]:
     yield from head
     yield from rest
-
-
-def annotate(
-    image: np.ndarray,
-    views: list[TrackView],
-    calib: TableCalibration,
-    spec: BilliardsSpec,
-    trails: dict[str, deque],
-    captions: deque,
-    t: float,
-    radius_mm: float,
-) -> np.ndarray:
-    """The frame with every ball circled in its colour, its id, its recent trail, and the latest events."""
-    img = image.copy()
-    if not views:
-        return img
-    xy = calib.mm_to_px(np.array([v.xy_mm for v in views]), radius_mm)
-    rad = calib.radius_px(np.array([v.xy_mm for v in views]), radius_mm)
-    for v, p, rr in zip(views, xy, rad, strict=True):
-        trail = trails.setdefault(v.ball, deque(maxlen=TRAIL_FRAMES))
-        centre = (int(np.rint(p[0])), int(np.rint(p[1])))
-        trail.append(centre)
-        rgb = spec.looks[v.ball].rgb if v.ball in spec.looks else (255, 255, 255)
-        colour = (int(rgb[2]), int(rgb[1]), int(rgb[0]))
-        if len(trail) > 1:
-            cv2.polylines(img, [np.array(trail, np.int32)], False, colour, 1, cv2.LINE_AA)
-        cv2.circle(
-            img,
-            centre,
-            math.ceil(float(rr)) + 2,
-            (255, 255, 255) if v.measured else (0, 200, 255),
-            1,
-            cv2.LINE_AA,
-        )
-        cv2.putText(
-            img,
-            v.ball,
-            (centre[0] + int(rr) + 2, centre[1] - int(rr)),
-            cv2.FONT_HERSHEY_SIMPLEX,
-            0.4,
-            (255, 255, 255),
-            1,
-            cv2.LINE_AA,
-        )
-    y = 22
-    for t_event, text in list(captions)[-4:]:
-        if t - t_event < 3.0:
-            cv2.putText(
-                img, text.strip(), (12, y), cv2.FONT_HERSHEY_SIMPLEX, 0.55, (255, 255, 255), 2, cv2.LINE_AA
-            )
-            y += 22
-    return img

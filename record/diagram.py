@@ -20,6 +20,7 @@ import math
 import os
 from collections.abc import Iterable, Mapping, Sequence
 from html import escape
+from typing import cast
 
 from arbiter import contract as c
 from arbiter.balls import PIN_RGB, PIN_WHITE
@@ -97,7 +98,7 @@ def _track_balls(balls: Mapping[str, object]) -> Iterable[tuple[str, XY]]:
             if value.get("pocketed"):
                 continue
             value = value["xy_mm"]
-        x, y = value  # type: ignore[misc]
+        x, y = cast(Sequence[float], value)
         yield str(ball), (float(x), float(y))
 
 
@@ -186,64 +187,35 @@ def _v(value: object) -> str:
     return _n(value) if isinstance(value, float) else str(value)
 
 
-def _table(table: TableModel) -> list[str]:
+def _frame(table: TableModel) -> list[str]:
+    """The wooden rail, the cushions and the cloth (the playing area at the cushion noses)."""
     w, length = table.width_mm, table.length_mm
     cw = table.cushion_width_mm
-    out = [
-        _el(
-            "rect",
-            {
-                "class_": "rail",
-                "x": -cw - RAIL_MM,
-                "y": -cw - RAIL_MM,
-                "width": length + 2 * (cw + RAIL_MM),
-                "height": w + 2 * (cw + RAIL_MM),
-                "rx": 40,
-                "fill": RAIL,
-            },
-        ),
-        _el(
-            "rect",
-            {
-                "class_": "cushions",
-                "x": -cw,
-                "y": -cw,
-                "width": length + 2 * cw,
-                "height": w + 2 * cw,
-                "fill": CUSHION,
-            },
-        ),
-        _el(
-            "rect",
-            {
-                "class_": "cloth",
-                "x": 0,
-                "y": 0,
-                "width": length,
-                "height": w,
-                "fill": CLOTH,
-                "stroke": "#0c3d24",
-                "stroke_width": 3,
-            },
-            "playing area at the cushion noses",
-        ),
+    rail = {
+        "class_": "rail",
+        "x": -cw - RAIL_MM,
+        "y": -cw - RAIL_MM,
+        "width": length + 2 * (cw + RAIL_MM),
+        "height": w + 2 * (cw + RAIL_MM),
+        "rx": 40,
+        "fill": RAIL,
+    }
+    cushions = {"class_": "cushions", "x": -cw, "y": -cw, "width": length + 2 * cw, "height": w + 2 * cw}
+    cloth = {"class_": "cloth", "x": 0, "y": 0, "width": length, "height": w, "fill": CLOTH}
+    return [
+        _el("rect", rail),
+        _el("rect", {**cushions, "fill": CUSHION}),
+        _el("rect", {**cloth, "stroke": "#0c3d24", "stroke_width": 3}, "playing area at the cushion noses"),
     ]
+
+
+def _markings(table: TableModel) -> list[str]:
+    """The marked lines across the table, the arcs (the D) and the spots."""
     mark = {"fill": "none", "stroke": MARKINGS, "stroke_width": 3, "opacity": 0.7}
+    out = []
     for ln in table.lines:
-        out.append(
-            _el(
-                "line",
-                {
-                    "class_": "mark",
-                    "data_line": ln.name,
-                    "x1": ln.y_mm,
-                    "y1": 0,
-                    "x2": ln.y_mm,
-                    "y2": w,
-                    **mark,
-                },
-            )
-        )
+        across = {"x1": ln.y_mm, "y1": 0, "x2": ln.y_mm, "y2": table.width_mm}
+        out.append(_el("line", {"class_": "mark", "data_line": ln.name, **across, **mark}))
     for arc in table.arcs:
         cx, cy = arc.centre_xy_mm
         r = arc.radius_mm
@@ -255,6 +227,11 @@ def _table(table: TableModel) -> list[str]:
         x, y = _pt(xy)
         spot = {"class_": "spot", "data_spot": name, "cx": x, "cy": y, "r": SPOT_MM, "fill": MARKINGS}
         out.append(_el("circle", {**spot, "opacity": 0.8}))
+    return out
+
+
+def _pockets_and_pins(table: TableModel) -> list[str]:
+    out = []
     for pocket in table.pockets:
         x, y = _pt(pocket.mouth_xy_mm)
         attrs = {"class_": "pocket", "data_pocket": pocket.id, "cx": x, "cy": y, "r": pocket.opening_mm / 2}
@@ -265,6 +242,11 @@ def _table(table: TableModel) -> list[str]:
         attrs = {"class_": "pin", "data_pin": pin.id, "cx": x, "cy": y, "r": pin.head_diameter_mm / 2}
         out.append(_el("circle", {**attrs, "fill": fill, "stroke": "#222", "stroke_width": 1.5}, pin.id))
     return out
+
+
+def _table(table: TableModel) -> list[str]:
+    """The table to scale: rail, cushions, cloth, markings, pockets and pins, in drawing order."""
+    return [*_frame(table), *_markings(table), *_pockets_and_pins(table)]
 
 
 def _window(shot: Sequence[c.JsonLine]) -> tuple[float, float] | None:

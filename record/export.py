@@ -191,7 +191,7 @@ def _decision_rows(decisions: Sequence[c.Decision]) -> str:
 
 def _caption(number: int, shot: Sequence[c.JsonLine]) -> str:
     decisions = [x for x in shot if isinstance(x, c.Decision)]
-    events = [x for x in shot if not isinstance(x, c.Decision)]
+    events: list[object] = [x for x in shot if not isinstance(x, c.Decision)]
     summary = "; ".join(narrate.summarise(events))
     call = " ".join(escape(words(d)) for d in decisions) or "not decided"
     return f"<strong>Shot {number}</strong>: {call}<br>{escape(summary)}"

@@ -10,7 +10,7 @@ import os
 from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from adjudication.referee import Referee
 from arbiter import contract as c
@@ -154,7 +154,8 @@ class Recorder:
         if not isinstance(line, c.JsonLine):
             raise TypeError(f"a recorder takes contract lines, not {type(line).__name__}")
         if self.t_offset and getattr(line, "t", None) is not None:
-            line = replace(line, t=line.t + self.t_offset)  # type: ignore[attr-defined]
+            timed = cast(Any, line)  # a line with a time: every such line is a dataclass with ``t``
+            line = cast(c.JsonLine, replace(timed, t=timed.t + self.t_offset))
         if self._replayed(line):
             return []
         self._skip = self._skip and line.TYPE not in CAMERA_TYPES  # past the resume point: stop skipping

@@ -19,17 +19,22 @@ from __future__ import annotations
 
 import math
 from collections import deque
-from collections.abc import Iterable
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import TypeAlias
 
 import numpy as np
 
 from arbiter import contract as c
+from arbiter.games import BilliardsSpec
 from arbiter.tables import TableModel
 
 from .tracker import Track, TrackView
 
 XY = tuple[float, float]
+Sample = tuple[float, float, float]  # t, x, y: one measured position of a ball
+SeenEvent: TypeAlias = c.ShotStart | c.BallBall | c.Cushion | c.Pot | c.OffTable | c.PinDown | c.ShotEnd
+"""The contract's events a camera sees (every one has a time); each is a ``c.Event``."""
 # Both balls of a contact kink; the second kink within this time of the first is the same contact.
 DUPLICATE_CONTACT_S = 0.05
 # A ball leaving rest is timed from its first samples in motion: few, so that the next contact stays out.
@@ -93,14 +98,14 @@ class EventConfig:
 class _Path:
     """The measured positions of one ball, and how far kink detection has looked at them."""
 
-    samples: list[tuple[float, float, float]] = field(default_factory=list)  # t, x, y
+    samples: list[Sample] = field(default_factory=list)
     checked: int = 0  # samples before this index were looked at as kink centres
     quiet_until: float = -math.inf  # no new kink before this time (one contact is one kink)
     rest: tuple[float, float] | None = None  # where it rests, while it does
     rest_n: int = 0
 
 
-def _fit(samples: list[tuple[float, float, float]], t_ref: float) -> tuple[np.ndarray, np.ndarray]:
+def _fit(samples: list[Sample], t_ref: float) -> tuple[np.ndarray, np.ndarray]:
     """Least-squares line p(t) = a + v (t - t_ref) through the samples."""
     arr = np.asarray(samples)
     dt = arr[:, 0] - t_ref
@@ -114,15 +119,13 @@ def _fit(samples: list[tuple[float, float, float]], t_ref: float) -> tuple[np.nd
 class EventDetector:
     """Online: ``update`` after each tracker update, ``finish`` at the end of the source."""
 
-    def __init__(
-        self, table: TableModel, cue_balls: tuple[str, ...], config: EventConfig | None = None
-    ) -> None:
-        self.table = table
-        self.cue_balls = cue_balls  # the balls a player may strike (five-pins: both players' balls)
-        self.config = config or EventConfig()
-        self.r = table.ball_radius_mm
+    def __init__(self, spec: BilliardsSpec, config: EventConfig | None = None) -> None:
+        self.table: TableModel = spec.table
+        self.cue_balls = spec.cue_balls  # the balls a player may strike (five-pins: both players' balls)
+        self.config: EventConfig = config or EventConfig()
+        self.r = self.table.ball_radius_mm
         self._paths: dict[str, _Path] = {}
-        self._pending: list[tuple[float, int, object]] = []
+        self._pending: list[tuple[float, int, SeenEvent, int]] = []  # t, sequence, event, priority
         self._emitted_t = -math.inf
         self._seq = 0
         self._in_shot = False
@@ -134,12 +137,12 @@ class EventDetector:
 
     # -- public ---------------------------------------------------------------------------------------------
     def update(
-        self, t: float, views: list[TrackView], gone: list[Track], found: Iterable[object] = ()
-    ) -> list[object]:
+        self, t: float, views: list[TrackView], gone: Sequence[Track], found: Iterable[c.PinDown] = ()
+    ) -> list[SeenEvent]:
         """Feed one frame's tracks; returns the events that became certain, in time order. ``found`` are
         timed events seen by other watchers this frame (pins down), merged into the same time order."""
         for event in found:
-            self._push(event.t, event)  # type: ignore[attr-defined]
+            self._push(event.t, event)
         self._views = {v.ball: v for v in views}
         for v in views:
             if v.measured:
@@ -154,7 +157,7 @@ class EventDetector:
         self._settle(t, views)
         return self._release(t - self.config.hold_s)
 
-    def finish(self, t: float, views: list[TrackView]) -> list[object]:
+    def finish(self, t: float, views: list[TrackView]) -> list[SeenEvent]:
         """End of source: flush what is pending, and end a shot still open with the balls where they are."""
         if self._in_shot:
             self._end_shot(max(self._last_motion_t, self._emitted_t), views)
@@ -268,9 +271,11 @@ class EventDetector:
         if other is not None and not self._changed_at(other, tc):
             other = None  # passing close by: a contact changes both balls' motion
         cushion, cushion_err = self._cushion(p, v0, v1)
-        if other is not None and (cushion is None or ball_err <= cushion_err):
+        # ``_touching`` found the other ball by its place at ``tc``, so it has one.
+        other_p = self._position_at(self._paths[other], tc) if other is not None else None
+        if other is not None and other_p is not None and (cushion is None or ball_err <= cushion_err):
             vo = self._velocity_before(self._paths[other], tc)
-            towards = self._position_at(self._paths[other], tc) - p
+            towards = other_p - p
             mover_first = float(np.dot(v0, towards)) >= float(np.dot(vo, -towards))
             self._ball_contact(ball if mover_first else other, other if mover_first else ball, tc, priority=1)
         elif cushion is not None:
@@ -294,7 +299,7 @@ class EventDetector:
         dv = _fit(after, t)[1] - _fit(before, t)[1]
         return float(np.hypot(*dv)) >= self.config.kink_mm_s / 2
 
-    def _kink(self, s: list, k: int) -> tuple[float, np.ndarray, np.ndarray, np.ndarray]:
+    def _kink(self, s: list[Sample], k: int) -> tuple[float, np.ndarray, np.ndarray, np.ndarray]:
         w = self.config.window
         if k - w < 0 or k + w >= len(s):
             return 0.0, np.zeros(2), np.zeros(2), np.zeros(2)
@@ -303,7 +308,7 @@ class EventDetector:
         _, v1 = _fit(s[k : k + w + 1], tk)
         return float(np.hypot(*(v1 - v0))), a0, v0, v1
 
-    def _after_intercept(self, s: list, k: int) -> np.ndarray:
+    def _after_intercept(self, s: list[Sample], k: int) -> np.ndarray:
         w = self.config.window
         a1, _ = _fit(s[k + 1 : k + w + 2], s[k][0])
         return a1
@@ -316,7 +321,7 @@ class EventDetector:
         moving_only = among is not None
         best, best_score, best_err = None, 1.0, math.inf
         for other, path in self._paths.items():
-            if other == ball or not path.samples or (moving_only and other not in among):
+            if other == ball or not path.samples or (among is not None and other not in among):
                 continue
             q = self._position_at(path, t)
             if q is None:
@@ -441,11 +446,11 @@ class EventDetector:
         self._push(t_end, c.ShotEnd(t=round(t_end, 6), positions=positions))
 
     # -- ordering -------------------------------------------------------------------------------------------
-    def _push(self, t: float, event: object, priority: int = 0) -> None:
+    def _push(self, t: float, event: SeenEvent, priority: int = 0) -> None:
         self._seq += 1
         self._pending.append((t, self._seq, event, priority))
 
-    def _release(self, until: float) -> list[object]:
+    def _release(self, until: float) -> list[SeenEvent]:
         self._pending.sort(key=lambda p: (p[0], p[1]))
         out = []
         while self._pending and self._pending[0][0] <= until:
@@ -459,7 +464,5 @@ class EventDetector:
         return out
 
 
-def _retime(event: object, t: float) -> object:
-    from dataclasses import replace
-
+def _retime(event: SeenEvent, t: float) -> SeenEvent:
     return replace(event, t=round(t, 6))

@@ -11,7 +11,6 @@ moving track that disappears next to a pocket is a pot candidate; identity comes
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -21,6 +20,7 @@ from scipy.optimize import linear_sum_assignment
 
 from arbiter.balls import APPEARANCE_CLASSES
 from arbiter.games import BilliardsSpec
+from arbiter.tables import TableModel
 from vision.types import Detections
 
 XY = tuple[float, float]
@@ -109,7 +109,11 @@ class TrackView:
     lost: bool = False
 
 
+_NO_MATCH = 1e6  # the cost of a track-detection pair that may not be associated
+
+
 def _kalman(xy: XY, cfg: TrackerConfig) -> KalmanFilter:
+    """A constant-velocity filter (x, y, vx, vy) at ``xy``, at rest as far as it knows."""
     kf = KalmanFilter(dim_x=4, dim_z=2)
     kf.x = np.array([[xy[0]], [xy[1]], [0.0], [0.0]])
     kf.H = np.array([[1.0, 0, 0, 0], [0, 1.0, 0, 0]])
@@ -121,19 +125,17 @@ def _kalman(xy: XY, cfg: TrackerConfig) -> KalmanFilter:
 def _set_dt(kf: KalmanFilter, dt: float, accel: float) -> None:
     kf.F = np.array([[1.0, 0, dt, 0], [0, 1.0, 0, dt], [0, 0, 1.0, 0], [0, 0, 0, 1.0]])
     # Piecewise-constant white acceleration (Bar-Shalom): q scales with the expected acceleration squared.
-    g = np.array([[0.5 * dt * dt], [0.5 * dt * dt], [dt], [dt]])
     q = np.diag([0.5 * dt * dt, 0.5 * dt * dt, dt, dt]) ** 2
-    kf.Q = q * accel**2 if g.size else q
+    kf.Q = q * accel**2
 
 
 class BallTracker:
     """Tracks the balls of one game in table millimetres. ``update`` once per frame."""
 
     def __init__(self, spec: BilliardsSpec, config: TrackerConfig | None = None) -> None:
-        table = spec.table
-        self.table = table
+        self.table: TableModel = spec.table
         self.spec = spec
-        self.config = config or TrackerConfig()
+        self.config: TrackerConfig = config or TrackerConfig()
         self.tracks: list[Track] = []
         self._t: float | None = None
         # Which ids each look may take, in the order they are handed out (red:1, red:2, ...).
@@ -141,6 +143,135 @@ class BallTracker:
         for bid, look in spec.looks.items():
             self._ids_by_cls.setdefault(APPEARANCE_CLASSES.index(look.cls), []).append(bid)
 
+    def update(self, t: float, detections: Detections) -> list[TrackView]:
+        """Advance to time ``t`` with this frame's detections (``xy_mm`` filled). Returns every live ball.
+
+        SORT's loop: predict every live track, associate tracks with detections, update the matched ones,
+        account for the misses, give birth to tracks for the detections left over, emit."""
+        dt = 0.0 if self._t is None else max(t - self._t, 1e-6)
+        self._t = t
+        live = [tr for tr in self.tracks if tr.state is not TrackState.GONE]
+        self._predict(live, dt)
+        xy_mm = detections.xy_mm
+        usable = np.flatnonzero(np.isfinite(xy_mm).all(axis=1))
+        pairs = self._associate(live, detections, usable, dt)
+        for tr, j in pairs:
+            self._hit(tr, t, xy_mm[j])
+        measured = {id(tr) for tr, _ in pairs}
+        for tr in live:
+            if id(tr) not in measured:
+                self._miss(tr, t)
+        matched = {j for _, j in pairs}
+        for j in usable:
+            if int(j) not in matched:
+                refound = self._birth(t, int(detections.cls[j]), xy_mm[j])
+                if refound is not None:
+                    measured.add(id(refound))
+        return self.views(measured)
+
+    # -- the steps of one update ----------------------------------------------------------------------------
+    def _predict(self, live: list[Track], dt: float) -> None:
+        if dt <= 0:
+            return
+        for tr in live:
+            _set_dt(tr.kf, dt, self.config.accel_mm_s2)
+            tr.kf.predict()
+
+    def _associate(
+        self, live: list[Track], detections: Detections, usable: np.ndarray, dt: float
+    ) -> list[tuple[Track, int]]:
+        """(track, detection row) pairs: the assignment of least total distance among pairs of the same
+        look within the track's gate."""
+        if not live or not len(usable):
+            return []
+        xy_mm = detections.xy_mm[usable]
+        cls = detections.cls[usable]
+        cost = np.full((len(live), len(usable)), _NO_MATCH)
+        for i, tr in enumerate(live):
+            d = np.linalg.norm(xy_mm - np.array(tr.xy), axis=1)
+            ok = (cls == tr.cls) & (d <= self._gate(tr, dt))
+            cost[i, ok] = d[ok]
+        rows, cols = linear_sum_assignment(cost)
+        return [(live[r], int(usable[k])) for r, k in zip(rows, cols, strict=True) if cost[r, k] < _NO_MATCH]
+
+    def _gate(self, tr: Track, dt: float) -> float:
+        """How far from its prediction a detection may be associated with ``tr``. A ball whose look is unique
+        in the set (the yellow, the 7) that has gone unseen can be found anywhere: its look is its identity.
+        While it is in view it is gated like the others, so a detection of its colour elsewhere (a misread
+        ball) cannot drag it across the table."""
+        unique = len(self._ids_by_cls.get(tr.cls, ())) == 1
+        if unique and (tr.lost or tr.misses > 0):
+            return math.inf
+        return self.config.gate_mm + tr.speed * dt
+
+    def _hit(self, tr: Track, t: float, xy_mm: np.ndarray) -> None:
+        """``tr`` was detected at ``xy_mm``."""
+        if tr.lost:  # found again after a while: start afresh where it is
+            tr.kf = _kalman((float(xy_mm[0]), float(xy_mm[1])), self.config)
+            tr.lost = False
+        else:
+            tr.kf.update(xy_mm.reshape(2, 1))
+        tr.hits += 1
+        tr.misses = 0
+        tr.last_seen_t = t
+        if tr.state is TrackState.TENTATIVE and tr.hits >= self.config.n_init:
+            tr.state = TrackState.CONFIRMED
+        tr.history.append((t, *tr.xy, True))
+
+    def _miss(self, tr: Track, t: float) -> None:
+        """``tr`` was not detected: a tentative track dies; a ball gone at a pocket or over a cushion is gone;
+        one lost in the open is held, as is a ball at rest under a hand or the cue."""
+        cfg = self.config
+        tr.misses += 1
+        moving = tr.speed >= cfg.rest_speed_mm_s
+        if tr.state is TrackState.TENTATIVE:
+            tr.state = TrackState.GONE  # never became a ball
+            return
+        last = next(((h[1], h[2]) for h in reversed(tr.history) if h[3]), None)
+        in_jaws = last is not None and self._in_jaws(last)
+        near = self._nearest_pocket(last) if last else None
+        off = last is not None and not self.table.on_table(last)
+        if ((moving and (near or off)) or in_jaws) and tr.misses > cfg.max_misses_moving:
+            # Gone: a moving ball that vanished at a pocket or over a cushion, or a slow one that dropped
+            # from the jaws of a pocket.
+            tr.state = TrackState.GONE
+            tr.gone_near = near
+            return
+        if moving and tr.misses > cfg.max_misses_moving:
+            # Lost in the open (a blur the detector missed, an arm over it): it is still on the table.
+            # Stop guessing its path; the next sighting of its look picks it up wherever it is.
+            tr.lost = True
+            moving = False
+        if not moving:
+            # Hidden at rest: hold it where it stopped (no drift from a stale velocity).
+            tr.kf.x[2:, 0] = 0.0
+        tr.history.append((t, *tr.xy, False))
+
+    def _birth(self, t: float, cls: int, xy_mm: np.ndarray) -> Track | None:
+        """A detection no track took: a new ball if the game has a free id of its look; else a lost
+        look-alike seen again further than the gate (returned, as it is measured now); else nothing (more
+        balls of this look than the game has: a false detection)."""
+        ball = self._free_id(cls)
+        if ball is None:
+            lost = [
+                tr for tr in self.tracks if tr.cls == cls and tr.lost and tr.state is TrackState.CONFIRMED
+            ]
+            if not lost:
+                return None
+            tr = min(lost, key=lambda tr: math.dist(tr.xy, xy_mm))
+            tr.kf = _kalman((float(xy_mm[0]), float(xy_mm[1])), self.config)
+            tr.lost, tr.misses, tr.last_seen_t = False, 0, t
+            tr.history.append((t, *tr.xy, True))
+            return tr
+        xy = (float(xy_mm[0]), float(xy_mm[1]))
+        tr = Track(ball, cls, _kalman(xy, self.config), last_seen_t=t)
+        tr.history.append((t, *xy, True))
+        if self.config.n_init <= 1:
+            tr.state = TrackState.CONFIRMED
+        self.tracks.append(tr)
+        return None
+
+    # -- lookups --------------------------------------------------------------------------------------------
     def _free_id(self, cls: int) -> str | None:
         taken = {t.ball for t in self.tracks if t.state is not TrackState.GONE}
         return next((b for b in self._ids_by_cls.get(cls, []) if b not in taken), None)
@@ -156,106 +287,9 @@ class BallTracker:
         reach = self.table.ball_diameter_mm
         return any(math.dist(p.mouth_xy_mm, xy) < p.opening_mm / 2 + reach for p in self.table.pockets)
 
-    def update(self, t: float, detections: Detections) -> list[TrackView]:
-        """Advance to time ``t`` with this frame's detections (``xy_mm`` filled). Returns every live ball."""
-        cfg = self.config
-        dt = 0.0 if self._t is None else max(t - self._t, 1e-6)
-        self._t = t
-        live = [tr for tr in self.tracks if tr.state is not TrackState.GONE]
-        for tr in live:
-            if dt > 0:
-                _set_dt(tr.kf, dt, cfg.accel_mm_s2)
-                tr.kf.predict()
-        det_xy = detections.xy_mm
-        valid = np.isfinite(det_xy).all(axis=1)
-        det_idx = np.flatnonzero(valid)
-        matched_tracks: set[int] = set()
-        matched_dets: set[int] = set()
-        if live and len(det_idx):
-            cost = np.full((len(live), len(det_idx)), 1e6)
-            for i, tr in enumerate(live):
-                px = np.array(tr.xy)
-                d = np.linalg.norm(det_xy[det_idx] - px, axis=1)
-                same = detections.cls[det_idx] == tr.cls
-                # A ball whose look is unique in the set (the yellow, the 7) that has gone unseen can be found
-                # anywhere: its look is its identity. While it is in view it is gated like the others, so a
-                # detection of its colour elsewhere (a misread ball) cannot drag it across the table.
-                unique = len(self._ids_by_cls.get(tr.cls, ())) == 1
-                gate = math.inf if unique and (tr.lost or tr.misses > 0) else cfg.gate_mm + tr.speed * dt
-                ok = same & (d <= gate)
-                cost[i, ok] = d[ok]
-            rows, cols = linear_sum_assignment(cost)
-            for r, cidx in zip(rows, cols, strict=True):
-                if cost[r, cidx] >= 1e6:
-                    continue
-                tr = live[r]
-                j = int(det_idx[cidx])
-                if tr.lost:  # found again after a while: start afresh where it is
-                    tr.kf = _kalman((float(det_xy[j, 0]), float(det_xy[j, 1])), cfg)
-                    tr.lost = False
-                else:
-                    tr.kf.update(det_xy[j].reshape(2, 1))
-                tr.hits += 1
-                tr.misses = 0
-                tr.last_seen_t = t
-                if tr.state is TrackState.TENTATIVE and tr.hits >= cfg.n_init:
-                    tr.state = TrackState.CONFIRMED
-                tr.history.append((t, *tr.xy, True))
-                matched_tracks.add(id(tr))
-                matched_dets.add(j)
-        for tr in live:
-            if id(tr) in matched_tracks:
-                continue
-            tr.misses += 1
-            moving = tr.speed >= cfg.rest_speed_mm_s
-            if tr.state is TrackState.TENTATIVE:
-                tr.state = TrackState.GONE  # never became a ball
-                continue
-            last = next((h for h in reversed(tr.history) if h[3]), None)
-            in_jaws = last is not None and self._in_jaws((last[1], last[2]))
-            near = self._nearest_pocket((last[1], last[2])) if last else None
-            off = last is not None and not self.table.on_table((last[1], last[2]))
-            if ((moving and (near or off)) or in_jaws) and tr.misses > cfg.max_misses_moving:
-                # Gone: a moving ball that vanished at a pocket or over a cushion, or a slow one that dropped
-                # from the jaws of a pocket.
-                tr.state = TrackState.GONE
-                tr.gone_near = near
-                continue
-            if moving and tr.misses > cfg.max_misses_moving:
-                # Lost in the open (a blur the detector missed, an arm over it): it is still on the table.
-                # Stop guessing its path; the next sighting of its look picks it up wherever it is.
-                tr.lost = True
-                tr.kf.x[2:, 0] = 0.0
-                moving = False
-            if not moving:
-                # Hidden at rest: hold it where it stopped (no drift from a stale velocity).
-                tr.kf.x[2:, 0] = 0.0
-            tr.history.append((t, *tr.xy, False))
-        for j in det_idx:
-            if int(j) in matched_dets:
-                continue
-            cls = int(detections.cls[j])
-            ball = self._free_id(cls)
-            if ball is None:
-                lost = [
-                    tr for tr in self.tracks if tr.cls == cls and tr.lost and tr.state is TrackState.CONFIRMED
-                ]
-                if lost:  # a lost look-alike seen again, further than the gate
-                    tr = min(lost, key=lambda tr: math.dist(tr.xy, det_xy[j]))
-                    tr.kf = _kalman((float(det_xy[j, 0]), float(det_xy[j, 1])), cfg)
-                    tr.lost, tr.misses, tr.last_seen_t = False, 0, t
-                    tr.history.append((t, *tr.xy, True))
-                    matched_tracks.add(id(tr))
-                continue  # more balls of this look than the game has: a false detection
-            xy = (float(det_xy[j, 0]), float(det_xy[j, 1]))
-            tr = Track(ball, cls, _kalman(xy, cfg), last_seen_t=t)
-            tr.history.append((t, *xy, True))
-            if cfg.n_init <= 1:
-                tr.state = TrackState.CONFIRMED
-            self.tracks.append(tr)
-        return self.views(matched_tracks)
-
+    # -- what the outside sees ------------------------------------------------------------------------------
     def views(self, measured: set[int] | None = None) -> list[TrackView]:
+        """Every ball on the table now; ``measured`` holds the ``id`` of the tracks detected this frame."""
         measured = measured or set()
         return [
             TrackView(
@@ -271,5 +305,6 @@ class BallTracker:
             if tr.state is TrackState.CONFIRMED
         ]
 
-    def gone(self) -> Sequence[Track]:
+    def gone(self) -> list[Track]:
+        """Every ball that has left the table (potted or off), once it had been a ball."""
         return [tr for tr in self.tracks if tr.state is TrackState.GONE and tr.hits >= self.config.n_init]

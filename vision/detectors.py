@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol
 
@@ -19,17 +20,26 @@ from vision.calibration import TableCalibration
 from vision.classical import ClassicalDetector
 from vision.table_view import TableView
 from vision.types import Detections
-from vision.yolo import DEFAULT_MODEL, OnnxNetwork, YoloConfig, YoloDetector
-
-DETECTORS = ("classical", "yolo")
+from vision.yolo import DEFAULT_MODEL, OnnxNetwork, Pins, YoloConfig, YoloDetector
 
 
 class Detector(Protocol):
+    """What the pipeline runs: balls placed on the table each frame, and the pins of the last frame (none
+    for a detector that does not see pins: ``sees_pins`` says which)."""
+
+    @property
+    def sees_pins(self) -> bool: ...
+
+    @property
+    def last_pins(self) -> Pins: ...
+
     def detect(self, image: np.ndarray) -> Detections: ...
 
 
 class ClassicalOnTable:
     """The classical detector with its pixel detections carried onto the table by the calibration."""
+
+    sees_pins = False
 
     def __init__(self, spec: BilliardsSpec, calib: TableCalibration, image_shape: tuple[int, ...]) -> None:
         table = spec.table
@@ -37,6 +47,7 @@ class ClassicalOnTable:
         self.radius_mm = table.ball_radius_mm
         radius_px = float(np.median(calib.radius_px(np.array([table.centre_xy_mm]), self.radius_mm)))
         self.inner = ClassicalDetector(spec, radius_px, calib.table_mask(image_shape))
+        self.last_pins = Pins.none()
 
     def detect(self, image: np.ndarray) -> Detections:
         dets = self.inner.detect(image)
@@ -51,6 +62,44 @@ def game_classes(spec: BilliardsSpec) -> np.ndarray:
     return np.array(sorted(APPEARANCE_CLASSES.index(n) for n in names))
 
 
+def _classical(
+    spec: BilliardsSpec,
+    calib: TableCalibration,
+    image_shape: tuple[int, ...],
+    model: Path | None,
+    config: YoloConfig | None,
+) -> Detector:
+    return ClassicalOnTable(spec, calib, image_shape)
+
+
+def _yolo(
+    spec: BilliardsSpec,
+    calib: TableCalibration,
+    image_shape: tuple[int, ...],
+    model: Path | None,
+    config: YoloConfig | None,
+) -> Detector:
+    r = spec.table.ball_radius_mm
+    view = TableView(spec.table)
+    network = OnnxNetwork(model or DEFAULT_MODEL, config)
+    return YoloDetector(
+        view,
+        view.rectifier(lambda xy: calib.mm_to_px(xy, r)),
+        lambda xy: calib.mm_to_px(xy, r),
+        lambda xy: calib.radius_px(xy, r),
+        network,
+        game_classes(spec),
+    )
+
+
+_Builder = Callable[
+    [BilliardsSpec, TableCalibration, tuple[int, ...], Path | None, YoloConfig | None], Detector
+]
+_BUILDERS: dict[str, _Builder] = {"classical": _classical, "yolo": _yolo}
+DETECTORS = tuple(_BUILDERS)
+"""The detector kinds, by the name the command line and the desk use."""
+
+
 def build_detector(
     kind: str,
     spec: BilliardsSpec,
@@ -59,20 +108,9 @@ def build_detector(
     model: Path | None = None,
     config: YoloConfig | None = None,
 ) -> Detector:
-    """The detector ``kind`` (one of ``DETECTORS``) for a game seen through ``calib``."""
-    if kind == "classical":
-        return ClassicalOnTable(spec, calib, image_shape)
-    if kind == "yolo":
-        table = spec.table
-        r = table.ball_radius_mm
-        view = TableView(table)
-        network = OnnxNetwork(model or DEFAULT_MODEL, config)
-        return YoloDetector(
-            view,
-            view.rectifier(lambda xy: calib.mm_to_px(xy, r)),
-            lambda xy: calib.mm_to_px(xy, r),
-            lambda xy: calib.radius_px(xy, r),
-            network,
-            game_classes(spec),
-        )
-    raise ValueError(f"unknown detector {kind!r}; choose one of: {', '.join(DETECTORS)}")
+    """The detector ``kind`` (one of ``DETECTORS``) for a game seen through ``calib``; ``model`` and
+    ``config`` are the network's (``yolo``)."""
+    builder = _BUILDERS.get(kind)
+    if builder is None:
+        raise ValueError(f"unknown detector {kind!r}; choose one of: {', '.join(DETECTORS)}")
+    return builder(spec, calib, image_shape, model, config)

@@ -92,12 +92,12 @@ class FrameSource:
             yield Frame(i, i / self.folder_fps, image)
 
     def _video(self) -> Iterator[Frame]:
-        cap = self._open()
+        cap: cv2.VideoCapture | None = self._open()
         started = time.monotonic()
         index = 0
         failures = 0
         try:
-            while True:
+            while cap is not None:
                 ok, image = cap.read()
                 if ok and isinstance(image, np.ndarray) and image.size:
                     failures = 0
@@ -122,9 +122,7 @@ class FrameSource:
                         continue
                     return
                 cap.release()
-                cap = self._reconnect(started)
-                if cap is None:
-                    return
+                cap = self._reconnect(started)  # None: the source is gone for good
         finally:
             if cap is not None:
                 cap.release()

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
+from numpy.typing import ArrayLike, DTypeLike
 
 from arbiter.balls import APPEARANCE_CLASSES
 
@@ -19,7 +20,7 @@ class Frame:
     image: np.ndarray  # H x W x 3, BGR, uint8
 
 
-def _column(values, n: int, width: int | None, dtype, name: str) -> np.ndarray:
+def _column(values: ArrayLike, n: int, width: int | None, dtype: DTypeLike, name: str) -> np.ndarray:
     arr = np.asarray(values, dtype=dtype)
     shape = (n,) if width is None else (n, width)
     if arr.size == 0 and n == 0:
@@ -39,7 +40,7 @@ class Detections:
     radius_px: np.ndarray  # (N,)
     cls: np.ndarray  # (N,) int
     confidence: np.ndarray  # (N,) in [0, 1]
-    xy_mm: np.ndarray = field(default=None)  # type: ignore[assignment]  # (N, 2), NaN when not calibrated
+    xy_mm: np.ndarray = field(default=None)  # type: ignore[arg-type]  # (N, 2), NaN when not calibrated
 
     def __post_init__(self) -> None:
         n = len(np.asarray(self.radius_px).reshape(-1))
@@ -63,7 +64,7 @@ class Detections:
     def __len__(self) -> int:
         return len(self.radius_px)
 
-    def __getitem__(self, index) -> Detections:
+    def __getitem__(self, index: slice | np.ndarray) -> Detections:
         """Rows by boolean mask, integer array or slice."""
         return Detections(
             self.xy_px[index],

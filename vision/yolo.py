@@ -12,6 +12,7 @@ network thinks its colour is; two balls never overlap by more than touching).
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -19,11 +20,12 @@ import cv2
 import numpy as np
 
 from arbiter.balls import APPEARANCE_CLASSES
-from vision.table_view import Rectifier, TableView
+from vision.table_view import MmToPx, Rectifier, TableView
 from vision.types import Detections
 
 MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
 DEFAULT_MODEL = MODELS_DIR / "billiards_yolo11n.onnx"
+RadiusAt = Callable[[np.ndarray], np.ndarray]  # (N, 2) table mm -> (N,) apparent ball radius in px
 PIN_CLASSES = frozenset(APPEARANCE_CLASSES.index(c) for c in ("pin_standing", "pin_down"))
 
 
@@ -96,13 +98,13 @@ class OnnxNetwork:
         if not len(score):
             return np.zeros((0, 4)), np.zeros(0), np.zeros(0, dtype=np.int64)
         boxes = np.concatenate([xywh[:, :2] - xywh[:, 2:] / 2, xywh[:, :2] + xywh[:, 2:] / 2], axis=1)
-        idx = cv2.dnn.NMSBoxes(
+        kept = cv2.dnn.NMSBoxes(
             [list(map(float, b)) for b in np.c_[boxes[:, :2], xywh[:, 2:]]],
             score.astype(float).tolist(),
             self.config.confidence,
             self.config.iou,
         )
-        idx = np.asarray(idx, dtype=np.int64).reshape(-1)
+        idx = np.asarray(kept, dtype=np.int64).reshape(-1)
         return boxes[idx].astype(np.float64), score[idx].astype(np.float64), cls[idx].astype(np.int64)
 
 
@@ -124,9 +126,14 @@ class Pins:
     down: np.ndarray  # (N,) bool
     confidence: np.ndarray  # (N,)
 
+    @classmethod
+    def none(cls) -> Pins:
+        return cls(np.zeros((0, 2)), np.zeros(0, dtype=bool), np.zeros(0))
+
     @property
     def standing_xy_mm(self) -> np.ndarray:
-        return self.xy_mm[~self.down]
+        standing: np.ndarray = self.xy_mm[~self.down]
+        return standing
 
 
 class YoloDetector:
@@ -135,12 +142,14 @@ class YoloDetector:
     ``mm_to_px`` maps table mm at ball-centre height to camera pixels (``TableCalibration.mm_to_px`` with
     ``z_mm`` the ball radius); ``radius_px`` gives the apparent radius of a ball at table positions."""
 
+    sees_pins = True
+
     def __init__(
         self,
         view: TableView,
         rectifier: Rectifier,
-        mm_to_px,
-        radius_px,
+        mm_to_px: MmToPx,
+        radius_px: RadiusAt,
         network: OnnxNetwork,
         classes: np.ndarray | None = None,
     ) -> None:
@@ -150,7 +159,7 @@ class YoloDetector:
         self.mm_to_px = mm_to_px
         self.radius_px = radius_px
         self.network = network
-        self.last_pins = Pins(np.zeros((0, 2)), np.zeros(0, dtype=bool), np.zeros(0))
+        self.last_pins = Pins.none()
 
     def detect(self, image: np.ndarray) -> Detections:
         boxes, score, cls = self.network(self.rectifier(image), self.classes)

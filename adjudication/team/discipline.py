@@ -8,7 +8,7 @@ suspends the player for two minutes of playing time; a red card leaves the team 
 match. Durations are playing time of the whole match, so a suspension runs on across half-time.
 
 A substitute (``bench``) shown a second yellow or a red card is sent off, but the team stays whole: he was
-not one of the players on the ground (seed 000, clarifications 2006 to Law 3 and Law 12).
+not one of the players on the ground (the rules text, clarifications 2006 to Law 3 and Law 12).
 """
 
 from __future__ import annotations

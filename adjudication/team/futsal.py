@@ -1,6 +1,7 @@
-"""Futsal: the laws of seed 000 ("Правило 1".."Правило 18", the procedures to find a winner, and the 2006
-clarifications), FIFA's Futsal Laws of the Game where the text is silent. Each decision names its law as
-``Law n (seed 000 Правило n; FIFA 2021/22 Law m)`` (``laws.futsal``); docs/games/futsal.md has the full table.
+"""Futsal: FIFA's Futsal Laws of the Game as the rules text gives them (the 2008 Laws 1 to 18, the
+procedures to find a winner, and the 2006 clarifications), the 2021/22 laws where the text is silent. Each
+decision names its law as ``FIFA Futsal Law n (2008; 2021/22 Law m)`` (``laws.futsal``);
+docs/games/futsal.md has the full table.
 
 Inputs (architecture.md, "Team sports"; the line types of ``arbiter.contract.team``): ``kickoff``,
 ``ball_out``, ``restart``, ``goal`` (camera); ``foul``, ``timeout``, ``substitution``, ``whistle``, and

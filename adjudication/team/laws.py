@@ -1,13 +1,13 @@
 """How a decision names its law: the rules text's number, and the official one.
 
-Futsal: seed 000 numbers its "Правило 1".."Правило 18" as FIFA's Futsal Laws of the Game of 2006/2008 did
+Futsal: the rules text numbers its laws ("Правило 1".."Правило 18") as FIFA's Futsal Laws of 2006/2008 did
 (7 timekeeper, 8 duration, 9 start and restart, 10 ball in and out of play, 11 method of scoring,
 12 fouls and misconduct, 13 free kicks, 14 accumulated fouls, 15 penalty kick, 16 kick-in, 17 goal clearance,
 18 corner kick). FIFA's 2021/22 edition renumbered them (6 other officials, 7 duration, 8 start and restart,
 9 ball in and out of play, 10 determining the outcome, 12 fouls and misconduct, 13 free kicks with the
 accumulated fouls, 14 penalty kick, 15 kick-in, 16 goal clearance, 17 corner kick); both are given.
 
-Mini-rugby: the text (seed 000, first lines) has no numbered laws; a decision names its paragraph and line.
+Mini-rugby: the school rules text has no numbered laws; a decision names its paragraph and line.
 World Rugby's laws (2018 numbering; sevens variations) fill what the text leaves out.
 """
 

@@ -17,7 +17,7 @@ from arbiter.contract import BallOut, RestartDue, TeamCall
 FOUR_SECONDS_S = 4.0  # Law 12, 13, 16, 17, 18: the ball must be played within four seconds
 
 # Restarts from which a goal may be scored directly against the opponents (an own goal never counts
-# directly: a corner to the opponents). seed 000: kick-off Правило 8, kick-in 16, goal clearance 17,
+# directly: a corner to the opponents). the rules text: kick-off Правило 8, kick-in 16, goal clearance 17,
 # corner 18, free kicks 12/13, penalty 15, second penalty mark 14. The text is silent on a dropped ball;
 # FIFA 2021/22 Law 8: it must touch two players, else a goal clearance (or a corner for an own goal).
 SCORES_DIRECTLY: Mapping[str, bool] = MappingProxyType(
@@ -147,7 +147,7 @@ def four_seconds(pitch: Pitch, ends: Mapping[str, int], due: RestartDue, taker: 
         restart = RestartDue("free_kick_indirect", other, place)
         return Ruling(TeamCall.FOUR_SECONDS, law, restart, "four_seconds", notes=(why,))
     if due.kind == "corner":
-        # seed 000 Правило 18: a free kick from the corner arc (FIFA 2021/22: a goal clearance)
+        # the rules text Правило 18: a free kick from the corner arc (FIFA 2021/22: a goal clearance)
         restart = RestartDue("free_kick_indirect", other, due.xy_m)
         return Ruling(TeamCall.FOUR_SECONDS, law, restart, "four_seconds", notes=(why,))
     if due.xy_m is None:

@@ -1,9 +1,9 @@
-"""School mini-rugby, rugby-5 and rugby-7: the text of seed 000 (its first lines), World Rugby's laws (2018
+"""School mini-rugby, rugby-5 and rugby-7: the school rules text, World Rugby's laws (2018
 numbering, sevens variations) where the text is silent. One set of rules for both games; ``rugby_5`` and
 ``rugby_7`` each give theirs the registry's spec and what the text fixes for it (``Variant``) through
 ``engine``. Full table, inputs and departures: docs/games/rugby-5.md (rugby-7.md points to it).
 
-The text (seed 000, lines 1-27) gives: the teams (rugby-5: 5 players and 5 substitutes; rugby-7: 7 and 4),
+The text gives: the teams (rugby-5: 5 players and 5 substitutes; rugby-7: 7 and 4),
 substitutions only at the break ("Игроки могут заменяться после каждого перерыва"), two halves of 10 min
 with a 5 min break (rugby-5) or 15 min with 10 (rugby-7), the kick-off, the restart by a kick of "the
 attacking team" from a place it names, the opponents 3 m (rugby-5) or 10 m (rugby-7) away, a re-kick when
@@ -26,7 +26,7 @@ Where the text is silent (docs/games/rugby-5.md, "Departures", says why):
   not points of the ground frame;
 - the clock runs from the kick-off to the end of the half and stops only for the referee's time off (a
   ``whistle`` ``stoppage`` or ``injury``) until play restarts (World Rugby Law 5); the half ends at the
-  referee's ``whistle`` ``period_end`` once time is up (the referee is also timekeeper, seed 000);
+  referee's ``whistle`` ``period_end`` once time is up (the referee is also timekeeper, the rules text);
 - play (World Rugby): into touch a lineout to the other team (Law 18); dead in in-goal off an attacker a
   drop-out, off a defender a 5 m scrum to the attackers (Law 21); ``handling`` (a knock-on or throw
   forward) a scrum, ``indirect`` a free kick, ``direct`` and foul play a penalty (Law 11, 20);
@@ -448,7 +448,7 @@ def _substitution(state: State, line: Substitution) -> Step:
     team = line.team
     refused = None
     if state.phase is not Phase.BEFORE or state.period == 0:
-        refused = "players are replaced only at the break (seed 000: после каждого перерыва)"
+        refused = "players are replaced only at the break (the rules text: после каждого перерыва)"
     elif line.in_ in state.discipline.sent_off:
         refused = f"{line.in_} was sent off"
     else:

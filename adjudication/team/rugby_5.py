@@ -1,5 +1,5 @@
-"""Rugby-5, five a side on a handball or basketball court: the mini-rugby rules (``rugby``) with what seed 000
-fixes for it (docs/games/rugby-5.md)."""
+"""Rugby-5, five a side on a handball or basketball court: the mini-rugby rules (``rugby``) with what the
+rules text fixes for it (docs/games/rugby-5.md)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Rugby-7, seven a side on part of a normal pitch: the mini-rugby rules (``rugby``) with what seed 000 fixes
-for it (docs/games/rugby-7.md)."""
+"""Rugby-7, seven a side on part of a normal pitch: the mini-rugby rules (``rugby``) with what the rules
+text fixes for it (docs/games/rugby-7.md)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Mini-rugby's settings and state, and what seed 000 fixes for each game (``Variant``, given by ``rugby_5``
-and ``rugby_7``); the line handlers are in ``rugby``."""
+"""Mini-rugby's settings and state, and what the rules text fixes for each game (``Variant``, given by
+``rugby_5`` and ``rugby_7``); the line handlers are in ``rugby``."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from arbiter.contract import FrozenMap, RestartDue
 
 @dataclass(frozen=True, slots=True)
 class Variant:
-    """What seed 000 fixes for one game beyond its options (those are the registry's, ``arbiter.games``)."""
+    """What the rules text fixes for one game beyond its options (the registry's, ``arbiter.games``)."""
 
     players: int  # on the ground for each team
     bench: int  # substitutes

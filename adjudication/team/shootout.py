@@ -1,4 +1,4 @@
-"""Futsal kicks from the penalty mark (seed 000, procedures to determine the winner; FIFA 2021/22 Law 10).
+"""Futsal kicks from the penalty mark (procedures to determine the winner; FIFA 2021/22 Law 10).
 
 The teams kick alternately, the first kick's team first (the coin toss is before the stream). Five kicks
 each, stopped as soon as one team has scored more than the other could with all its remaining kicks; then

@@ -171,7 +171,7 @@ TEAM_DECISION = Decision(
     score=FrozenMap({"Home": 1, "Away": 0}),
     next="Away",
     call=TeamCall.GOAL,
-    law="Law 11 (seed 000 Правило 11; FIFA 2021/22 Law 10)",
+    law="FIFA Futsal Law 11 (2008; 2021/22 Law 10)",
     restart=RestartDue("kick_off", "Away", (10.0, 20.0)),
     clock=61.25,
     period=1,
@@ -183,7 +183,7 @@ TEAM_DECISION = Decision(
 def test_a_team_decision_writes_its_fields_after_the_others_and_reads_them_back() -> None:
     text = to_json(TEAM_DECISION)
     assert text.endswith(
-        '"call":"goal","law":"Law 11 (seed 000 Правило 11; FIFA 2021/22 Law 10)",'
+        '"call":"goal","law":"FIFA Futsal Law 11 (2008; 2021/22 Law 10)",'
         '"restart":{"kind":"kick_off","team":"Away","xy_m":[10.0,20.0]},"clock":61.25,"period":1,'
         '"fouls":{"Home":0,"Away":2},"on_court":{"Home":5,"Away":4}}'
     )

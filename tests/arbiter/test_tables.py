@@ -1,4 +1,4 @@
-"""Every game's table against its rules text (seed 000) and the governing body's figures."""
+"""Every game's table against its rules text and the governing body's figures."""
 
 from __future__ import annotations
 

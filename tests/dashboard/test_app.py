@@ -11,6 +11,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from dashboard import session as s
+from dashboard.session import setup as session_setup
 
 APP = Path(__file__).resolve().parents[2] / "dashboard" / "app.py"
 RUN_TIMEOUT_S = 240  # the whole sample clip: about 20-40 s on two shared cores
@@ -79,30 +80,61 @@ def test_a_record_file_that_is_not_arbiters_is_named_and_left_alone(tmp_path, mo
     assert bad.read_text() == "shopping list\n"
 
 
-def test_setup_offers_every_game_and_its_target(db):
+def test_setup_offers_every_game_with_its_own_options_as_typed_widgets(db):
     at = _go(_app(), "New match")
     game = at.selectbox(key="game")
-    assert game.options == list(s.games()) and len(game.options) == 23
-    assert _one(at.number_input, "best of (frames) (0: the rules' default)")  # snooker first
-    game.set_value("pig").run()
-    assert _one(at.number_input, "target score (0: the rules' default)")
-    assert "target" in at.text_area(key="options").help
+    assert game.options[:2] == ["Snooker (snooker)", "14.1 continuous (straight pool) (straight-pool)"]
+    assert len(game.options) == len(s.games()) == 23 and game.value == "snooker"
+    frames = at.number_input(key="opt_snooker_frames")  # snooker first: best of N frames, 1 by default
+    assert frames.value == 1 and frames.min == 1 and "best of N (odd)" in frames.help
+    assert at.selectbox(key="opt_snooker_first").options == ["A", "B"]
+    assert not at.text_area  # no JSON box: snooker has no option of the json kind
+    at.selectbox(key="game").set_value("pyramid").run()
+    assert at.selectbox(key="opt_pyramid_variant").options == ["free", "combined", "dynamic"]
+    assert at.number_input(key="opt_pyramid_target").max == 8
+    at.selectbox(key="game").set_value("martinetti").run()
+    assert at.checkbox(key="opt_martinetti_auto_advance").value is False
+    at.selectbox(key="game").set_value("yacht").run()
+    assert at.text_area(key="opt_yacht_categories").value == ""  # a json kind: a box, empty for the default
+    assert at.number_input(key="opt_yacht_rounds").value is None  # absent unless given
+    at.text_input(key="players").set_value("Ann, Bob, Cy").run()
+    assert at.selectbox(key="opt_yacht_first").options == ["Ann", "Bob", "Cy"]
+    assert any("[the rules of Sea dice (Yacht)](?rules=yacht)" in m for m in _texts(at, "caption"))
 
 
-def test_a_bad_option_is_refused_with_the_engines_reason(db):
+def test_options_picked_in_the_form_go_into_the_header(db):
     at = _go(_app(), "New match")
     at.radio(key="source_kind").set_value("manual").run()
-    at.selectbox(key="game").set_value("pig").run()
-    at.text_area(key="options").set_value('{"colour": "red"}').run()
+    at.selectbox(key="game").set_value("pyramid").run()
+    at.selectbox(key="opt_pyramid_variant").set_value("dynamic")
+    at.number_input(key="opt_pyramid_target").set_value(5)
+    at.selectbox(key="opt_pyramid_first").set_value("B")
     at.button(key="start").click().run()
-    assert any("no option 'colour'" in m for m in _texts(at, "error"))
+    assert not at.exception and not _texts(at, "error"), _texts(at, "error")
+    assert any("options: variant dynamic, target 5, first B" in m for m in _texts(at, "caption"))
+    desk = s.Desk(db)
+    (info,) = desk.matches()
+    assert dict(desk.record.header(info.id).options) == {"variant": "dynamic", "target": 5, "first": "B"}
+    desk.close()
+
+
+def test_an_option_the_engine_refuses_is_refused_with_its_reason(db):
+    at = _go(_app(), "New match")
+    at.radio(key="source_kind").set_value("manual").run()
+    at.number_input(key="opt_snooker_frames").set_value(2).run()  # best of 2 frames
+    at.button(key="start").click().run()
+    assert any("odd integer" in m for m in _texts(at, "error"))
+    at.selectbox(key="game").set_value("yacht").run()
+    at.text_area(key="opt_yacht_categories").set_value("full house").run()
+    at.button(key="start").click().run()
+    assert any("categories must be a JSON list or object" in m for m in _texts(at, "error"))
     desk = s.Desk(db)
     assert desk.matches() == []
     desk.close()
 
 
 def test_a_dice_game_is_refused_a_video_without_the_dice_reader(db, monkeypatch):
-    monkeypatch.setattr(s, "dice_video_available", lambda: False)
+    monkeypatch.setattr(session_setup, "dice_video_available", lambda: False)
     at = _go(_app(), "New match")
     at.radio(key="source_kind").set_value("sample").run()
     at.selectbox(key="game").set_value("yacht").run()
@@ -116,7 +148,7 @@ def test_a_match_typed_by_hand_from_setup_to_scoreboard(db):
     at.radio(key="source_kind").set_value("manual").run()
     at.selectbox(key="game").set_value("pig").run()
     at.text_input(key="players").set_value("Ann, Bob").run()
-    _one(at.number_input, "target score (0: the rules' default)").set_value(10).run()
+    at.number_input(key="opt_pig_target").set_value(10).run()
     at.button(key="start").click().run()
     assert not at.exception, at.exception
     assert at.sidebar.radio(key="page").value == "Match"
@@ -142,8 +174,9 @@ def test_an_input_the_rules_refuse_shows_why(db):
     at = _app()
     at.session_state["match"] = match_id
     at.run()
-    at.selectbox(key=f"input_kind_{match_id}").set_value("claim").run()
-    _one(at.text_input, "or a field number (Martinetti)").set_value("5")
+    assert at.selectbox(key=f"input_kind_{match_id}").options == ["roll", "stop", "event (JSON line)"]
+    at.selectbox(key=f"input_kind_{match_id}").set_value("event (JSON line)").run()
+    _one(at.text_area, "line").set_value('{"type":"claim","player":"A","number":5}')
     _one(at.button, "Record it").click().run()
     assert any("the rules refuse it" in m and "a roll or a stop by A" in m for m in _texts(at, "error"))
 
@@ -182,6 +215,84 @@ def test_a_correction_on_the_page_recomputes_the_call(db, monkeypatch):
     assert '<div class="score">1</div>' in html and "A to play · on: colour" in html
     assert any("white hit red:7 first" in m for m in _texts(at, "markdown"))
     assert [r.label for r in at.radio if r.key == f"export_which_{match_id}"]  # corrected or as recorded
+
+
+def test_a_correction_is_made_in_the_form_from_the_games_own_balls(db, monkeypatch):
+    match_id = _recorded_sample(db)
+    monkeypatch.setenv("ARBITER_MATCH", str(match_id))
+    at = _app()
+    line = at.selectbox(key=f"fix_at_{match_id}")
+    assert line.options[0].startswith("2: 0.89 s · shot_start")
+    assert line.options[-1] == "13: after the last line"
+    line.set_value(3).run()
+    assert at.radio(key=f"fix_op_{match_id}_3").value == "replace"
+    assert at.selectbox(key=f"fix_type_{match_id}_3_replace").value == "ball_ball"
+    key = f"fix_{match_id}_3_replace_ball_ball"
+    hit = at.selectbox(key=f"{key}_balls_1")
+    assert hit.value == "yellow" and "red:7" in hit.options and "pink" in hit.options  # snooker's balls
+    hit.set_value("red:7")
+    at.text_input(key=f"{key}_reason").set_value("white hit red:7 first")
+    _one(at.button, "Correct the line").click().run()
+    assert not at.exception and not _texts(at, "error"), _texts(at, "error")
+    assert any("corrected; 1 decision(s) recomputed differently" in m for m in _texts(at, "success"))
+    html = _html(at)
+    assert '<div class="score">1</div>' in html and "A to play · on: colour" in html
+    desk = s.Desk(db)
+    (override,) = desk.view(match_id).overrides
+    assert override.line == '{"type":"ball_ball","t":0.914354,"balls":["white","red:7"]}'  # its time kept
+    desk.close()
+
+
+def test_a_line_is_inserted_and_deleted_in_the_form(db):
+    desk = s.Desk(db)
+    match_id = desk.start(s.Setup(game="pig"), None)
+    for faces in ("6", "5"):
+        desk.add_input(match_id, s.make_input("roll", "A", t=desk.next_t(match_id), faces=faces))
+    desk.close()
+    at = _app()
+    at.session_state["match"] = match_id
+    at.run()
+    at.selectbox(key=f"fix_at_{match_id}").set_value(4).run()  # after the last line
+    assert at.radio(key=f"fix_op_{match_id}_4").options == ["insert a line before it"]
+    at.selectbox(key=f"fix_type_{match_id}_4_insert").set_value("stop").run()
+    at.selectbox(key=f"fix_{match_id}_4_insert_stop_player").set_value("A")
+    _one(at.button, "Correct the line").click().run()
+    assert not _texts(at, "error"), _texts(at, "error")
+    assert '<div class="score">11</div>' in _html(at)
+    at.selectbox(key=f"fix_at_{match_id}").set_value(2).run()
+    assert at.radio(key=f"fix_op_{match_id}_2").value == "replace"  # a line starts as "change it"
+    die = at.selectbox(key=f"fix_{match_id}_2_replace_roll_dice_d1")
+    assert die.value == 6 and die.options == ["1", "2", "3", "4", "5", "6"]
+    die.set_value(1)
+    _one(at.button, "Correct the line").click().run()  # a one loses the turn: A's stop cannot follow
+    assert any("the rules stop at line 4" in m and "it is B's turn" in m for m in _texts(at, "error"))
+    at.selectbox(key=f"fix_{match_id}_2_replace_roll_dice_d1").set_value(2)
+    _one(at.button, "Correct the line").click().run()
+    assert not _texts(at, "error"), _texts(at, "error")
+    assert '<div class="score">7</div>' in _html(at)
+    at.selectbox(key=f"fix_at_{match_id}").set_value(3).run()
+    at.radio(key=f"fix_op_{match_id}_3").set_value("delete").run()
+    _one(at.button, "Correct the line").click().run()
+    assert not _texts(at, "error"), _texts(at, "error")
+    assert '<div class="score">2</div>' in _html(at)
+
+
+def test_each_call_names_its_rule_and_the_rules_page_opens(db, monkeypatch):
+    match_id = _recorded_sample(db)
+    monkeypatch.setenv("ARBITER_MATCH", str(match_id))
+    at = _app()
+    html = _html(at)
+    assert "rule WPBSA 3.11" in html and 'href="?rules=snooker"' in html
+    assert any("[the rules of Snooker](?rules=snooker)" in m for m in _texts(at, "caption"))
+    rules = AppTest.from_file(str(APP), default_timeout=SCRIPT_TIMEOUT_S)
+    rules.query_params["rules"] = "snooker"
+    rules.run()
+    assert any("The rules of Snooker" in h for h in _texts(rules, "subheader"))
+    shown = _texts(rules, "markdown") + _texts(rules, "info")
+    assert any("nooker" in m or "docs/games/snooker.md is not written yet" in m for m in shown)
+    rules.query_params["rules"] = "chess"
+    rules.run()
+    assert any("unknown game 'chess'" in m for m in _texts(rules, "error"))
 
 
 def test_a_correction_the_rules_cannot_follow_is_refused_on_the_page(db, monkeypatch):
@@ -232,6 +343,24 @@ def test_the_table_is_calibrated_over_the_frame_automatically_or_by_typed_corner
     at.text_input(key="corner_tr").set_value("1147").run()
     _one(at.button, "Fit the table to these corners").click().run()
     assert any("two pixel numbers" in m for m in _texts(at, "error"))
+
+
+def test_the_corners_clicked_on_the_frame_fit_the_table(db):
+    at = _go(_app(), "New match")
+    at.radio(key="source_kind").set_value("sample").run()
+    assert any("click bl: the bottom left (baulk cushion) corner" in m for m in _texts(at, "caption"))
+    assert _one(at.button, "Fit the table to the clicked corners").disabled
+    clicks = s.CornerClicks((1280, 720))
+    for n, (x, y) in enumerate(((79, 114), (93, 648), (1143, 104), (1147, 624))):  # as the browser sends them
+        clicks = clicks.add({"x": x / 1.6, "y": y / 1.6, "width": 800, "height": 450, "unix_time": n})
+    at.session_state["corner_clicks"] = (str(s.SAMPLE_VIDEO), clicks)
+    at.run()
+    assert any("all four corners are clicked" in m for m in _texts(at, "caption"))
+    _one(at.button, "Fit the table to the clicked corners").click().run()
+    assert any("manual calibration, reprojection error" in m for m in _texts(at, "success"))
+    assert at.checkbox(key="use_calib").value
+    _one(at.button, "Clear the clicks").click().run()
+    assert any("click bl:" in m for m in _texts(at, "caption"))
 
 
 def test_the_bundled_sample_runs_live_with_one_click(db):

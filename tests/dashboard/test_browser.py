@@ -1,5 +1,7 @@
 """The dashboard in a real browser: ``arbiter dashboard`` serves it, Playwright drives Debian's Chromium
-(installed by ``scripts/setup.sh``) through the bundled sample, from one click to the exported report.
+(installed by ``scripts/setup.sh``) through the bundled sample, from one click to the exported report; then a
+correction made in the form, the rules page a call links to, the table's corners clicked on the first frame,
+and a new match whose options are picked from widgets.
 
 With ``ARBITER_SCREENSHOT=docs/dashboard.png`` it also refreshes the screenshot the README shows (a plain
 test run leaves the tree as it was).
@@ -25,6 +27,14 @@ SCREENSHOT = os.environ.get("ARBITER_SCREENSHOT")  # e.g. docs/dashboard.png, to
 SERVER_START_S = 90  # Streamlit imports and the first script run, on two shared cores
 RUN_TIMEOUT_S = 300  # the whole sample clip through the pipeline: about 20-40 s here
 VIEWPORT = {"width": 1400, "height": 1000}
+FRAME_WIDTH_PX = 1280  # the sample clip's frames
+# the sample's table corners on its first frame (frame pixels), each with the corner asked for next
+CORNER_CLICKS = (
+    ("bl", "br", (79, 114)),
+    ("br", "tl", (93, 648)),
+    ("tl", "tr", (1143, 104)),
+    ("tr", None, (1147, 624)),
+)
 # `arbiter dashboard` as the console script runs it (cli.py imports the command's module itself once it is
 # registered there; importing it again here is harmless).
 LAUNCH = "import sys; from cli.main import app; import cli.dashboard; sys.argv[0] = 'arbiter'; app()"
@@ -98,6 +108,73 @@ def server(tmp_path):
             proc.wait(10)
 
 
+def _correct_in_the_form(page) -> None:
+    """The Correct tab: pick the first contact, change the ball it hit from snooker's own balls; the call is
+    recomputed (a red first: legal, one point for the pot)."""
+    page.get_by_role("tab", name="Correct").click()
+    page.get_by_role("combobox", name="the line to correct").click()
+    page.get_by_role("option", name="3: 0.91 s · ball_ball: white hits yellow").click()
+    hit = page.get_by_role("combobox", name="balls: the ball it hit")
+    hit.wait_for(timeout=30_000)
+    hit.click()
+    hit.fill("red:7")
+    page.get_by_role("option", name="red:7", exact=True).click()
+    page.get_by_role("textbox", name="the reason (kept with the correction)").fill("white hit red:7 first")
+    page.get_by_role("button", name="Correct the line").click()
+    page.get_by_text("corrected; 1 decision(s) recomputed differently").wait_for(timeout=30_000)
+    board = page.locator(".arbiter-scoreboard").first
+    assert board.locator('[data-player="A"] .score').inner_text() == "1"
+    assert "on: colour" in page.locator(".arbiter-status").first.inner_text()
+    assert "white hits red:7 (corrected)" in page.locator("table.arbiter-timeline").first.inner_text()
+
+
+def _rules_page_from_a_call(page) -> None:
+    """Each call names its rule and links the rules of its game, opened beside the match."""
+    call = page.locator("table.arbiter-timeline tr.decision").first
+    assert "the rules of Snooker" in call.inner_text()
+    with page.context.expect_page() as opened:
+        call.locator("a").first.click()
+    rules = opened.value
+    rules.get_by_text("The rules of Snooker").wait_for(timeout=SERVER_START_S * 1000)
+    assert rules.url.endswith("?rules=snooker")
+    rules.close()
+
+
+def _click_the_corners(page) -> None:
+    """New match on the sample clip: the four corners clicked on its first frame fit the table."""
+    page.get_by_text("New match", exact=True).first.click()
+    page.get_by_text("the bundled sample clip", exact=True).click()
+    page.get_by_text("click the corners on the frame").click()
+    frame = page.frame_locator('iframe[title="streamlit_image_coordinates.streamlit_image_coordinates"]')
+    image = frame.locator("img")
+    image.wait_for(timeout=30_000)
+    scale = image.bounding_box()["width"] / FRAME_WIDTH_PX
+    for corner, following, (x, y) in CORNER_CLICKS:
+        page.get_by_text(f"click {corner}:").wait_for(timeout=30_000)
+        image.click(position={"x": x * scale, "y": y * scale})
+        page.get_by_text(f"click {following}:" if following else "all four corners are clicked").wait_for(
+            timeout=30_000
+        )
+    page.get_by_role("button", name="Fit the table to the clicked corners").click()
+    page.get_by_text("manual calibration, reprojection error").wait_for(timeout=60_000)
+
+
+def _pick_options_and_start(page) -> None:
+    """A match typed by hand: the game and its options picked from widgets, not typed as JSON."""
+    page.get_by_text("no video: enter the events by hand", exact=True).click()
+    page.get_by_role("combobox", name="game").click()
+    page.get_by_role("option", name="Russian pyramid (pyramid)", exact=True).click()
+    page.get_by_text("Options of Russian pyramid").wait_for(timeout=30_000)
+    page.get_by_role("combobox", name="variant").click()
+    page.get_by_role("option", name="dynamic", exact=True).click()
+    target = page.get_by_role("spinbutton", name="target")
+    target.fill("5")
+    target.press("Enter")
+    page.get_by_role("button", name="Start the match").click()
+    page.get_by_text("Match 2: pyramid, A v B").wait_for(timeout=30_000)
+    page.get_by_text("options: variant dynamic, target 5").wait_for(timeout=30_000)
+
+
 def test_the_bundled_sample_from_one_click_to_the_exported_report(server):
     url, tmp = server
     started = time.monotonic()
@@ -147,6 +224,12 @@ def test_the_bundled_sample_from_one_click_to_the_exported_report(server):
             assert "Decisions (1)" in report and "wrong ball first" in report and "A 0, B 4" in report
             assert report.count("<svg") == 1 and 'class="path"' in report  # the shot, with the ball paths
             assert "shot: the cue strikes white" in report  # the timeline
+
+            _correct_in_the_form(page)
+            _rules_page_from_a_call(page)
+            _click_the_corners(page)
+            _pick_options_and_start(page)
+            page.screenshot(path=str(tmp / "new_match.png"))
         finally:
             browser.close()
     if SCREENSHOT:

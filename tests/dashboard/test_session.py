@@ -11,9 +11,12 @@ import numpy as np
 import pytest
 
 from arbiter import contract as c
+from arbiter import games as g
 from arbiter.games import BILLIARDS_GAMES, DICE_GAMES, TEAM_GAMES, billiards
 from dashboard import session as s
 from dashboard import views as v
+from dashboard.session import run as session_run
+from dashboard.session import setup as session_setup
 from vision.calibration import TableCalibration
 from vision.sources import FrameSource
 
@@ -54,12 +57,69 @@ def test_every_refereed_game_can_be_chosen():
 
 
 @pytest.mark.parametrize(
-    ("game", "target"),
-    [("snooker", "frames"), ("straight-pool", "target"), ("pig", "target"), ("yacht", None)],
+    ("game", "names"),
+    [
+        ("snooker", ("frames", "first")),
+        ("straight-pool", ("target", "first")),
+        ("pig", ("target", "first")),
+        ("yacht", ("first", "categories", "rounds", "scores")),
+    ],
 )
-def test_the_target_option_is_the_games_own(game, target):
-    assert s.target_option(game) == target
-    assert "first" in s.game_options(game) or game == "bank"
+def test_the_options_offered_are_the_games_own(game, names):
+    options = s.game_options(game)
+    assert tuple(o.name for o in options) == names == tuple(o.name for o in g.game(game).options)
+    assert all(o.help for o in options)
+
+
+PIG_FORM = {"target": 100, "first": "A"}  # the form as it opens: the rules' defaults
+
+
+@pytest.mark.parametrize(
+    ("game", "values", "want"),
+    [
+        ("pig", PIG_FORM, {}),  # a form left alone: no options, as arbiter referee would start it
+        ("pig", {"target": 20, "first": "B"}, {"target": 20, "first": "B"}),
+        ("pig", {"target": 20.0}, {"target": 20}),
+        ("snooker", {"frames": 3, "first": "A"}, {"frames": 3}),
+        ("pyramid", {"variant": "dynamic", "target": 8, "foul_penalty": "ball"},
+            {"variant": "dynamic", "foul_penalty": "ball"}),
+        ("martinetti", {"auto_advance": True}, {"auto_advance": True}),
+        ("yacht", {"rounds": None, "categories": "", "scores": ""}, {}),
+        ("yacht", {"categories": '["choice", "yacht"]'}, {"categories": ["choice", "yacht"]}),
+        ("five-pins", {"contact_mm": 3.0, "target": 60}, {}),
+        ("five-pins", {"contact_mm": 4.5}, {"contact_mm": 4.5}),
+        ("thirteen", {"shifted_die": " d3 "}, {"shifted_die": "d3"}),
+        ("buck-dice", {"point": 4}, {"point": 4}),
+    ],
+)  # fmt: skip
+def test_the_options_form_gives_the_header_only_what_differs_from_the_rules(game, values, want):
+    options = s.options_from_form(g.game(game), values, ("A", "B"))
+    assert options == want
+    s.Setup(game=game, options=options).header()  # and the engine takes them
+
+
+@pytest.mark.parametrize(
+    ("game", "values", "message"),
+    [
+        ("pig", {"target": 0}, "target must be at least 1"),
+        ("pig", {"target": 2.5}, "target must be a whole number"),
+        ("pig", {"first": "Zoe"}, "first must be one of the players A, B"),
+        ("pyramid", {"target": 9}, "target must be 1..8"),
+        ("pyramid", {"variant": "russian"}, "variant must be one of free, combined, dynamic"),
+        ("yacht", {"categories": "chance"}, "categories must be a JSON list or object"),
+        ("yacht", {"categories": "7"}, "categories must be a JSON list or object"),
+        ("five-pins", {"contact_mm": float("nan")}, "finite"),
+    ],
+)
+def test_an_option_out_of_its_range_says_what_it_must_be(game, values, message):
+    with pytest.raises(s.DeskError, match=message):
+        s.options_from_form(g.game(game), values, ("A", "B"))
+
+
+def test_a_player_option_defaults_to_the_first_player():
+    first = g.game("pig").option("first")
+    assert s.option_default(first, ("Ann", "Bob")) == "Ann"
+    assert s.option_default(g.game("pig").option("target"), ("Ann", "Bob")) == 100
 
 
 @pytest.mark.parametrize(
@@ -91,18 +151,6 @@ def test_players_are_typed_in_turn_order(text, want):
             s.parse_players(text)
     else:
         assert s.parse_players(text) == want
-
-
-@pytest.mark.parametrize(
-    ("text", "want"),
-    [("", {}), ('{"first": "B"}', {"first": "B"}), ("[1]", s.DeskError), ("{x", s.DeskError)],
-)
-def test_options_are_a_json_object(text, want):
-    if want is s.DeskError:
-        with pytest.raises(s.DeskError, match="JSON object"):
-            s.parse_options(text)
-    else:
-        assert s.parse_options(text) == want
 
 
 @pytest.mark.parametrize(
@@ -146,7 +194,7 @@ def test_a_bad_corner_says_what_a_point_is(text):
 
 
 def test_the_table_is_found_on_the_first_frame_and_typed_corners_fit_it_too(tmp_path):
-    auto = s.calibrate(str(s.SAMPLE_VIDEO), "snooker", tmp_path / "auto.json")
+    auto = s.calibrate(str(s.SAMPLE_VIDEO), billiards("snooker"), tmp_path / "auto.json")
     assert auto.ok and auto.profile is not None and auto.profile.is_file() and "automatic" in auto.message
     assert auto.image.shape == (720, 1280, 3)
     table = billiards("snooker").table
@@ -157,7 +205,7 @@ def test_the_table_is_found_on_the_first_frame_and_typed_corners_fit_it_too(tmp_
     typed = {
         name: tuple(map(float, xy)) for name, xy in zip(s.CORNERS, calib.mm_to_px(corners_mm), strict=True)
     }
-    manual = s.calibrate(str(s.SAMPLE_VIDEO), "snooker", tmp_path / "manual.json", typed)
+    manual = s.calibrate(str(s.SAMPLE_VIDEO), billiards("snooker"), tmp_path / "manual.json", typed)
     assert manual.ok and "manual" in manual.message
     again = TableCalibration.load(manual.profile, game="snooker", image_size=manual.size)
     assert np.allclose(again.mm_to_px(corners_mm), calib.mm_to_px(corners_mm), atol=3.0)
@@ -165,15 +213,15 @@ def test_the_table_is_found_on_the_first_frame_and_typed_corners_fit_it_too(tmp_
 
 def test_corners_that_fit_no_camera_are_refused_with_the_frame_to_read_them_from(tmp_path):
     bad = dict.fromkeys(s.CORNERS, (10.0, 10.0))
-    preview = s.calibrate(str(s.SAMPLE_VIDEO), "snooker", tmp_path / "bad.json", bad)
+    preview = s.calibrate(str(s.SAMPLE_VIDEO), billiards("snooker"), tmp_path / "bad.json", bad)
     assert not preview.ok and preview.profile is None and "check the points" in preview.message
     assert not (tmp_path / "bad.json").exists()
     assert preview.image.shape == (720, 1280, 3)  # the frame with a pixel grid
 
 
 def test_dice_games_have_no_table_to_calibrate(tmp_path):
-    with pytest.raises(s.DeskError, match="dice game"):
-        s.calibrate(str(s.SAMPLE_VIDEO), "yacht", tmp_path / "x.json")
+    with pytest.raises(s.DeskError, match="yacht is a dice game"):
+        s.calibrate(str(s.SAMPLE_VIDEO), g.dice("yacht"), tmp_path / "x.json")
 
 
 # --- inputs ----------------------------------------------------------------------------------------------
@@ -415,7 +463,7 @@ def test_a_video_without_a_table_fails_with_the_reason_and_keeps_the_match(desk,
 
 
 def test_a_dice_game_needs_the_dice_reader_for_a_video(desk, monkeypatch):
-    monkeypatch.setattr(s, "dice_video_available", lambda: False)
+    monkeypatch.setattr(session_setup, "dice_video_available", lambda: False)
     with pytest.raises(s.DeskError, match="does not read dice from video"):
         desk.start(s.Setup(game="yacht"), str(s.SAMPLE_VIDEO))
     assert desk.matches() == []
@@ -442,7 +490,7 @@ def test_a_dice_game_from_video_records_the_rolls_and_referees_them(desk, monkey
                 break
         return type("Result", (), {"frames": n, "bad_frames": 0, "fps": 30.0})()
 
-    monkeypatch.setattr(s, "referee_dice_video", pipeline)
+    monkeypatch.setattr(session_run, "referee_dice_video", pipeline)
     match_id = desk.start(s.Setup(game="pig", options={"target": 20}), str(s.SAMPLE_VIDEO))
     progress = _wait(desk.run(match_id), 60)
     assert progress.status == "done" and progress.frames == 10, progress
@@ -470,7 +518,7 @@ class _DroppingCamera:
 
 
 def test_a_lost_camera_shows_a_clear_message_and_keeps_what_was_recorded(desk, monkeypatch):
-    monkeypatch.setattr(s, "FrameSource", _DroppingCamera)
+    monkeypatch.setattr(session_run, "FrameSource", _DroppingCamera)
     run = s.PipelineRun(1, "0", s.Setup(game="snooker"), desk.runs_root / "camera", lambda *_: [])
     progress = _wait(run.start(), 120)
     assert progress.status == "source lost", progress
@@ -514,3 +562,162 @@ def test_the_views_lay_out_the_scoreboard_and_timeline(desk):
     assert v.timeline_html(view.rows, limit=3).count('class="event"') == 3
     assert "frame 10 of 100 · 20.0 fps · 4 s left" in v.progress_text(s.Progress("running", 10, 100, 20.0))
     assert v.progress_text(s.Progress("running", 10, None, 20.0)) == "running · frame 10 · 20.0 fps"
+
+
+# --- the correction form ---------------------------------------------------------------------------------
+
+CONTACT = c.BallBall(t=0.914354, frame=55, balls=("white", "yellow"))
+ROLL = c.Roll(t=1.5, player="A", dice=(c.Die("d1", 3), c.Die("d2", 5)), thrown=("d2",))
+
+
+@pytest.mark.parametrize(
+    ("game", "types"),
+    [
+        ("snooker", ("shot_start", "ball_ball", "cushion", "pocket", "off_table", "shot_end", "declare",
+                     "choice", "concede")),
+        ("straight-pool", ("shot_start", "ball_ball", "cushion", "pocket", "off_table", "shot_end", "call",
+                           "choice", "concede")),
+        ("five-pins", ("shot_start", "ball_ball", "cushion", "pocket", "off_table", "pin_down", "shot_end",
+                       "concede")),
+        ("pig", ("roll", "stop")),
+        ("liar", ("roll", "claim", "challenge")),
+    ],
+)  # fmt: skip
+def test_a_correction_offers_the_lines_of_the_game_its_camera_sees_and_its_own_inputs(game, types):
+    assert s.line_types(g.game(game)) == types
+
+
+def test_a_contact_is_corrected_from_the_balls_of_the_game():
+    snooker = g.billiards("snooker")
+    t, balls = s.line_fields("ball_ball", snooker, ("A", "B"), CONTACT)
+    assert (t.kind, t.value) == (s.FieldKind.NUMBER, 0.914354)
+    assert balls.kind is s.FieldKind.PAIR and balls.value == ("white", "yellow")
+    assert balls.choices == snooker.balls and "red:15" in balls.choices
+    fixed = s.line_from_fields("ball_ball", (t, balls), {"balls": ("white", "red:7")}, frame=55)
+    assert fixed == c.BallBall(t=0.914354, frame=55, balls=("white", "red:7"))
+
+
+@pytest.mark.parametrize(
+    ("type_name", "game", "field", "choices"),
+    [
+        ("pocket", "snooker", "pocket", ("bl", "br", "ml", "mr", "tl", "tr")),
+        ("cushion", "snooker", "side", ("bottom", "top", "left", "right")),
+        ("pin_down", "five-pins", "pin", ("pin:c", "pin:n", "pin:s", "pin:e", "pin:w")),
+        ("pin_down", "five-pins", "by", ("white", "yellow", "red")),
+        ("declare", "snooker", "player", ("A", "B")),
+        ("choice", "snooker", "option", c.CHOICE_OPTIONS),
+        ("operation", "thirteen", "op", tuple(o.value for o in c.Op)),
+    ],
+)
+def test_each_field_offers_the_games_own_words(type_name, game, field, choices):
+    (found,) = [f for f in s.line_fields(type_name, g.game(game), ("A", "B"), None, 1.0) if f.name == field]
+    assert found.kind is s.FieldKind.CHOICE and set(found.choices) == set(choices)
+
+
+def test_an_optional_field_may_be_left_empty_and_is_left_out():
+    form = s.line_fields("call", g.billiards("straight-pool"), ("A", "B"))
+    assert [(f.name, f.optional) for f in form] == [
+        ("t", True), ("player", False), ("ball", True), ("pocket", True), ("safety", True)
+    ]  # fmt: skip
+    assert "" in form[2].choices and form[4].value is False
+    line = s.line_from_fields("call", form, {"player": "B", "ball": "7", "pocket": "tl"})
+    assert c.to_json(line) == '{"type":"call","player":"B","ball":"7","pocket":"tl"}'
+
+
+def test_a_roll_is_corrected_die_by_die():
+    pig = g.dice("pig")
+    form = s.line_fields("roll", pig, ("A", "B"), ROLL)
+    dice = next(f for f in form if f.name == "dice")
+    assert dice.kind is s.FieldKind.DICE and dice.value == (("d1", 3), ("d2", 5))
+    assert dice.choices == (1, 2, 3, 4, 5, 6)
+    thrown = next(f for f in form if f.name == "thrown")
+    assert thrown.kind is s.FieldKind.SUBSET and thrown.value == ("d2",) and thrown.choices == ("d1", "d2")
+    line = s.line_from_fields("roll", form, {"dice": (("d1", 3), ("d2", 2)), "thrown": ["d1", "d2"]})
+    assert line == c.Roll(t=1.5, player="A", dice=(c.Die("d1", 3), c.Die("d2", 2)), thrown=("d1", "d2"))
+
+
+def test_a_line_changed_to_another_type_keeps_the_fields_they_share():
+    form = s.line_fields(
+        "pocket", g.billiards("snooker"), ("A", "B"), c.Cushion(t=2.0, ball="red:7", side="top")
+    )
+    assert {f.name: f.value for f in form} == {"t": 2.0, "ball": "red:7", "pocket": "bl"}
+
+
+@pytest.mark.parametrize(
+    ("type_name", "values", "message"),
+    [
+        ("claim", {"player": "A", "hand": "3 3 x"}, "faces are numbers"),
+        ("claim", {"player": "A", "hand": "3 3"}, "5 faces"),
+        ("shot_end", {"positions": "{white"}, "positions must be JSON"),
+        ("shot_end", {"positions": '{"white": [1]}'}, "not a line of the contract"),
+    ],
+)
+def test_a_form_the_contract_refuses_says_why(type_name, values, message):
+    spec = g.game("liar") if type_name == "claim" else g.game("snooker")
+    form = s.line_fields(type_name, spec, ("A", "B"), None, 1.0)
+    with pytest.raises(s.DeskError, match=message):
+        s.line_from_fields(type_name, form, values)
+
+
+def test_headers_and_decisions_are_not_put_in_by_a_correction():
+    with pytest.raises(s.DeskError, match="not a 'decision' line"):
+        s.line_fields("decision", g.game("pig"), ("A", "B"))
+
+
+def test_a_correction_from_the_form_recomputes_the_decisions(desk):
+    match_id = _pig(desk)
+    _roll(desk, match_id, "A", "6")
+    _roll(desk, match_id, "A", "5")
+    desk.add_input(match_id, s.make_input("stop", "A"))
+    row = desk.view(match_id).rows[1]
+    form = s.line_fields(row.type, g.game("pig"), ("A", "B"), row.line)
+    fixed = s.line_from_fields(row.type, form, {"dice": (("d1", 2),)})
+    view = desk.correct(match_id, "replace", row.line_no, fixed, "the die shows 2")
+    assert view.board.score == {"A": 8, "B": 0} and view.rows[1].corrected
+    view = desk.correct(match_id, "delete", 4, None, "no stop was said")
+    assert view.board.score == {"A": 0, "B": 0} and [r.type for r in view.rows] == ["roll", "roll"]
+
+
+# --- corners clicked on the frame, and the rules behind each call -----------------------------------------
+
+
+def test_each_click_names_the_next_corner_in_frame_pixels():
+    clicks = s.CornerClicks((1280, 720))
+    assert clicks.next_corner == "bl" and not clicks.complete
+    shown = {"width": 800, "height": 450}  # the frame shown at 800 px wide
+    clicks = clicks.add({"x": 50, "y": 71, **shown, "unix_time": 1})
+    assert clicks.points == {"bl": (80.0, 113.6)} and clicks.next_corner == "br"
+    assert clicks.add({"x": 50, "y": 71, **shown, "unix_time": 1}) == clicks  # the same click, reported again
+    for n, (x, y) in enumerate(((58, 405), (714, 65), (717, 390)), start=2):
+        clicks = clicks.add({"x": x, "y": y, **shown, "unix_time": n})
+    assert clicks.complete and list(clicks.points) == list(s.CORNERS)
+    assert clicks.points["tr"] == (1147.2, 624.0)
+    assert clicks.add({"x": 1, "y": 1, **shown, "unix_time": 9}).points == clicks.points  # four is all
+    assert clicks.cleared().next_corner == "bl" and clicks.add(None) == clicks
+
+
+def test_clicked_corners_fit_the_table(tmp_path):
+    clicks = s.CornerClicks((1280, 720))
+    for n, (x, y) in enumerate(((79, 114), (93, 648), (1143, 104), (1147, 624))):
+        clicks = clicks.add({"x": x, "y": y, "width": 1280, "height": 720, "unix_time": n})
+    preview = s.calibrate(str(s.SAMPLE_VIDEO), billiards("snooker"), tmp_path / "clicked.json", clicks.points)
+    assert preview.ok and "manual calibration" in preview.message
+    marked = s.mark_corners(s.first_frame(str(s.SAMPLE_VIDEO)), clicks.points)
+    assert (
+        marked.shape == (720, 1280, 3)
+        and tuple(marked[114, 79 + s.calibration.MARK_PX]) == s.calibration.MARK_BGR
+    )
+
+
+def test_each_call_names_its_rule_and_links_the_rules_of_its_game(desk):
+    match_id = desk.open_folder(s.SAMPLE_SHOT / "truth.jsonl")
+    view = desk.view(match_id)
+    (decision,) = [d for r in view.rows for d in r.decisions]
+    assert decision.rule == decision.decision.foul.rule and "WPBSA 3.11" in decision.rule
+    html = v.timeline_html(view.rows, spec=view.spec)
+    assert (
+        f"rule {decision.rule}" in html and 'href="?rules=snooker"' in html and "the rules of Snooker" in html
+    )
+    assert view.spec.rules_page == "docs/games/snooker.md"
+    page = s.rules_text(view.spec)
+    assert page is None or "nooker" in page

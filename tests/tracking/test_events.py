@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from arbiter import contract as c
@@ -34,10 +36,8 @@ def shots(request, tmp_path_factory):
 def referee_events(game, shot_dir):
     table = billiards(game).table
     tracker = BallTracker(billiards(game))
-    detector = EventDetector(table, (billiards(game).cue_ball,))
+    detector = EventDetector(billiards(game))
     tscore = TrackScore(match_mm=table.ball_diameter_mm)
-    import json
-
     frames = [json.loads(x) for x in (shot_dir / "frames.jsonl").read_text().splitlines()]
     out, views, t = [], [], 0.0
     for frame, (t, dets) in zip(frames, truth_detections(shot_dir, game, noise_mm=0.8), strict=True):

@@ -69,3 +69,16 @@ def test_the_sample_balls_are_found_on_the_table_with_their_colours(frame_index,
     assert found >= 0.85 * len(visible), (found, len(visible))  # measured: 17 of 19 (arbiter eval: README)
     assert right_colour >= 0.85 * found  # measured: 15 of 17 on frame 0 (brown and black are the hard ones)
     assert len(dets) <= len(visible) + 1
+
+
+def test_an_unknown_detector_is_refused_naming_the_choices(sample_calibration):
+    with pytest.raises(ValueError, match="unknown detector 'hough'; choose one of: classical, yolo"):
+        build_detector("hough", billiards("snooker"), sample_calibration, (1080, 1920, 3))
+
+
+def test_only_the_network_reports_pins(sample_calibration):
+    ok, image = cv2.VideoCapture(str(SAMPLE / "video.mp4")).read()
+    assert ok
+    classical = build_detector("classical", billiards("snooker"), sample_calibration, image.shape)
+    assert not classical.sees_pins and len(classical.last_pins.xy_mm) == 0
+    assert build_detector("yolo", billiards("snooker"), sample_calibration, image.shape).sees_pins

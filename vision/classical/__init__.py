@@ -1,0 +1,41 @@
+"""A classical ball detector: cloth model, circles of the known ball size, identity by colour.
+
+It is the baseline a trained detector must beat and the fallback when no weights are present, so it must
+run at frame rate on a small CPU. Each frame is reduced by halvings to a coarse level (ball radius ~3 px)
+where the cloth model (``vision.cloth``) marks foreground; each foreground blob is then looked at in its
+own small window at a finer level:
+
+- blobs of one ball's size, and *seeds* (a glint too small for a ball, over a disk darker than the cloth:
+  a ball of the cloth's own colour, green on green), are fitted all at once, vectorised: a mean shift of
+  the foreground centroid, then the centre with the best *radial-edge* vote nearby (a one-radius Hough
+  transform over the colour structure tensor, sampled on a ring);
+- bigger blobs (touching balls, a rack, a ball against the cue, a hand) are searched for circles by two
+  votes that complement each other: *coverage*, the share of a disk that is foreground (it locates balls
+  but is flat inside a rack), and the radial-edge vote (every ball keeps its outline and the shading of
+  its rim, even inside a rack). Edge strength is compressed (square root) so that the faint seams between
+  touching balls count next to the highlights' sharp rims; an opening first erases what is thinner than a
+  ball (the cue, chalk lines). Blobs of rack size are searched at a finer level, where the seams show.
+
+A circle is kept when it is covered, outlined all round (or packed between two kept balls, as inside a
+rack), and shiny: every ball shows a glint above its body colour, which pocket mouths, sleeves, hands and
+shadows do not. Blobs whose pixels have not changed since the last frame keep their circles, so balls at
+rest, most of a match, cost almost nothing.
+
+Identity is read from the pixels inside each circle, measured against the cloth brightness next to it
+(both are lit by the same lamp): the shares of dark, white and coloured pixels (black ball, cue ball, pool
+stripes) and the hue and strength of the most saturated ones. Each frame's balls are then assigned to the
+game's classes respecting how many balls share each look (fifteen reds, one of each pool ball), which
+settles look-alikes such as pool 3 and 7 by comparison rather than by absolute colour.
+
+The package, by stage: ``config`` (every threshold), ``levels`` (the pyramid, the table's geometry, one
+frame as the fits see it), ``kernels`` (the array primitives), ``blobs`` (candidate finding, reuse of still
+blobs), ``isolated`` and ``cluster`` (the circle fits), ``identity`` (colour and naming over the game's ball
+set), ``detector`` (the class that composes them).
+"""
+
+from __future__ import annotations
+
+from .config import ClassicalConfig
+from .detector import ClassicalDetector
+
+__all__ = ["ClassicalConfig", "ClassicalDetector"]

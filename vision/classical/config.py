@@ -1,0 +1,119 @@
+"""Every threshold of the classical detector, in one frozen value checked when it is built."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from vision.cloth import ClothConfig
+
+
+@dataclass(frozen=True)
+class ClassicalConfig:
+    """Every threshold of the classical detector. Distances are in ball radii and colours relative to
+    the local cloth, so one config serves any resolution, cloth and exposure; each comment says what the
+    knob trades off."""
+
+    cloth: ClothConfig = field(default_factory=ClothConfig)
+    # Ball radius at the coarse level, where foreground blobs are found: smaller is faster but loses balls
+    # that barely differ from the cloth (they shrink below a pixel of contrast).
+    coarse_radius_px: float = 3.0
+    # Ball radius at the fine level, where lone balls are fitted and colours read: larger places centres
+    # more precisely, at a cost growing with its square.
+    fine_radius_px: float = 6.0
+    # Ball radius (at most) where clusters of touching balls are split: the seams between them are about a
+    # pixel wide, so a finer level separates a rack better; clusters at rest are not refitted, so the cost
+    # falls on frames where a cluster moves.
+    cluster_radius_px: float = 10.0
+    # How far past the table mask (radii) foreground is examined: balls near the cushions stick out of the
+    # playing area in the image by perspective. Larger brings more of the cushions and pockets in.
+    mask_margin: float = 1.0
+    # How far inside the table mask's edge (radii) a ball centre must lie; negative: how far outside it may.
+    # Perspective puts the centre of a ball touching a far cushion up to ~0.3 radii outside a mask drawn at
+    # cloth level (inside one drawn at ball-centre height); pocket mouths are told apart by their lack of
+    # a glint, not by the mask.
+    centre_inset: float = -0.3
+    # Smallest blob worth a look, as a share of a ball's area: chalk spots, pin heads and noise are smaller.
+    min_blob_area: float = 0.25
+    # Radius (radii) of the opening that clears thin foreground from clusters before circles are sought:
+    # above half the cue's width relative to a ball (~0.55), below what is left of a ball whose shaded
+    # side blends with the cloth.
+    opening: float = 0.6
+    # Share of the disk that must be foreground, for a lone ball and for a ball in a cluster. A lone blob
+    # already has a ball's size, so the bar is low (a white ball's shaded side can match a grey cloth);
+    # in a cluster it must be higher, as hands and sleeves are foreground everywhere.
+    min_coverage: float = 0.4
+    min_cluster_coverage: float = 0.7
+    # For a glint seed, the share of the disk that is foreground or darker than the cloth (the shaded side
+    # and shadow of a ball in the cloth's colour); pins' heads and chalk spots have < 0.25.
+    min_seed_coverage: float = 0.5
+    # Radial edge vote in a cluster (compressed edge strength around the circle, relative to a step as
+    # high as the cloth is bright): balls in a rack score >= 0.35, the rims of hands and sleeves ~0.25.
+    min_edge: float = 0.3
+    # The outline must show all round: the edge vote in the second weakest eighth of the circle (one
+    # eighth may be lost to a touching ball of the same colour). Balls score >= 0.2; a hand crossed by
+    # the cue, whose edges come from the stick, ~0.15.
+    min_outline: float = 0.2
+    # Closest two centres may be (radii): touching balls are 2 apart; lower splits one ball into two.
+    min_separation: float = 1.6
+    # Every ball is shiny: its brightest pixel must stand this far (cloth brightnesses) above its median.
+    # Pocket mouths, sleeves, hands and shadows stay below ~0.25; the dullest balls reach ~0.5.
+    min_glint: float = 0.35
+    # Colour is read inside this share of the radius: the rim picks up the cloth's reflection and shadow.
+    colour_radius: float = 0.85
+    # The brightest share of a ball's pixels is its specular highlight and is left out of its colour.
+    highlight_share: float = 0.1
+    # Pixel categories, brightness relative to the cloth: darker than ``dark`` and greyer than
+    # ``dark_saturation`` is black (ball body, ink); brighter than ``white_luma`` and greyer than
+    # ``white_saturation`` is white (cue ball, stripes' caps, number discs); the rest, if saturated, is
+    # colour. Saturation is (max - min) / max of the channels.
+    dark: float = 0.45
+    dark_saturation: float = 0.6
+    white_luma: float = 0.6
+    white_saturation: float = 0.3
+    # Blobs whose pixels have not changed since the last frame keep last frame's circles: balls at rest,
+    # most of a match, then cost almost nothing. Off refits every blob in every frame (the worst case).
+    reuse_still: bool = True
+    # Colour distance at which confidence halves: smaller makes the confidence stricter about colour.
+    colour_scale: float = 0.5
+
+    def __post_init__(self) -> None:
+        if not 1.5 <= self.coarse_radius_px <= self.fine_radius_px <= self.cluster_radius_px:
+            raise ValueError(
+                "need 1.5 <= coarse_radius_px <= fine_radius_px <= cluster_radius_px (got "
+                f"{self.coarse_radius_px}, {self.fine_radius_px}, {self.cluster_radius_px})"
+            )
+        for name in (
+            "min_coverage",
+            "min_cluster_coverage",
+            "min_seed_coverage",
+            "min_blob_area",
+            "colour_radius",
+            "highlight_share",
+            "dark",
+            "dark_saturation",
+            "white_saturation",
+            "opening",
+        ):
+            v = getattr(self, name)
+            if not 0.0 < v < 1.0:
+                raise ValueError(f"ClassicalConfig.{name} must be in (0, 1), got {v}")
+        if self.mask_margin < 0:
+            raise ValueError(f"ClassicalConfig.mask_margin must be >= 0, got {self.mask_margin}")
+        if not -2.0 <= self.centre_inset <= 1.0:
+            raise ValueError(
+                f"ClassicalConfig.centre_inset must be in [-2, 1] radii, got {self.centre_inset}"
+            )
+        if not 0.5 <= self.min_separation <= 2.0:
+            raise ValueError(
+                f"ClassicalConfig.min_separation must be in [0.5, 2] radii, got {self.min_separation}"
+            )
+        if (
+            self.min_edge < 0
+            or self.min_outline < 0
+            or self.min_glint < 0
+            or self.white_luma <= 0
+            or self.colour_scale <= 0
+        ):
+            raise ValueError(
+                "ClassicalConfig.min_edge, min_outline, min_glint must be >= 0; white_luma, colour_scale > 0"
+            )

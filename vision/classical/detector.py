@@ -1,0 +1,187 @@
+"""The classical detector: the pyramid, the cloth, candidate circles, then judging and naming them.
+
+A circle is kept when it is covered, outlined all round (or packed between two kept balls, as inside a
+rack), and shiny: every ball shows a glint above its body colour, which pocket mouths, sleeves, hands and
+shadows do not. Kept circles are named over the game's ball set (``identity``).
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from typing import Any
+
+import cv2
+import numpy as np
+
+from arbiter.games import BilliardsSpec
+from vision.cloth import ClothModel, Foreground, find_table
+from vision.types import Detections
+
+from .blobs import StillBlobs, find_blobs, fit_blobs, merged
+from .candidates import Candidates
+from .config import ClassicalConfig
+from .identity import BallSet, Colour, ColourMemo
+from .kernels import EPS, bound
+from .levels import Geometry, Pyramid, Scene
+
+_PACKED_OUTLINE = 0.5  # share of min_outline a ball packed between two found balls needs
+_TOUCH = (1.7, 2.3)  # radii between the centres of touching balls (perspective, fit error)
+_PACKED_ROUNDS = 3
+
+
+def _packed(xy: np.ndarray, candidate: np.ndarray, kept: np.ndarray, radius: float) -> np.ndarray:
+    """Candidates that touch at least two kept balls (centres two radii apart): inside a rack a ball's
+    outline is mostly seams with balls of its own colour, and its packed neighbours vouch for it. Spreads
+    inwards over a few rounds."""
+    kept = kept.copy()
+    d = np.linalg.norm(xy[:, None, :] - xy[None, :, :], axis=2)
+    touching = (d >= _TOUCH[0] * radius) & (d <= _TOUCH[1] * radius)
+    for _ in range(_PACKED_ROUNDS):
+        new = candidate & ~kept & ((touching & kept[None, :]).sum(axis=1) >= 2)
+        if not new.any():
+            break
+        kept |= new
+    return kept
+
+
+class ClassicalDetector:
+    """Finds the balls of one game in frames from one fixed camera.
+
+    ``ball_radius_px`` is the apparent ball radius (from the calibration, at the table's centre: it varies
+    by ~10 % over the table, which the thresholds absorb). ``table_mask`` (H x W, nonzero = playing area,
+    drawn at cloth level or at ball-centre height, pocket mouths in or out) limits the search; without it
+    the cloth is found in the first frame (``cloth.find_table``). Call ``detect`` once per frame and in
+    order: the cloth model learns from every call and still blobs are recognised from the last frame.
+    ``reset`` after a cut or a camera move."""
+
+    def __init__(
+        self,
+        spec: BilliardsSpec,
+        ball_radius_px: float,
+        table_mask: np.ndarray | None = None,
+        config: ClassicalConfig | None = None,
+    ) -> None:
+        config = config or ClassicalConfig()
+        self._balls = BallSet.for_game(spec)
+        if not isinstance(ball_radius_px, numbers.Real) or not math.isfinite(ball_radius_px):
+            raise ValueError(f"ball_radius_px must be a finite number, got {ball_radius_px!r}")
+        if ball_radius_px < 2.0:
+            raise ValueError(
+                f"ball_radius_px must be at least 2 (a ball of {ball_radius_px} px cannot be told)"
+            )
+        if table_mask is not None:
+            table_mask = np.asarray(table_mask)
+            if table_mask.ndim != 2 or not table_mask.any():
+                raise ValueError("table_mask must be a 2-D array (H x W) with at least one nonzero pixel")
+        self.spec: BilliardsSpec = spec
+        self.radius: float = float(ball_radius_px)
+        self.config: ClassicalConfig = config
+        self._table_mask: np.ndarray | None = table_mask
+        self._pyramid: Pyramid = Pyramid.build(self.radius, config)
+        self._geometry: Geometry | None = None
+        self._cloth: ClothModel | None = None
+        self._still: StillBlobs = StillBlobs(config.reuse_still)
+        self._colours: ColourMemo = ColourMemo(config)
+        self._last: Detections | None = None
+        # Every circle of the last frame with the measures it was judged on: for tuning and diagnosis.
+        self.last_candidates: dict[str, Any] | None = None
+
+    def reset(self) -> None:
+        """Forget the cloth (a cut, a new table); the next frame relearns it."""
+        if self._cloth is not None:
+            self._cloth.reset()
+        self._still.reset()
+        self._colours.reset()
+        self._last = None
+
+    def detect(self, image: np.ndarray) -> Detections:
+        """Every ball found in ``image`` (H x W x 3 BGR uint8). ``xy_mm`` is left NaN."""
+        image = np.asarray(image)
+        if image.ndim != 3 or image.shape[2] != 3 or image.dtype != np.uint8:
+            raise ValueError(f"detect needs an H x W x 3 uint8 BGR image, got {image.dtype} {image.shape}")
+        geo = self._geometry_for(image)
+        levels = [image[geo.y0 : geo.y1, geo.x0 : geo.x1]]
+        for _ in range(self._pyramid.coarse):
+            levels.append(cv2.resize(levels[-1], None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA))
+        moved = self._still.moved(levels[-1], geo)
+        if moved is not None and self._last is not None and not moved.any():
+            return self._last  # nothing on the table changed since the last frame looked at
+        if self._cloth is None:
+            self._cloth = ClothModel(geo.masks[-1], self.config.cloth)
+        fg = self._cloth.update(levels[-1].astype(np.float32))
+        scene = Scene.of(tuple(levels), geo, self._pyramid, self.config, self._cloth)
+        cand = self._candidates(scene, fg, moved)
+        self.last_candidates = None
+        self._last = self._judge(scene, cand)
+        return self._last
+
+    def _geometry_for(self, image: np.ndarray) -> Geometry:
+        h, w = image.shape[:2]
+        if self._geometry is not None and self._geometry.shape == (h, w):
+            return self._geometry
+        if self._table_mask is not None and self._table_mask.shape != (h, w):
+            raise ValueError(f"table_mask is {self._table_mask.shape}, the image {h} x {w}: they must match")
+        mask = self._table_mask if self._table_mask is not None else find_table(image)
+        self._geometry = Geometry.build(mask, self.radius, self.config, self._pyramid.coarse)
+        self._cloth = None
+        return self._geometry
+
+    def _candidates(self, scene: Scene, fg: Foreground, moved: np.ndarray | None) -> Candidates:
+        """Circles in the coarse foreground, fitted at the fine level. A blob whose surroundings have not
+        changed since the last frame (balls at rest: most of a match) keeps last frame's circles."""
+        blobs = find_blobs(scene, fg)
+        found = fit_blobs(scene, blobs, self._still.recall(moved, blobs))
+        self._still.remember(scene.coarse, blobs, found)
+        return merged(found, self.config.min_separation * self._pyramid.fine_radius)
+
+    def _judge(self, scene: Scene, cand: Candidates) -> Detections:
+        """Keep the circles that are balls and name them."""
+        if len(cand) == 0:
+            return Detections.empty()
+        geo, fine_levels = scene.geo, self._pyramid.fine
+        xy_full = 2**fine_levels * (cand.xy + 0.5) - 0.5 + np.array([geo.x0, geo.y0], np.float64)
+        colour = self._colours.measure(scene, cand.xy)
+        keep, min_cov = self._balls_among(cand, colour, geo.centre_ok(xy_full))
+        self.last_candidates = {
+            "xy_px": xy_full,
+            "coverage": cand.coverage,
+            "edge": cand.edge,
+            "cluster": cand.cluster,
+            "seeded": cand.seeded,
+            "outline": cand.outline,
+            "glint": colour.glint,
+            "kept": keep,
+        }
+        if not keep.any():
+            return Detections.empty()
+        cost = self._balls.costs(colour.subset(keep))
+        choice = self._balls.assign(cost)
+        distance = cost[np.arange(len(choice)), choice]
+        fit = bound((cand.coverage[keep] - min_cov[keep]) / (1.0 - min_cov[keep] + EPS), 0.0, 1.0)
+        scale = self.config.colour_scale
+        confidence = (0.5 + 0.5 * fit) * scale / (scale + distance)
+        radius = cand.radius[keep] * 2**fine_levels
+        return Detections(xy_full[keep], radius, self._balls.cls[choice], confidence)
+
+    def _balls_among(
+        self, cand: Candidates, colour: Colour, centre_ok: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Which circles are balls (N,: bool), and the coverage each needed (N,): covered, outlined, shiny,
+        centred where a ball may lie; or packed between two balls, with half the outline."""
+        cfg = self.config
+        min_cov = np.where(
+            cand.cluster,
+            cfg.min_cluster_coverage,
+            np.where(cand.seeded, cfg.min_seed_coverage, cfg.min_coverage),
+        )
+        plausible = centre_ok & (cand.coverage >= min_cov) & (cand.edge >= cfg.min_edge)
+        plausible &= colour.glint >= cfg.min_glint
+        keep = plausible & (cand.outline >= cfg.min_outline)
+        keep |= _packed(
+            cand.xy,
+            plausible & (cand.outline >= _PACKED_OUTLINE * cfg.min_outline),
+            keep,
+            self._pyramid.fine_radius,
+        )
+        return keep, min_cov

@@ -1,0 +1,243 @@
+"""Identity: what the pixels inside each circle say, and which of the game's balls each circle is.
+
+Colour is read from the pixels inside each circle, measured against the cloth brightness next to it (both
+are lit by the same lamp): the shares of dark, white and coloured pixels (black ball, cue ball, pool
+stripes) and the hue and strength of the most saturated ones. Each frame's balls are then assigned to the
+game's classes respecting how many balls share each look (fifteen reds, one of each pool ball), which
+settles look-alikes such as pool 3 and 7 by comparison rather than by absolute colour.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from arbiter.balls import APPEARANCE_CLASSES, BallLook
+from arbiter.games import BilliardsSpec
+
+from .config import ClassicalConfig
+from .kernels import EPS, LUMA, bound
+from .levels import Scene
+
+_MIN_PIXELS = 3  # fewest coloured pixels a hue is read from
+
+# Identity. Ball colours are compared with the cloth brightness next to them; a club cloth's luma is
+# 55-110, so prototypes assume a typical one. A ball's well-lit pixels keep ~0.8 of its colour strength
+# (shading, and chroma blurred by video compression), and its median pixel ~0.9 of its brightness.
+_CLOTH_LUMA = 85.0
+_COLOUR_KEPT, _LIGHT_KEPT = 0.8, 0.9
+_STRENGTH_QUANTILE = 0.85  # a ball's colour strength: this quantile of its coloured pixels' chroma
+# Expected shares of (dark, white, coloured) pixels on a ball's face. A stripe shows 20-55 % colour from
+# above depending on how it lies, but compression bleeds colour into the white: measured ~0.3 white.
+_SHARES_SOLID = (0.02, 0.03, 0.95)
+_SHARES_STRIPE = (0.0, 0.3, 0.7)
+_SHARES_WHITE = (0.0, 1.0, 0.0)
+_SHARES_BLACK = (0.9, 0.1, 0.0)
+_SHARES_EIGHT = (0.8, 0.15, 0.05)  # the pool 8: black with a white number disc
+_SHARES_IVORY = (0.0, 0.6, 0.4)  # pyramid balls: ivory is pale enough to read partly as white
+# Weights of the colour distance: pixel shares (L1, 0..2), hue (half-turns, 0..1), colour strength and
+# brightness (absolute log ratios).
+_W_SHARES, _W_HUE, _W_STRENGTH, _W_LIGHT = 1.0, 2.0, 0.5, 0.5
+# A prototype colour greyer than this (saturation) has no hue; a grey one darker than this (relative to a
+# typical cloth, after shading) is a black ball.
+_GREY, _BLACK = 0.3, 0.45
+
+
+def _opponent(bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Red-green and yellow-blue opponent axes: their angle is the hue, unchanged by shading or by the
+    white that compression bleeds into small coloured areas."""
+    b, g, r = bgr[..., 0], bgr[..., 1], bgr[..., 2]
+    return r - g, 0.5 * (r + g) - b
+
+
+def _row_quantile(values: np.ndarray, mask: np.ndarray, q: float) -> np.ndarray:
+    """Per row, the ``q`` quantile of ``values`` where ``mask`` (NaN-free, no warnings; 0 for empty rows)."""
+    n = mask.sum(axis=1)
+    ordered = np.sort(np.where(mask, values, np.inf), axis=1)
+    k = bound(np.floor(q * (n - 1)).astype(np.int64), 0, values.shape[1] - 1)
+    return np.where(n > 0, ordered[np.arange(len(n)), k], 0.0)
+
+
+# One class as it should measure: class index, shares, hue, strength, log light, whether it has a hue.
+_Prototype = tuple[int, tuple[float, float, float], float, float, float, bool]
+
+
+def _prototype(look: BallLook) -> _Prototype:
+    """What a ball of ``look`` should measure as, next to a typical cloth."""
+    bgr = np.array(look.rgb[::-1], np.float32)
+    top = float(bgr.max())
+    chroma = top - float(bgr.min())
+    luma = float(LUMA @ bgr)
+    grey = chroma / max(top, EPS) < _GREY
+    if look.cls == "pyramid_ball":
+        shares = _SHARES_IVORY
+    elif grey:
+        shares = _SHARES_BLACK if luma * _LIGHT_KEPT / _CLOTH_LUMA < _BLACK else _SHARES_WHITE
+    elif look.number == 8:
+        shares = _SHARES_EIGHT
+    else:
+        shares = _SHARES_STRIPE if look.striped else _SHARES_SOLID
+    a, b = _opponent(bgr)
+    return (
+        APPEARANCE_CLASSES.index(look.cls),
+        shares,
+        math.atan2(float(b), float(a)),
+        chroma * _COLOUR_KEPT / _CLOTH_LUMA,
+        math.log(luma * _LIGHT_KEPT / _CLOTH_LUMA),
+        shares[2] > 0.2,
+    )
+
+
+@dataclass(frozen=True)
+class BallSet:
+    """A game's appearance classes: what each should measure as, and how many of the game's balls share
+    it (the capacities of the per-frame assignment)."""
+
+    cls: np.ndarray  # (P,) indices into APPEARANCE_CLASSES
+    shares: np.ndarray  # (P, 3) expected dark, white, coloured shares
+    hue: np.ndarray  # (P,) radians, opponent-colour angle
+    strength: np.ndarray  # (P,) expected colour strength relative to the cloth
+    light: np.ndarray  # (P,) log expected median brightness relative to the cloth
+    coloured: np.ndarray  # (P,) bool: the class has a hue to compare
+    count: np.ndarray  # (P,) balls of the game with this look
+
+    @classmethod
+    def for_game(cls, spec: BilliardsSpec) -> BallSet:
+        rows: dict[str, _Prototype] = {}
+        counts: dict[str, int] = {}
+        for look in spec.looks.values():
+            counts[look.cls] = counts.get(look.cls, 0) + 1
+            if look.cls not in rows:
+                rows[look.cls] = _prototype(look)
+        values = list(rows.values())
+        return cls(
+            np.array([v[0] for v in values], np.int64),
+            np.array([v[1] for v in values], np.float64),
+            np.array([v[2] for v in values]),
+            np.array([v[3] for v in values]),
+            np.array([v[4] for v in values]),
+            np.array([v[5] for v in values], bool),
+            np.array([counts[k] for k in rows], np.int64),
+        )
+
+    def costs(self, colour: Colour) -> np.ndarray:
+        """Colour distance (N, P) of every ball to every class."""
+        cost = _W_SHARES * np.abs(colour.shares[:, None, :] - self.shares[None, :, :]).sum(axis=2)
+        turn = np.abs(np.angle(np.exp(1j * (colour.hue[:, None] - self.hue[None, :])))) / np.pi
+        strength = np.abs(np.log(np.maximum(colour.strength[:, None], EPS) / self.strength[None, :]))
+        hued = np.where(colour.has_hue[:, None], _W_HUE * turn + _W_STRENGTH * strength, _W_HUE)
+        light = _W_LIGHT * np.abs(colour.light[:, None] - self.light[None, :])
+        total: np.ndarray = cost + np.where(self.coloured[None, :], hued, light)
+        return total
+
+    def assign(self, cost: np.ndarray) -> np.ndarray:
+        """Class index (into this set) per ball: each ball's nearest class, then, while a class holds more
+        balls than the game has, the ball that loses least by moving goes to its best class with room.
+        When every class is full (more balls found than exist), the rest keep their nearest class."""
+        choice: np.ndarray = cost.argmin(axis=1)
+        for _ in range(2 * len(choice)):
+            held = np.bincount(choice, minlength=len(self.cls))
+            over = np.nonzero(held > self.count)[0]
+            room = held < self.count
+            if len(over) == 0 or not room.any():
+                break
+            rows = np.nonzero(choice == over[0])[0]
+            alt = np.where(room[None, :], cost[rows], np.inf)
+            best = alt.argmin(axis=1)
+            regret = alt[np.arange(len(rows)), best] - cost[rows, over[0]]
+            k = int(regret.argmin())
+            choice[rows[k]] = best[k]
+        return choice
+
+
+@dataclass(frozen=True)
+class Colour:
+    """What the pixels inside each ball say (one row per ball)."""
+
+    shares: np.ndarray  # (N, 3) dark, white, coloured
+    hue: np.ndarray  # (N,) radians
+    strength: np.ndarray  # (N,) colour strength of the most saturated pixels, relative to the cloth
+    light: np.ndarray  # (N,) log median brightness relative to the cloth
+    has_hue: np.ndarray  # (N,) bool
+    glint: np.ndarray  # (N,) brightest pixel above the median, relative to the cloth
+
+    _FIELDS = ("shares", "hue", "strength", "light", "has_hue", "glint")
+
+    def subset(self, index: np.ndarray) -> Colour:
+        return Colour(*(getattr(self, f)[index] for f in self._FIELDS))
+
+    @classmethod
+    def concat(cls, parts: list[Colour]) -> Colour:
+        return cls(*(np.concatenate([getattr(p, f) for p in parts]) for f in cls._FIELDS))
+
+    @classmethod
+    def measure(cls, px: np.ndarray, cfg: ClassicalConfig) -> Colour:
+        """``px`` (N, K, 3): each ball's pixels divided by the cloth luma next to it."""
+        p0, p1, p2 = px[..., 0], px[..., 1], px[..., 2]
+        luma = LUMA[0] * p0 + LUMA[1] * p1 + LUMA[2] * p2
+        ordered = np.sort(luma, axis=1)
+        k = luma.shape[1]
+        median = ordered[:, k // 2]
+        glint = ordered[:, -1] - median
+        body = luma <= ordered[:, min(k - 1, int((1.0 - cfg.highlight_share) * (k - 1)))][:, None]
+        top = np.maximum(np.maximum(p0, p1), p2)
+        chroma = top - np.minimum(np.minimum(p0, p1), p2)
+        sat = chroma / np.maximum(top, EPS)
+        dark = body & (luma < cfg.dark) & (sat < cfg.dark_saturation)
+        white = body & (luma >= cfg.white_luma) & (sat < cfg.white_saturation)
+        coloured = body & ~dark & (sat >= cfg.white_saturation)
+        counts = np.stack([dark.sum(axis=1), white.sum(axis=1), coloured.sum(axis=1)], axis=1)
+        shares = counts / np.maximum(counts.sum(axis=1), 1)[:, None]
+        # Hue from the more saturated half of the coloured pixels: the pure body or band, not its fringes.
+        strong = coloured & (chroma >= _row_quantile(chroma, coloured, 0.5)[:, None])
+        w = strong.astype(np.float32)
+        hue = np.arctan2(((0.5 * (p2 + p1) - p0) * w).sum(axis=1), ((p2 - p1) * w).sum(axis=1))
+        strength = _row_quantile(chroma, coloured, _STRENGTH_QUANTILE)
+        light = np.log(np.maximum(_row_quantile(luma, body, 0.5), 0.02))
+        return cls(shares, hue, strength, light, strong.sum(axis=1) >= _MIN_PIXELS, glint)
+
+
+class ColourMemo:
+    """Colour measurements of the last frame's circles: a circle kept from the last frame (same centre, to
+    the bit: its blob did not change) keeps its measurement too."""
+
+    def __init__(self, config: ClassicalConfig) -> None:
+        self.config = config
+        self.reset()
+
+    def reset(self) -> None:
+        self._rows: dict[tuple[float, float], int] = {}
+        self._last: Colour | None = None
+
+    def measure(self, scene: Scene, xy: np.ndarray) -> Colour:
+        """The colour of the circles at fine-level points ``xy`` (N, 2) of ``scene``."""
+        keys = [(x, y) for x, y in xy.tolist()]
+        rows = np.array([self._rows.get(k, -1) for k in keys], np.int64)
+        known = rows >= 0
+        if known.all() and self._last is not None:
+            colour = self._last.subset(rows)
+        else:
+            fresh = Colour.measure(_colour_pixels(scene, xy[~known]), self.config)
+            if known.any() and self._last is not None:
+                both = Colour.concat([self._last.subset(rows[known]), fresh])
+                order = np.concatenate([np.nonzero(known)[0], np.nonzero(~known)[0]])
+                colour = both.subset(np.argsort(order, kind="stable"))
+            else:
+                colour = fresh
+        self._rows = {k: i for i, k in enumerate(keys)}
+        self._last = colour
+        return colour
+
+
+def _colour_pixels(scene: Scene, xy: np.ndarray) -> np.ndarray:
+    """Every ball's pixels (N, K, 3) inside ``colour_radius``, divided by the cloth luma there."""
+    fine = scene.fine
+    hf, wf = fine.shape[:2]
+    base = np.round(xy).astype(np.int64)
+    off = scene.pyramid.colour_offsets
+    xs = bound(base[:, 0, None] + off[None, :, 0], 0, wf - 1)
+    ys = bound(base[:, 1, None] + off[None, :, 1], 0, hf - 1)
+    cloth_luma = np.maximum(scene.cloth_at(xy) @ LUMA, 1.0)
+    return np.asarray(fine[ys, xs].astype(np.float32) / cloth_luma[:, None, None])
