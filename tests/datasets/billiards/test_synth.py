@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -129,7 +130,7 @@ def test_the_same_seed_gives_byte_identical_output(world, tmp_path):
         for img in images:
             assert img.read_bytes() == (again / f"shot_{i:03d}" / "yolo" / "images" / img.name).read_bytes()
     other = tmp_path / "other"
-    synth_billiards(SynthConfig(**{**cfg.__dict__, "seed": cfg.seed + 1, "shots": 1}), other)
+    synth_billiards(replace(cfg, seed=cfg.seed + 1, shots=1), other)
     assert (other / "shot_000" / "truth.jsonl").read_bytes() != (
         out / "shot_000" / "truth.jsonl"
     ).read_bytes()
