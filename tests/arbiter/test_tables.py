@@ -36,7 +36,7 @@ def test_snooker_table_is_the_wpbsa_table_of_the_rules_text(seed_text):
 
 def test_snooker_opening_rack_follows_the_text():
     t = billiards("snooker").table
-    lay = layouts.opening(t, np.random.default_rng(0))
+    lay = layouts.opening(billiards("snooker"), np.random.default_rng(0))
     reds = [lay[b] for b in lay if b.startswith("red:")]
     assert len(reds) == 15
     apex = min(reds, key=lambda p: p[1])
@@ -57,7 +57,7 @@ def test_straight_pool_rack_and_table(seed_text):
     # "Стандартная треугольная пирамида с передним шаром (вершиной) на задней отметке, единицей справа и
     # пятеркой слева."
     assert "единицей справа и пятеркой слева" in seed_text
-    lay = layouts.opening(t, np.random.default_rng(3))
+    lay = layouts.opening(billiards("straight-pool"), np.random.default_rng(3))
     balls = {b: lay[b] for b in lay if b != "cue"}
     apex = min(balls.values(), key=lambda p: p[1])
     assert apex == pytest.approx(t.spots["foot"])
@@ -73,7 +73,7 @@ def test_pyramid_pockets_are_barely_wider_than_a_ball():
     for p in t.pockets:
         slack = p.opening_mm - t.ball_diameter_mm
         assert (4.0 <= slack <= 5.0) if p.corner else (14.0 <= slack <= 18.0)
-    lay = layouts.opening(t, np.random.default_rng(1))
+    lay = layouts.opening(billiards("pyramid"), np.random.default_rng(1))
     apex = min((lay[b] for b in lay if b != "cue"), key=lambda p: p[1])
     assert apex == pytest.approx(t.spots["back"])
     assert lay["cue"][1] <= t.line("home").y_mm

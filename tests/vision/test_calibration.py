@@ -46,10 +46,10 @@ def scene(game: str, seed: int, arm: bool = False) -> tuple[np.ndarray, Camera, 
         arm_look = ArmLook(0.0, 1.0, "top", (0.5, 0.6), 110.0, 300.0, 0.01, (36, 48, 90), (214, 160, 120))
         look = replace(look, arm=arm_look)
     rng = np.random.default_rng([seed, 3])
-    layout = layouts.opening(table, rng)
+    layout = layouts.opening(billiards(game), rng)
     cue = billiards(game).cue_ball
     stroke = Stroke(1.0, layout[cue], float(rng.uniform(0, 2 * math.pi)))
-    renderer = TableRenderer(table, game, camera, look, seed=seed, stroke=stroke, clip_s=CLIP_S)
+    renderer = TableRenderer(billiards(game), camera, look, seed=seed, stroke=stroke, clip_s=CLIP_S)
     balls = tuple(BallState(b, xy, False) for b, xy in layout.items())
     return renderer.render([SceneSample(0.8, balls)]).image, camera, table
 
