@@ -211,6 +211,7 @@ def test_the_command_writes_every_file_for_every_game(game, tmp_path):
         (["--game", "snooker", "--size", "big"], "--size must look like"),
         (["--game", "snooker", "--shots", "0"], "shots must be at least 1"),
         (["--game", "snooker", "--blur", "2"], "blur_samples must be odd"),
+        (["--game", "snooker", "--intent", "jump"], "unknown intents ['jump']; choose from break, pot"),
     ],
 )
 def test_bad_arguments_get_a_clear_message(args, message, tmp_path):
