@@ -24,18 +24,18 @@ import math
 import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Literal
 
-import cv2
 import numpy as np
 
 from arbiter.tables import TableModel
 from vision import camera_fit as cf
+from vision import edge_fit as ef
 from vision import table_finder as tf
 from vision import table_geometry as geo
 from vision.camera_profile import Orientation, TableCalibration
+from vision.edge_fit import AutoConfig, named_points
 from vision.table_corners import TableCorners, find_corners
-from vision.table_finder import CalibrationError, EdgePoints
+from vision.table_finder import CalibrationError
 from vision.table_outline import find_outline, label_corners, straight_sides
 from vision.table_verdict import CalibrationVerdict, Doubt, Note, Reason
 
@@ -53,12 +53,7 @@ __all__ = [
     "warn_if_unsure",
 ]
 
-MIN_FIRST_EDGES = 20  # nose points the first pass must find: fewer is not a table
-SAMPLE_SPACING_MM = 20.0  # edge samples along the cushions: more average noise down and cost time
-NARROW_WINDOWS_MM = (15.0, 6.0)  # edge searches around the fitted model, coarse to fine
-OUTER_WINDOW = 1.5  # outer edges are searched this much wider than noses (their parallax is less certain)
 MARKING_EVIDENCE = 0.02  # marking contrast (share of the cloth level) that settles the outline finder's ends
-MANUAL_K1_POINTS, MANUAL_K2_POINTS = 6, 10  # named points needed before k1, k2 are fitted, not left at 0
 # The camera-moved check: a nose edge counts when found within this share of the image width (at least
 # CHECK_TOLERANCE_PX) of where the calibration puts it. Tighter catches smaller bumps; looser tolerates
 # vibration and motion blur.
@@ -66,7 +61,6 @@ CHECK_TOLERANCE, CHECK_TOLERANCE_PX, CHECK_SPACING_MM = 0.0025, 2.0, 40.0
 # Share of a cushion's nose points that must still be found, on the second worst cushion: one cushion may
 # be hidden by a player leaning over it; a camera that moved or turned misplaces at least two.
 CAMERA_MOVED_SCORE = 0.5
-CLOTH_SAMPLE_STRIDE = 4  # the cloth colour is read on every 4th pixel and row: the median does not need all
 CORNERS = ("bl", "br", "tr", "tl")
 # What "sure" promises: every corner within this share of the table's length. A corner found in the image
 # is good to about CORNER_PX pixels; a far end seen smaller than that allows is doubtful.
@@ -93,77 +87,6 @@ def warn_if_unsure(calib: TableCalibration) -> TableCalibration:
 
 
 # ------------------------------------------------------------------------------------------ automatic
-@dataclass(frozen=True)
-class AutoConfig:
-    """Knobs of ``calibrate_auto`` (and of ``calibrate_manual``'s refinement on an image)."""
-
-    # Height above the cloth of the edge seen between the bed and the cushions. 0 in the synthetic world
-    # (its cushions are walls standing on the cloth). On a real table the rubber nose overhangs the cloth:
-    # set ``table.cushion_height_mm`` there, or the table's ends come out ~1 % of the camera distance short.
-    nose_z_mm: float = 0.0
-    # The cushions' outer edges (cloth -> rail, at cushion height) give the camera height by parallax; turn
-    # off for tables whose cushion tops are not cloth-coloured or whose cushion width differs from the model.
-    use_outer_edges: bool = True
-    fit_k2: bool = True  # a second radial term: better for wide lenses, needs edges across the whole frame
-    # Largest RMS edge residual accepted, in pixels at 1920 px width (scaled with the image): above it the
-    # edges found are not a table of this game (a wrong ``--game``, a bent view, a cloth-coloured floor).
-    max_rms_px: float = 2.0
-    min_side_share: float = 0.3  # each cushion must yield this share of its samples as fitted nose points
-    # How far (share of the table's length in the image) the cushion edges may pull a corner from where the
-    # cloth's outline put it before the two are said to disagree: the outline's corners are good to ~0.5 %.
-    edge_agreement: float = 0.01
-    # "cloth-lines": the markerless finder for real views (``vision.table_corners``). "outline": the first
-    # finder (``vision.table_outline``, synthetic overhead views only), kept as the evaluation's baseline.
-    finder: Literal["cloth-lines", "outline"] = "cloth-lines"
-
-    def __post_init__(self) -> None:
-        if self.finder not in ("cloth-lines", "outline"):
-            raise ValueError(f"AutoConfig.finder must be 'cloth-lines' or 'outline', got {self.finder!r}")
-        if not 0.0 < self.edge_agreement < 1.0:
-            raise ValueError(f"AutoConfig.edge_agreement must be in (0, 1), got {self.edge_agreement}")
-
-
-def _fit_to_edges(
-    feats: tf.Features,
-    theta: np.ndarray,
-    centre: np.ndarray,
-    table: TableModel,
-    cfg: AutoConfig,
-    f_prior: float,
-    points: cf.Observations,
-    width: int,
-) -> tuple[np.ndarray, cf.Observations, np.ndarray]:
-    """From a model good to about a cushion width: noses anchored on the cloth's end and a fit of the pose
-    and k1 with f held (one plane seen nearly straight down says little about f), then searches around
-    the model, coarse to fine, adding the outer edges whose parallax fixes f. Returns the parameters, the
-    last observations and which of their edge points are inliers."""
-
-    def project(t: np.ndarray) -> tf.Project:
-        cam = cf.split(t)
-        return lambda xyz: cf.project(cam, centre, xyz)
-
-    nose = tf.first_noses(feats, project(theta), table, cfg.nose_z_mm, SAMPLE_SPACING_MM, width)
-    if len(nose) < MIN_FIRST_EDGES:
-        raise tf.no_table_error("no cushion edges found along the cloth's outline")
-    free = np.ones(9, bool)
-    free[[cf.F, cf.K2]] = False
-    theta, _ = cf.robust_fit(
-        theta, centre, points.with_edges(nose), cf.nominal_px_per_mm(theta), free, f_prior
-    )
-    free[cf.F], free[cf.K2] = True, cfg.fit_k2
-    obs, inliers = points, np.zeros(0, bool)
-    for stage, window in enumerate(NARROW_WINDOWS_MM):
-        proj = project(theta)
-        found = [tf.search_edges(feats, proj, table, "nose", cfg.nose_z_mm, SAMPLE_SPACING_MM, window)]
-        if cfg.use_outer_edges:
-            wide = stage == 0  # the focal length is still a guess: search where it does not matter
-            span = tf.OUTER_SEARCH_MM if wide else OUTER_WINDOW * window
-            found.append(
-                tf.search_edges(feats, proj, table, "outer", cfg.nose_z_mm, SAMPLE_SPACING_MM, span, wide)
-            )
-        obs = points.with_edges(*found)
-        theta, inliers = cf.robust_fit(theta, centre, obs, cf.nominal_px_per_mm(theta), free, f_prior)
-    return theta, obs, inliers[: len(obs.edges)]
 
 
 def calibrate_auto(
@@ -202,7 +125,7 @@ def calibrate_auto(
     view_doubts = _view_doubts(image, corners, found, sized)
     verdict = CalibrationVerdict.of([*found.doubts, *view_doubts, *fit.reasons, *notes, *size_notes])
     h, w = image.shape[:2]
-    return _calibration(
+    return ef.calibration_of(
         fit.theta, sized, (w, h), "auto", orientation, fit.rms, cfg.nose_z_mm, fit.points, verdict
     )
 
@@ -292,14 +215,14 @@ def _camera_from_corners(
     refine: bool,
 ) -> _CornerFit:
     """The camera through the four corners, refined on the cushion edges where ``refine`` and the image
-    shows them (``_fit_to_edges``, as a manual calibration with an image is: ``_edge_refined``)."""
+    shows them (``ef.fit_to_edges``, as a manual calibration with an image is: ``_edge_refined``)."""
     h, w = image.shape[:2]
     names = named_points(table, cfg.nose_z_mm)
     px = np.array([corners[k] for k in CORNERS], np.float64)
     xyz = np.array([names[k] for k in CORNERS], np.float64)
     centre = np.array([w / 2 - 0.5, h / 2 - 0.5])
     f0 = found.f_px or cf.focal_from_homography(xyz[:, :2], px, centre, cf.prior_focal((w, h)))
-    theta0 = _fit_named(px, xyz, (w, h), (f0, found.k1))  # four corners cannot tell the lens: held
+    theta0 = ef.fit_named(px, xyz, (w, h), (f0, found.k1))  # four corners cannot tell the lens: held
     if theta0 is None:
         raise tf.no_table_error("the corners found fit no camera above the table")
     miss = np.linalg.norm(cf.project(cf.split(theta0), centre, xyz) - px, axis=1)
@@ -334,10 +257,10 @@ def _edge_refined(
     try:
         feats = tf.features(image, tf.ClothColour(found.cloth.bgr))
         f_prior = cf.prior_focal((w, h))
-        theta, obs, inliers = _fit_to_edges(
+        theta, obs, inliers = ef.fit_to_edges(
             feats, corner_fit.theta, centre, table, cfg, f_prior, cf.Observations(), w
         )
-        rms = _check_fit(theta, centre, obs.edges, inliers, table, cfg, w)
+        rms = ef.check_fit(theta, centre, obs.edges, inliers, table, cfg, w)
     except (CalibrationError, np.linalg.LinAlgError):
         why = "the cushion edges could not refine the fit: the camera is fitted to the four corners alone"
         return replace(corner_fit, reasons=(*corner_fit.reasons, Reason(Note.EDGE_FIT_SKIPPED, why)))
@@ -385,8 +308,8 @@ def _auto_from_outline(image: np.ndarray, table: TableModel, cfg: AutoConfig) ->
     free = np.zeros(9, bool)
     free[cf.POSE] = True
     theta, _ = cf.robust_fit(theta, centre, corners, 1.0, free, f_prior, rounds=1)
-    theta, obs, inliers = _fit_to_edges(feats, theta, centre, table, cfg, f_prior, cf.Observations(), w)
-    rms = _check_fit(theta, centre, obs.edges, inliers, table, cfg, w)
+    theta, obs, inliers = ef.fit_to_edges(feats, theta, centre, table, cfg, f_prior, cf.Observations(), w)
+    rms = ef.check_fit(theta, centre, obs.edges, inliers, table, cfg, w)
     orientation: Orientation = "convention"
     cam = cf.split(theta)
     evidence = tf.marking_evidence(feats, lambda xyz: cf.project(cam, centre, xyz), table)
@@ -394,99 +317,10 @@ def _auto_from_outline(image: np.ndarray, table: TableModel, cfg: AutoConfig) ->
         orientation = "markings"
         if evidence < 0:
             theta = cf.flip(theta, table)
-    return _calibration(theta, table, size, "auto", orientation, rms, cfg.nose_z_mm)
-
-
-def _check_fit(
-    theta: np.ndarray,
-    centre: np.ndarray,
-    edges: EdgePoints,
-    inliers: np.ndarray,
-    table: TableModel,
-    cfg: AutoConfig,
-    width: int,
-) -> float:
-    """The fit's RMS edge residual (px), or CalibrationError when a cushion is missing or the edges do not
-    fit the table: a wrong game, a table partly out of view."""
-    nose = ~edges.outer
-    for side, (name, _, _) in enumerate(tf.SIDES):
-        expected = len(tf.side_samples(table, side, 0.0, 0.0, SAMPLE_SPACING_MM, "nose")[0])
-        found = int((inliers & nose & (edges.side == side)).sum())
-        if found < cfg.min_side_share * expected:
-            raise CalibrationError(
-                f"the {name} cushion of the {table.game} table was not found ({found} of {expected} edge "
-                "points): is the whole table in view and the game right? use `--calibration FILE` or "
-                "calibrate manually with four corner points"
-            )
-    rms = cf.edge_rms_px(theta, centre, edges, inliers)
-    limit = cfg.max_rms_px * max(0.5, width / 1920)
-    if not math.isfinite(rms) or rms > limit or cf.camera_height(theta) <= 0:
-        raise CalibrationError(
-            f"the cushion edges found do not fit a {table.game} table (RMS {rms:.2f} px > {limit:.2f}); is "
-            "the game right? use `--calibration FILE` or calibrate manually with four corner points"
-        )
-    return rms
-
-
-def _calibration(
-    theta: np.ndarray,
-    table: TableModel,
-    size: tuple[int, int],
-    method: Literal["auto", "manual"],
-    orientation: Orientation,
-    rms: float,
-    nose_z_mm: float,
-    points: Mapping[str, tuple[float, float]] | None = None,
-    verdict: CalibrationVerdict | None = None,
-) -> TableCalibration:
-    """The calibration value; without named points, the four corners as the fitted model sees them."""
-    if points is None:
-        names = named_points(table, nose_z_mm)
-        keys = ("bl", "br", "tr", "tl")
-        px = cf.project(
-            cf.split(theta),
-            np.array([size[0] / 2 - 0.5, size[1] / 2 - 0.5]),
-            np.array([names[k] for k in keys]),
-        )
-        points = {k: (round(float(p[0]), 3), round(float(p[1]), 3)) for k, p in zip(keys, px, strict=True)}
-    return TableCalibration(
-        game=table.game,
-        image_size=size,
-        f_px=float(theta[cf.F]),
-        k1=float(theta[cf.K1]),
-        k2=float(theta[cf.K2]),
-        rvec=tuple(float(v) for v in theta[3:6]),  # type: ignore[arg-type]
-        tvec=tuple(float(v) for v in theta[6:9]),  # type: ignore[arg-type]
-        method=method,
-        points_px=tuple((k, (float(v[0]), float(v[1]))) for k, v in points.items()),
-        reprojection_error_px=float(rms),
-        orientation=orientation,
-        nose_z_mm=float(nose_z_mm),
-        table=table,
-        verdict=verdict or CalibrationVerdict(),
-    )
+    return ef.calibration_of(theta, table, size, "auto", orientation, rms, cfg.nose_z_mm)
 
 
 # ------------------------------------------------------------------------------------------ manual
-def named_points(table: TableModel, nose_z_mm: float = 0.0) -> dict[str, tuple[float, float, float]]:
-    """Every point name ``calibrate_manual`` accepts, with its table coordinates (mm, z up): the playing
-    area's corners ``bl br tr tl`` and middle pocket mouths ``ml mr`` at the nose height, any pocket's
-    mouth as ``pocket:<id>``, and the table's spots on the cloth."""
-    w, length = table.width_mm, table.length_mm
-    out = {
-        "bl": (0.0, 0.0, nose_z_mm),
-        "br": (w, 0.0, nose_z_mm),
-        "tr": (w, length, nose_z_mm),
-        "tl": (0.0, length, nose_z_mm),
-    }
-    for p in table.pockets:
-        xyz = (p.mouth_xy_mm[0], p.mouth_xy_mm[1], nose_z_mm)
-        out[f"pocket:{p.id}"] = xyz
-        if not p.corner:
-            out[p.id] = xyz
-    for name, (x, y) in table.spots.items():
-        out.setdefault(name, (x, y, 0.0))
-    return out
 
 
 def calibrate_manual(
@@ -522,7 +356,7 @@ def calibrate_manual(
     size = (w, h)
     centre = np.array([w / 2 - 0.5, h / 2 - 0.5])
     f_prior = cf.prior_focal(size)
-    theta = _fit_named(px, xyz, size)
+    theta = ef.fit_named(px, xyz, size)
     if theta is None:
         raise ValueError(
             "the points fit no camera above the table: are they labelled right? (looking up the table from "
@@ -532,8 +366,8 @@ def calibrate_manual(
     err2 = np.sum((cf.project(cf.split(theta), centre, xyz) - px) ** 2)
     n = len(keys)
     if image is not None:
-        feats = tf.features(image, _cloth_inside(image, theta, centre, table))
-        theta, edges_obs, inliers = _fit_to_edges(feats, theta, centre, table, cfg, f_prior, obs, w)
+        feats = tf.features(image, ef.cloth_inside(image, theta, centre, table))
+        theta, edges_obs, inliers = ef.fit_to_edges(feats, theta, centre, table, cfg, f_prior, obs, w)
         err2 = np.sum((cf.project(cf.split(theta), centre, xyz) - px) ** 2)
         k = int(inliers.sum())
         if k:
@@ -542,54 +376,7 @@ def calibrate_manual(
     points = {k: (float(p[0]), float(p[1])) for k, p in zip(keys, px, strict=True)}
     typed = CalibrationVerdict(notes=(Reason(Note.TYPED_POINTS, f"fitted to {len(keys)} typed points"),))
     rms = math.sqrt(err2 / n)
-    return _calibration(theta, table, size, "manual", "points", rms, cfg.nose_z_mm, points, typed)
-
-
-def _fit_named(
-    px: np.ndarray, xyz: np.ndarray, size: tuple[int, int], lens: tuple[float, float] | None = None
-) -> np.ndarray | None:
-    """The camera through named points (pixels ``px`` of table points ``xyz``): the focal length from the
-    points' homography where the view is oblique enough to tell (else a typical lens), the pose, then the
-    radial terms when there are points enough for them. ``lens`` (f, k1), when a finder measured the
-    distortion, is held: four corners cannot tell it. None if no camera above the table fits."""
-    centre = np.array([size[0] / 2 - 0.5, size[1] / 2 - 0.5])
-    f_prior = cf.prior_focal(size)
-    free = np.zeros(9, bool)
-    free[cf.POSE] = True
-    if lens is not None:
-        f0, k1 = lens
-        straight = cf.undistort((px - centre) / f0, k1, 0.0) * f0 + centre
-        theta = cf.pose_from_homography(xyz[:, :2], straight, centre, f0, float(np.mean(xyz[:, 2])))
-        if theta is not None:
-            theta[cf.K1] = k1
-    else:
-        f0 = cf.focal_from_homography(xyz[:, :2], px, centre, f_prior)
-        theta = cf.pose_from_homography(xyz[:, :2], px, centre, f0, float(np.mean(xyz[:, 2])))
-        free[cf.F] = True
-    if theta is None:
-        return None
-    obs = cf.Observations(point_px=px, point_xyz=xyz)
-    theta, _ = cf.robust_fit(theta, centre, obs, 1.0, free, f_prior, rounds=1)
-    if lens is None:
-        free[cf.K1], free[cf.K2] = len(px) >= MANUAL_K1_POINTS, len(px) >= MANUAL_K2_POINTS
-        theta, _ = cf.robust_fit(theta, centre, obs, 1.0, free, f_prior, rounds=1)
-    return theta
-
-
-def _cloth_inside(
-    image: np.ndarray, theta: np.ndarray, centre: np.ndarray, table: TableModel
-) -> tf.ClothColour:
-    """The cloth colour read where a model puts the middle of the playing area (median colour)."""
-    inner = np.array([[0.2, 0.2], [0.8, 0.2], [0.8, 0.8], [0.2, 0.8]]) * [table.width_mm, table.length_mm]
-    poly = cf.project(cf.split(theta), centre, np.concatenate([inner, np.zeros((4, 1))], 1))
-    mask = np.zeros(image.shape[:2], np.uint8)
-    cv2.fillPoly(mask, [np.round(poly).astype(np.int32)], 1)
-    pixels = image[::CLOTH_SAMPLE_STRIDE, ::CLOTH_SAMPLE_STRIDE][
-        mask[::CLOTH_SAMPLE_STRIDE, ::CLOTH_SAMPLE_STRIDE] > 0
-    ]
-    if len(pixels) == 0:
-        return tf.ClothColour((0.0, 0.0, 0.0))
-    return tf.ClothColour(tuple(float(v) for v in np.median(pixels.astype(np.float32), axis=0)))  # type: ignore[arg-type]
+    return ef.calibration_of(theta, table, size, "manual", "points", rms, cfg.nose_z_mm, points, typed)
 
 
 # ------------------------------------------------------------------------------------------ checking
@@ -607,7 +394,7 @@ def check_calibration(
             f"{calib.image_size[1]}; calibrate again at this resolution"
         )
     table, centre = calib.table, calib._centre
-    cloth = _cloth_inside(image, calib._theta, centre, table)
+    cloth = ef.cloth_inside(image, calib._theta, centre, table)
     shares = []
     if cloth.level >= tf.MIN_CLOTH_LEVEL:
         feats = tf.features(image, cloth)

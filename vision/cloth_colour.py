@@ -209,3 +209,13 @@ def _spread(level: np.ndarray, where: np.ndarray) -> np.ndarray:
     num = cv2.GaussianBlur(level * w, (0, 0), sigma)
     den = cv2.GaussianBlur(w, (0, 0), sigma)
     return num / np.maximum(den, 1e-6)
+
+
+def uniformity(small: np.ndarray, model: ClothColourModel, where: np.ndarray) -> float:
+    """The share of a region's pixels whose colour is the cloth's (a table's region is ~0.9 and more: one
+    dye, balls and markings on it; a busy scene's or noise's much less)."""
+    inside = where > 0
+    if not inside.any():
+        return 0.0
+    dist, _ = model.distance(cv2.cvtColor(small, cv2.COLOR_BGR2LAB))
+    return float(np.mean(dist[inside] < MAX_MAHALANOBIS))

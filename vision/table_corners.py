@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 
 from vision.camera_fit import prior_focal
-from vision.cloth_colour import ClothColourModel, estimate, region, working_copy
+from vision.cloth_colour import ClothColourModel, estimate, region, uniformity, working_copy
 from vision.table_finder import no_table_error
 from vision.table_geometry import PlaneView, plane_view
 from vision.table_lines import (
@@ -32,6 +32,7 @@ from vision.table_lines import (
 from vision.table_verdict import Doubt, Reason
 
 MIN_TABLE_SHARE = 0.02  # share of the frame the cloth region must cover to be a table at all
+MIN_UNIFORMITY = 0.8  # share of the region in the cloth's colour: a table is ~0.9+, noise or clutter less
 MIN_CONTRAST = 2.0  # grey-level deviation of the frame below which it is one flat colour: no table
 MAX_FRAME_SIDES = 3  # this many sides on the frame's edge: the region may be cloth and floor together
 MIN_CLOTH_SHARE = 0.06  # below this share of the frame the table is doubtful (far off, or not a table)
@@ -131,6 +132,8 @@ def _cloth_sides(
                 cloth, mask, sides = again, mask2, sides2
     if len(sides) != 4:
         raise no_table_error(f"the cloth-coloured region ({mask.mean():.1%} of the frame) has no four sides")
+    if uniformity(small, cloth, mask) < MIN_UNIFORMITY:
+        raise no_table_error("no region of the frame is of one colour, as a cloth is")
     return cloth, mask, sides
 
 
