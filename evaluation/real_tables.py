@@ -131,6 +131,9 @@ def corner_error(
 
 
 def _attempt(image: TableImage, pixels: np.ndarray, config: AutoConfig | None) -> Attempt:
+    """One calibration of one labelled image, scored."""
+    if image.corners_px is None:
+        raise ValueError(f"{image.name} has no labelled corners to score a calibration against")
     table = billiards(image.game).table
     started = time.perf_counter()
     try:
@@ -138,7 +141,6 @@ def _attempt(image: TableImage, pixels: np.ndarray, config: AutoConfig | None) -
     except (CalibrationError, cv2.error) as exc:
         return Attempt(None, False, (), "", "", time.perf_counter() - started, str(exc).split(";")[0])
     seconds = time.perf_counter() - started
-    assert image.corners_px is not None  # with_corners() only
     error = corner_error(calib.points, image.corners_px, image.aspect, not image.orientation_known)
     doubts = tuple(str(r.kind) for r in calib.verdict.doubts)
     return Attempt(error, calib.verdict.sure, doubts, calib.orientation, calib.table.size, seconds)
@@ -168,9 +170,13 @@ def evaluate_real_tables(
 
 
 def _cell(a: Attempt) -> str:
+    return f"fail ({a.failure[:60]})" if a.error is None else f"{100 * a.error:.2f} %"
+
+
+def _verdict(a: Attempt) -> str:
     if a.error is None:
-        return f"fail ({a.failure[:60]})"
-    return f"{100 * a.error:.2f} %"
+        return ""
+    return "sure" if a.sure else "unsure: " + ", ".join(a.doubts)
 
 
 def format_report(report: RealTablesReport) -> str:
@@ -180,12 +186,10 @@ def format_report(report: RealTablesReport) -> str:
         "|---|---|---|---|---|---|---|",
     ]
     for r in report.rows:
-        verdict = (
-            "sure" if r.new.sure else "unsure: " + ", ".join(r.new.doubts) if r.new.error is not None else ""
-        )
+        kind = "yes" if r.real else "render"
+        new, old = _cell(r.new), _cell(r.old)
         lines.append(
-            f"| {r.name} | {'yes' if r.real else 'render'} | {_cell(r.new)} | {verdict} | {r.new.orientation} "
-            f"| {r.new.size} | {_cell(r.old)} |"
+            f"| {r.name} | {kind} | {new} | {_verdict(r.new)} | {r.new.orientation} | {r.new.size} | {old} |"
         )
     tol = f"{100 * report.tolerance:g} %"
     for real, label in ((True, "Real photos"), (False, "Second-look renders")):

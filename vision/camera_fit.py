@@ -190,10 +190,13 @@ def robust_fit(
 
         theta = levenberg_marquardt(fun, theta, free)
         r = residuals(theta, centre, obs, px_per_mm)
-        scale = max(1.4826 * float(np.median(np.abs(r))), MIN_SCALE_PX)
-        weights = 1.0 / np.sqrt(1.0 + (r / (CAUCHY_C * scale)) ** 2)
-    scale = max(1.4826 * float(np.median(np.abs(r))), MIN_SCALE_PX) if len(r) else MIN_SCALE_PX
-    return theta, np.abs(r) < INLIER_DEVIATIONS * scale
+        weights = 1.0 / np.sqrt(1.0 + (r / (CAUCHY_C * _robust_scale(r))) ** 2)
+    return theta, np.abs(r) < INLIER_DEVIATIONS * _robust_scale(r)
+
+
+def _robust_scale(r: np.ndarray) -> float:
+    """The residuals' robust deviation (MAD), never below MIN_SCALE_PX (nor undefined without any)."""
+    return max(1.4826 * float(np.median(np.abs(r))), MIN_SCALE_PX) if len(r) else MIN_SCALE_PX
 
 
 def edge_rms_px(theta: np.ndarray, centre: np.ndarray, edges: EdgePoints, keep: np.ndarray) -> float:

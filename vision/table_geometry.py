@@ -223,14 +223,9 @@ def corner_resolution(corners: dict[str, np.ndarray], aspect: float) -> float:
         return np.asarray(v[:2] / v[2])
 
     worst = 0.0
+    dx, dy = np.array([0.5, 0.0]), np.array([0.0, 0.5])
     for p in src:
-        jac = np.stack(
-            [
-                to_table(p + [0.5, 0]) - to_table(p - [0.5, 0]),
-                to_table(p + [0, 0.5]) - to_table(p - [0, 0.5]),
-            ],
-            1,
-        )
+        jac = np.stack([to_table(p + dx) - to_table(p - dx), to_table(p + dy) - to_table(p - dy)], 1)
         worst = max(worst, float(np.linalg.svd(jac, compute_uv=False)[0]))
     return worst
 
