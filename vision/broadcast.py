@@ -97,7 +97,10 @@ class CutDetector:
             return False
         if self._region is None and self._full_region is not None:
             size = (lab.shape[1], lab.shape[0])
-            self._region = cv2.resize((self._full_region > 0).astype(np.uint8), size, cv2.INTER_NEAREST) > 0
+            self._region = (
+                cv2.resize((self._full_region > 0).astype(np.uint8), size, interpolation=cv2.INTER_NEAREST)
+                > 0
+            )
         changed = np.linalg.norm(lab - previous, axis=2) > self.config.change
         where = self._region if self._region is not None and self._region.any() else np.ones_like(changed)
         self.last_change = float(changed[where].mean())

@@ -64,7 +64,7 @@ def project(cam: CameraParts, centre: np.ndarray, xyz: np.ndarray) -> np.ndarray
     pc = xyz @ rot.T + t
     xn = pc[:, :2] / pc[:, 2:3]
     r2 = np.sum(xn * xn, axis=1, keepdims=True)
-    return f * xn * (1.0 + k1 * r2 + k2 * r2 * r2) + centre
+    return np.asarray(f * xn * (1.0 + k1 * r2 + k2 * r2 * r2) + centre)
 
 
 def undistort(xd: np.ndarray, k1: float, k2: float) -> np.ndarray:
@@ -77,7 +77,7 @@ def undistort(xd: np.ndarray, k1: float, k2: float) -> np.ndarray:
             out = cv2.undistortPointsIter(src, _IDENTITY_K, dist, None, None, _UNDISTORT_CRITERIA)
         else:  # OpenCV 5 folded the criteria into undistortPoints
             out = cv2.undistortPoints(src, _IDENTITY_K, dist, criteria=_UNDISTORT_CRITERIA)
-        return out.reshape(-1, 2)
+        return np.asarray(out.reshape(-1, 2))
     rd = np.linalg.norm(xd, axis=1)
     ru = rd.copy()
     for _ in range(UNDISTORT_STEPS):
@@ -87,7 +87,7 @@ def undistort(xd: np.ndarray, k1: float, k2: float) -> np.ndarray:
         if np.max(np.abs(g), initial=0.0) < 1e-13:
             break
     scale = np.divide(ru, rd, out=np.ones_like(rd), where=rd > 0)
-    return xd * scale[:, None]
+    return np.asarray(xd * scale[:, None])
 
 
 def backproject(cam: CameraParts, centre: np.ndarray, px: np.ndarray, z: np.ndarray | float) -> np.ndarray:
@@ -95,7 +95,7 @@ def backproject(cam: CameraParts, centre: np.ndarray, px: np.ndarray, z: np.ndar
     xu = undistort((px - centre) / cam.f, cam.k1, cam.k2)
     rays = xu @ cam.rot[:2] + cam.rot[2]  # camera rays (x, y, 1) turned into the table frame
     s = (z - cam.origin[2]) / rays[:, 2]
-    return cam.origin[:2] + s[:, None] * rays[:, :2]
+    return np.asarray(cam.origin[:2] + s[:, None] * rays[:, :2])
 
 
 def camera_height(theta: np.ndarray) -> float:

@@ -138,7 +138,7 @@ class TableCalibration:
         px = project(self._parts, self._centre, rim)
         px = px.reshape(4, len(p), 2)
         a, b = (px[0] - px[1]) / 2, (px[2] - px[3]) / 2
-        return np.sqrt(np.abs(a[:, 0] * b[:, 1] - a[:, 1] * b[:, 0]))
+        return np.asarray(np.sqrt(np.abs(a[:, 0] * b[:, 1] - a[:, 1] * b[:, 0])))
 
     def table_mask(self, shape: tuple[int, ...]) -> np.ndarray:
         """uint8 mask (255 inside) of the playing area at cloth level, pocket mouths and throats included

@@ -92,7 +92,7 @@ def working_copy(image: np.ndarray) -> tuple[np.ndarray, float]:
 def centre_weights(h: int, w: int) -> np.ndarray:
     ys, xs = np.mgrid[0:h, 0:w]
     r2 = ((xs / w - 0.5) ** 2 + (ys / h - 0.5) ** 2) / CENTRE_SIGMA**2
-    return np.exp(-0.5 * r2).astype(np.float32)
+    return np.asarray(np.exp(-0.5 * r2).astype(np.float32))
 
 
 def estimate(
@@ -113,9 +113,8 @@ def estimate(
         return None
     crit = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_MAX_ITER, 30, 0.5)
     cv2.setRNGSeed(seed)
-    _, found, _ = cv2.kmeans(
-        np.ascontiguousarray(feat[use]), k, None, crit, KMEANS_ATTEMPTS, cv2.KMEANS_PP_CENTERS
-    )
+    samples = np.ascontiguousarray(feat[use], dtype=np.float32)
+    _, found, _ = cv2.kmeans(samples, k, None, crit, KMEANS_ATTEMPTS, cv2.KMEANS_PP_CENTERS)  # type: ignore[call-overload]
     labels = np.full(h * w, -1, np.int32)
     labels[use] = found.ravel()
     weights = centre_weights(h, w)
@@ -199,7 +198,7 @@ def _main_component(mask: np.ndarray) -> np.ndarray:
         return m
     score = np.bincount(comps.ravel(), weights=centre_weights(*m.shape).ravel(), minlength=n)
     score[0] = 0
-    return (comps == int(np.argmax(score))).astype(np.uint8)
+    return np.asarray((comps == int(np.argmax(score))).astype(np.uint8))
 
 
 def _spread(level: np.ndarray, where: np.ndarray) -> np.ndarray:
@@ -208,7 +207,7 @@ def _spread(level: np.ndarray, where: np.ndarray) -> np.ndarray:
     w = where.astype(np.float32)
     num = cv2.GaussianBlur(level * w, (0, 0), sigma)
     den = cv2.GaussianBlur(w, (0, 0), sigma)
-    return num / np.maximum(den, 1e-6)
+    return np.asarray(num / np.maximum(den, 1e-6))
 
 
 def uniformity(small: np.ndarray, model: ClothColourModel, where: np.ndarray) -> float:

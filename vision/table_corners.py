@@ -98,7 +98,9 @@ def _find(image: np.ndarray, ignore: np.ndarray | None) -> TableCorners:
     small, scale = working_copy(image)
     ig = None
     if ignore is not None:
-        ig = cv2.resize((ignore > 0).astype(np.uint8), (small.shape[1], small.shape[0]), cv2.INTER_NEAREST)
+        ig = cv2.resize(
+            (ignore > 0).astype(np.uint8), (small.shape[1], small.shape[0]), interpolation=cv2.INTER_NEAREST
+        )
     cloth, mask, sides = _cloth_sides(small, scale, ig)
     outline = corners_of(sides)
     gray = cv2.GaussianBlur(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32), (0, 0), GRAY_SIGMA_PX)

@@ -99,7 +99,7 @@ class Features:
 
 def _luma(bgr: np.ndarray) -> np.ndarray:
     """Rec. 601 luma: what JPEG and H.264 keep at full resolution (colour is stored at half)."""
-    return bgr @ np.array([0.114, 0.587, 0.299], dtype=bgr.dtype)
+    return np.asarray(bgr @ np.array([0.114, 0.587, 0.299], dtype=bgr.dtype))
 
 
 def chroma_distance(bgr: np.ndarray, cloth: ClothColour) -> tuple[np.ndarray, np.ndarray]:
@@ -149,7 +149,7 @@ def _block_median(values: np.ndarray, block: int) -> np.ndarray:
         return values
     padded = np.concatenate([values[:1].repeat(half, 0), values, values[-1:].repeat(half, 0)])
     stack = np.stack([padded[i : i + n] for i in range(2 * half + 1)])
-    return np.median(stack, axis=0)
+    return np.asarray(np.median(stack, axis=0))
 
 
 def _derivative(p: np.ndarray) -> np.ndarray:
@@ -171,7 +171,7 @@ def _refine(
     with np.errstate(invalid="ignore", divide="ignore"):
         den = a - 2 * b + c
         frac = np.where(np.isfinite(den) & (den < 0), np.clip(0.5 * (a - c) / den, -0.5, 0.5), 0.0)
-    return offsets[k] + frac * PROFILE_STEP_PX
+    return np.asarray(offsets[k] + frac * PROFILE_STEP_PX)
 
 
 def nose_edges(
@@ -234,7 +234,7 @@ def cloth_end(
     off = q > 1.0
     run = round(RIM_RUN_PX / PROFILE_STEP_PX)
     # Off the cloth from here on for RIM_RUN_PX: a ball or a marking is shorter than that.
-    stays = np.stack([np.roll(off, -i, axis=1) for i in range(run)]).all(axis=0)
+    stays = np.asarray(np.stack([np.roll(off, -i, axis=1) for i in range(run)]).all(axis=0), bool)
     stays[:, len(offsets) - run :] = False
     stays[:, 0] = False
     rows = np.nonzero(stays.any(axis=1))[0]
@@ -369,7 +369,7 @@ def trend_inliers(along: np.ndarray, offsets: np.ndarray, tol_px: float) -> np.n
     curve); balls, the cue or an arm on the cushion give offsets off it."""
     ok = np.isfinite(offsets)
     if ok.sum() < 6:
-        return ok
+        return np.asarray(ok)
     keep = ok.copy()
     for _ in range(4):
         coef = np.polyfit(along[keep], offsets[keep], 2)
@@ -377,8 +377,8 @@ def trend_inliers(along: np.ndarray, offsets: np.ndarray, tol_px: float) -> np.n
         scale = max(1.4826 * float(np.median(res[keep])), tol_px / 3)
         keep = ok & (res < 3 * scale)
         if keep.sum() < 6:
-            return ok
-    return keep
+            return np.asarray(ok)
+    return np.asarray(keep)
 
 
 def _points(

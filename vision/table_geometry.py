@@ -163,7 +163,7 @@ def _cloth_difference(lab: np.ndarray, cloth: ClothColourModel) -> np.ndarray:
     ab = lab[..., 1:3].astype(np.float32) - cloth.ab_mean
     dl = lab[..., 0].astype(np.float32) - cloth.l_median
     dl = np.where(dl > 0, dl, SHADOW_WEIGHT * dl)
-    return np.sqrt(np.sum(ab * ab, axis=-1) + dl * dl)
+    return np.asarray(np.sqrt(np.sum(ab * ab, axis=-1) + dl * dl))
 
 
 def ball_diameter_share(view: np.ndarray, cloth: ClothColourModel, length_px: float) -> float | None:

@@ -186,7 +186,7 @@ def intersect(s1: SideFit, s2: SideFit) -> np.ndarray:
     if abs(np.linalg.det(m)) < 1e-9:
         return np.full(2, np.nan)
     t = np.linalg.solve(m, s2.point - s1.point)[0]
-    return s1.point + t * s1.direction
+    return np.asarray(s1.point + t * s1.direction)
 
 
 def corners_of(sides: list[SideFit]) -> np.ndarray:
@@ -289,7 +289,7 @@ def straightest_k1(sides: list[SideFit], centre: np.ndarray, f: float) -> float:
 def distort(px: np.ndarray, centre: np.ndarray, f: float, k1: float) -> np.ndarray:
     """Where points of the straightened image (``undistorted``) lie in the image itself."""
     xn = (px - centre) / f
-    return centre + f * xn * (1.0 + k1 * np.sum(xn * xn, axis=-1, keepdims=True))
+    return np.asarray(centre + f * xn * (1.0 + k1 * np.sum(xn * xn, axis=-1, keepdims=True)))
 
 
 def undistorted(

@@ -154,7 +154,7 @@ def find_outline(image: np.ndarray) -> Outline:
         quad = quad[::-1].copy()
     to_full = np.array([w / sw, h / sh])
     sides = tuple((pts + 0.5) * to_full - 0.5 for pts in _side_points(quad, contour.astype(np.float64)))
-    return Outline(cloth, (quad + 0.5) * to_full - 0.5, sides)  # type: ignore[arg-type]
+    return Outline(cloth, (quad + 0.5) * to_full - 0.5, sides)
 
 
 def _shoelace(poly: np.ndarray) -> float:
@@ -215,7 +215,7 @@ def _near(
     contour: np.ndarray, clear: np.ndarray, origin: np.ndarray, u: np.ndarray, dist: float
 ) -> np.ndarray:
     """Outline points (among ``clear``) within ``dist`` of the line through ``origin`` along ``u``."""
-    return clear & (np.abs((contour - origin) @ np.array([-u[1], u[0]], np.float64)) < dist)
+    return np.asarray(clear & (np.abs((contour - origin) @ np.array([-u[1], u[0]], np.float64)) < dist))
 
 
 def label_corners(quad_px: np.ndarray) -> np.ndarray:
