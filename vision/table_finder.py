@@ -66,7 +66,8 @@ class CalibrationError(ValueError):
 
 @dataclass(frozen=True)
 class ClothColour:
-    """The cloth's colour (BGR, 8-bit levels) as the middle of the frame shows it."""
+    """The cloth's colour (BGR, 8-bit levels) the edge search compares with: the cloth cluster's median
+    (``vision.cloth_colour``), or the median where a model puts the middle of the bed."""
 
     bgr: tuple[float, float, float]
 
