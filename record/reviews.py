@@ -155,7 +155,7 @@ def _driver_alive(text: str | None) -> bool:
     if driver.get("host") != socket.gethostname():
         return True
     pid = driver.get("pid")
-    if not isinstance(pid, int) or pid == os.getpid():
+    if not isinstance(pid, int) or pid <= 0:
         return False
     if Path("/proc").is_dir():
         stat = _proc_stat(pid)
@@ -229,7 +229,7 @@ class ReviewLedger:
         key, now = review_key(entries), _now()
         with self._write() as conn:
             row = conn.execute("SELECT id, driver FROM arbiter_reviews WHERE key = ?", (key,)).fetchone()
-            if row is not None and _driver_alive(row[1]):
+            if row is not None and row[1] != _driver() and _driver_alive(row[1]):
                 raise RecordError(
                     f"review {row[0]} of these videos is running in another process ({row[1]}); "
                     "wait for it, or stop it and run this command again to resume"
