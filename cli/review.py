@@ -27,6 +27,7 @@ from record.store import MatchRecord, RecordError
 from vision.detectors import DETECTORS
 
 app = typer.Typer()
+FFMPEG_QUIET = -8  # AV_LOG_QUIET
 BAR = "{l_bar}{bar}| {n_fmt}/{total_fmt} frames [{elapsed}<{remaining}, {rate_fmt}{postfix}]"
 
 
@@ -164,12 +165,20 @@ def review_cmd(
     summary table and an HTML index linking each match's report."""
     if detector not in DETECTORS:
         fail(f"--detector must be one of {', '.join(DETECTORS)} (got {detector!r})")
+    # FFmpeg's own complaints about a corrupt file would break the progress bar; each video's line says
+    # why it failed. Set before any video is opened here or in a worker (workers inherit it).
+    os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", str(FFMPEG_QUIET))
     names = tuple(p.strip() for p in players.split(",") if p.strip())
     defaults = Defaults(game_spec(game) if game else None, names, calibration)
     options = ReviewOptions(
         out=out, workers=workers or _cores(), ray=ray, detector=detector, model=model,
         retry_failed=retry_failed, sources=tuple(sources),
     )  # fmt: skip
+    _run(sources, defaults, options, db)
+
+
+def _run(sources: list[str], defaults: Defaults, options: ReviewOptions, db: Path) -> None:
+    """The review with its progress shown, then its summary; a clean exit for bad input or a stop."""
     progress = _Progress()
     try:
         items = gather(sources, defaults)
@@ -184,6 +193,9 @@ def review_cmd(
         raise typer.Exit(130) from None
     progress.close()
     typer.echo(_table(report.rows))
+    for row in report.rows:
+        if row.status == "failed":
+            typer.echo(f"failed: {_short(row.video)}: {row.error}")
     done = len(report.rows) - report.failed
     typer.echo(
         f"{done} of {len(report.rows)} videos recorded in {db}"

@@ -178,7 +178,8 @@ class ReviewLedger:
     process holds two connections and SQLite keeps their transactions apart.
     """
 
-    def __init__(self, record: MatchRecord) -> None:
+    def __init__(self, record: MatchRecord, create: bool = True) -> None:
+        """``create``: add the review tables to a file that has none (a reader passes False)."""
         self.record = record
         self._lock = threading.Lock()
         try:
@@ -187,11 +188,17 @@ class ReviewLedger:
             )
             self._conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
             self._conn.execute("PRAGMA foreign_keys = ON")
-            with self._write() as conn:
-                for statement in filter(str.strip, _SCHEMA.split(";")):
-                    conn.execute(statement)
+            if create and not self.has_tables():
+                with self._write() as conn:
+                    for statement in filter(str.strip, _SCHEMA.split(";")):
+                        conn.execute(statement)
         except sqlite3.Error as e:
             raise RecordError(f"{record.path}: cannot keep the review's bookkeeping ({e})") from None
+
+    def has_tables(self) -> bool:
+        """Whether the file holds the review tables (whether it was ever reviewed into)."""
+        found = self._read("SELECT count(*) FROM sqlite_master WHERE name = 'arbiter_review_videos'")
+        return bool(found[0][0])
 
     def close(self) -> None:
         with self._lock:
@@ -389,8 +396,8 @@ class ReviewLedger:
 def review_rows(record: MatchRecord) -> list[dict[str, object]]:
     """The reviews of ``record`` as table rows for the dashboard's History (newest first); none when the
     file was never reviewed into. One call on the page: ``st.table(reviews.review_rows(desk.record))``."""
-    with ReviewLedger(record) as ledger:
-        infos = ledger.reviews()
+    with ReviewLedger(record, create=False) as ledger:
+        infos = ledger.reviews() if ledger.has_tables() else []
     return [
         {
             "review": r.id,

@@ -174,6 +174,7 @@ class _Review:
                 self.earlier.add(str(item.video))
             else:
                 self.todo.append(item)
+        self.todo.sort(key=lambda i: -(i.frames or 0))  # longest first: the last video to end is a short one
         self.workers = self.options.workers
         self.watcher.planned(
             Planned(

@@ -29,6 +29,7 @@ from typing import Protocol
 from pipeline.review.work import Models, VideoOutcome, VideoTask, one_core, referee_task
 
 STOP_WAIT_S = 5.0  # how long a worker is given to leave before it is terminated
+START_WAIT_S = 300.0  # how long a worker may take to load the pipeline (seconds on a busy machine)
 
 
 class PoolError(RuntimeError):
@@ -73,6 +74,7 @@ def _serve(conn: Connection, driver_pid: int, models: Models) -> None:
     """A local worker: referee the tasks its pipe brings until told to stop or the driver is gone."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the driver's to handle
     one_core()
+    conn.send(("ready", 0, None))  # the pipeline is loaded (importing this module did it)
 
     def report(position: int, frames: int) -> None:
         if os.getppid() != driver_pid:  # the driver was killed: stop, nobody will record this
@@ -113,6 +115,8 @@ class LocalPool:
         self._models = models
         self._backlog: deque[VideoTask] = deque()
         self._workers = [self._start() for _ in range(workers)]
+        for worker in self._workers:
+            self._ready(worker)
 
     @property
     def workers(self) -> int:
@@ -126,6 +130,19 @@ class LocalPool:
         process.start()
         theirs.close()
         return _Worker(process, mine)
+
+    def _ready(self, worker: _Worker) -> None:
+        """Wait for a new worker to say it has loaded the pipeline, so that starting is not timed as work."""
+        try:
+            if worker.conn.poll(START_WAIT_S) and worker.conn.recv()[0] == "ready":
+                return
+        except (EOFError, OSError):
+            pass
+        self.close()
+        raise PoolError(
+            f"a review worker did not start (exit code {worker.process.exitcode}); "
+            "check that 'arbiter run' works on one video"
+        )
 
     def submit(self, task: VideoTask) -> None:
         self._backlog.append(task)
@@ -165,6 +182,8 @@ class LocalPool:
         try:
             while worker.conn.poll():
                 kind, _, payload = worker.conn.recv()
+                if kind == "ready":  # a fresh worker, started in place of a lost one
+                    continue
                 if kind == "frames":
                     frames.append((task.position, payload))
                 elif kind == "crash":

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import importlib
 import logging
+import os
+import time
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +24,7 @@ from pipeline.review.work import Models, VideoOutcome, VideoTask, one_core, refe
 # The folder that holds Arbiter's packages: a local Ray instance's workers import this very code.
 CODE_ROOT = Path(__file__).resolve().parents[2]
 LOCAL_OBJECT_STORE_BYTES = 256 * 2**20  # the networks and the results; a local instance needs no more
+WARM_HOLD_S = 0.5
 
 
 class ProgressBoard:
@@ -54,6 +57,13 @@ def ray_task(task: VideoTask, models: Models, sink: BoardSink) -> VideoOutcome:
     return referee_task(task, models, sink)
 
 
+def warm_up() -> int:
+    """Loads the pipeline in a Ray worker (importing this module did), holding its CPU a moment so that
+    each warm-up lands on a worker of its own; its process id."""
+    time.sleep(WARM_HOLD_S)
+    return os.getpid()
+
+
 def _ray() -> Any:
     try:
         return importlib.import_module("ray")
@@ -61,6 +71,28 @@ def _ray() -> Any:
         raise PoolError(
             "--ray needs Ray, which is not installed; install it with: pip install -e '.[cluster]' "
             "(or review without --ray, on this machine's cores)"
+        ) from None
+
+
+def _connect(ray: Any, address: str, workers: int) -> None:
+    """Start a local instance of ``workers`` CPUs (``auto``), or join the cluster at ``address``."""
+    try:
+        if address == "auto":
+            ray.init(
+                num_cpus=workers,
+                include_dashboard=False,
+                object_store_memory=LOCAL_OBJECT_STORE_BYTES,
+                runtime_env={"env_vars": {"PYTHONPATH": str(CODE_ROOT)}},
+                logging_level=logging.WARNING,
+                log_to_driver=False,
+            )
+        else:
+            ray.init(address=address, logging_level=logging.WARNING, log_to_driver=False)
+    except (ConnectionError, RuntimeError, ValueError) as exc:
+        ray.shutdown()
+        where = "start a local Ray instance" if address == "auto" else f"reach the Ray cluster at {address}"
+        raise PoolError(
+            f"cannot {where} ({exc}); on a cluster, start it with 'ray start --head' on the head node"
         ) from None
 
 
@@ -73,29 +105,19 @@ class RayPool:
         ray = self._ray = _ray()
         if ray.is_initialized():
             raise PoolError("Ray is already running in this process; one review at a time")
+        _connect(ray, address, workers)
         try:
-            if address == "auto":
-                ray.init(
-                    num_cpus=workers,
-                    include_dashboard=False,
-                    object_store_memory=LOCAL_OBJECT_STORE_BYTES,
-                    runtime_env={"env_vars": {"PYTHONPATH": str(CODE_ROOT)}},
-                    logging_level=logging.WARNING,
-                    log_to_driver=False,
-                )
-            else:
-                ray.init(address=address, logging_level=logging.WARNING, log_to_driver=False)
-        except (ConnectionError, RuntimeError, ValueError) as exc:
-            raise PoolError(
-                f"cannot reach the Ray cluster at {address} ({exc}); start it with 'ray start --head' "
-                "on the head node, or use --ray auto for a local instance"
-            ) from None
-        cpus = int(ray.cluster_resources().get("CPU", 1))
-        self._workers = workers if address == "auto" else max(1, cpus)
-        self._models = ray.put(models)
-        self._remote = ray.remote(num_cpus=1, max_retries=0)(ray_task)
-        self._board = ray.remote(num_cpus=0)(ProgressBoard).remote()
-        self._running: dict[Any, VideoTask] = {}
+            cpus = int(ray.cluster_resources().get("CPU", 1))
+            self._workers = workers if address == "auto" else max(1, cpus)
+            self._models = ray.put(models)
+            self._remote = ray.remote(num_cpus=1, max_retries=0)(ray_task)
+            self._board = ray.remote(num_cpus=0)(ProgressBoard).remote()
+            self._running: dict[Any, VideoTask] = {}
+            # Every worker loads the pipeline before the first video, so starting is not timed as work.
+            ray.get([ray.remote(num_cpus=1)(warm_up).remote() for _ in range(self._workers)])
+        except BaseException:
+            ray.shutdown()
+            raise
 
     @property
     def workers(self) -> int:

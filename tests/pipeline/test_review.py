@@ -8,6 +8,7 @@ machine that runs the suite is small and shared.
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -124,8 +125,10 @@ def test_two_local_workers_record_each_clip_as_arbiter_run_would(embedded, archi
 
 def test_a_corrupt_clip_is_one_failed_line_not_a_failed_review(embedded) -> None:
     db, output = embedded
-    failed = [line for line in output.splitlines() if line.startswith("failed")]
-    assert len(failed) == 1 and "clip_corrupt.mp4" in failed[0] and "cannot open video" in failed[0]
+    per_video = [line for line in output.splitlines() if re.match(r"(done|failed)\s+\d/4 ", line)]
+    failed = [line for line in per_video if line.startswith("failed")]
+    assert len(per_video) == 4 and len(failed) == 1  # a line per video as it finishes
+    assert "clip_corrupt.mp4" in failed[0] and "cannot open video" in failed[0]
     assert "clip_corrupt.mp4" not in _streams(db)
 
 
