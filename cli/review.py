@@ -210,10 +210,15 @@ def bench_review_cmd(
     clips: Annotated[int, typer.Option(help="Clips in the reviewed archive (generated once, cached).")] = 8,
     size: Annotated[str, typer.Option(help="Frame size WIDTHxHEIGHT of the clips.")] = "1280x720",
     ray: Annotated[bool, typer.Option(help="Also on a local Ray instance, beside the embedded pool.")] = True,
+    rounds: Annotated[int, typer.Option(help="Runs of each configuration; the fastest is kept.")] = 1,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     """Throughput of 'arbiter review' with 1 and 2 workers, embedded and on local Ray, in one run: videos per
     minute, multiple of real time, the 2/1 scaling and Ray's overhead beside the embedded pool."""
     width, height = parse_size(size)
-    figures = bench_review(clips, width, height, with_ray=ray, log=lambda m: typer.echo(m, err=True))
+    if clips < 1 or rounds < 1:
+        fail(f"--clips and --rounds must be at least 1 (got {clips} and {rounds})")
+    figures = bench_review(
+        clips, width, height, with_ray=ray, rounds=rounds, log=lambda m: typer.echo(m, err=True)
+    )
     typer.echo(json.dumps(figures, indent=None if as_json else 1))

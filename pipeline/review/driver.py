@@ -78,7 +78,8 @@ class Watcher(Protocol):
 @dataclass(frozen=True)
 class ReviewReport:
     """The review's result: every video's row, the index page, and how long it took (``pool_s``: starting
-    the workers; ``work_s``: from the first video given to them to the last recorded)."""
+    the workers; ``work_s``: from the first video given to them to the last recorded; ``cpu_s``: the
+    workers' processor time on the videos refereed now)."""
 
     review_id: int
     rows: tuple[VideoRow, ...]
@@ -87,6 +88,7 @@ class ReviewReport:
     wall_s: float
     pool_s: float = 0.0
     work_s: float = 0.0
+    cpu_s: float = 0.0
 
     @property
     def failed(self) -> int:
@@ -140,7 +142,7 @@ def review(
             index = write_index(rows, options.out, f"Arbiter review {review_id}")
             ledger.end(review_id, finished)
     return ReviewReport(
-        review_id, rows, index, run.workers, time.perf_counter() - started, run.pool_s, run.work_s
+        review_id, rows, index, run.workers, time.perf_counter() - started, run.pool_s, run.work_s, run.cpu_s
     )
 
 
@@ -161,6 +163,7 @@ class _Review:
     workers: int = 0
     pool_s: float = 0.0
     work_s: float = 0.0
+    cpu_s: float = 0.0
 
     def position(self, item: ReviewItem) -> int:
         """The video's number in this review, from 1: its tasks and summary row carry it."""
@@ -273,6 +276,7 @@ class _Review:
             self._fail(item, error or "no result", done.outcome.work_s if done.outcome else None)
         else:
             self._frames(done.task.position, done.outcome.frames)
+            self.cpu_s += done.outcome.cpu_s
             self._record(item, done.outcome)
         return 1
 

@@ -90,9 +90,12 @@ def _connect(ray: Any, address: str, workers: int) -> None:
             ray.init(address=address, logging_level=logging.WARNING, log_to_driver=False)
     except (ConnectionError, RuntimeError, ValueError) as exc:
         ray.shutdown()
-        where = "start a local Ray instance" if address == "auto" else f"reach the Ray cluster at {address}"
+        if address == "auto":
+            raise PoolError(f"cannot start a local Ray instance ({exc})") from None
         raise PoolError(
-            f"cannot {where} ({exc}); on a cluster, start it with 'ray start --head' on the head node"
+            f"cannot reach the Ray cluster at {address} ({exc}); is it started ('ray start --head' on its "
+            "head node)? A cluster that checks tokens needs RAY_AUTH_MODE=token and its token "
+            "(RAY_AUTH_TOKEN) here too: see docs/review.md"
         ) from None
 
 

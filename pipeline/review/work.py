@@ -75,6 +75,7 @@ class VideoOutcome:
     work_s: float
     lines: tuple[str, ...] = ()  # the events after the match header, each line exactly as written
     error: str | None = None
+    cpu_s: float = 0.0  # processor time the worker spent on it: its cost on a shared machine
 
     @property
     def video_s(self) -> float:
@@ -105,7 +106,7 @@ def one_core() -> None:
 def referee_task(task: VideoTask, models: Models, report: ReportFrames | None = None) -> VideoOutcome:
     """Referee one video in a scratch folder; its events, or the reason it cannot be refereed. Anything
     else raised is a crash, which the driver retries once."""
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     with tempfile.TemporaryDirectory(prefix="arbiter-review-") as scratch:
         work = Path(scratch)
         try:
@@ -120,7 +121,14 @@ def referee_task(task: VideoTask, models: Models, report: ReportFrames | None = 
         )
     if report is not None:
         report(task.position, frames)
-    return VideoOutcome(task.position, frames, source.fps, time.perf_counter() - started, tuple(written[1:]))
+    return VideoOutcome(
+        task.position,
+        frames,
+        source.fps,
+        time.perf_counter() - started,
+        tuple(written[1:]),
+        cpu_s=time.process_time() - cpu,
+    )
 
 
 def _run(task: VideoTask, models: Models, source: FrameSource, work: Path, on_frame: _Throttle) -> int:
