@@ -76,9 +76,10 @@ def _ray() -> Any:
 
 def _connect(ray: Any, address: str, workers: int) -> None:
     """Start a local instance of ``workers`` CPUs (``auto``), or join the cluster at ``address``."""
-    try:
-        if address == "auto":
+    if address == "auto":
+        try:
             ray.init(
+                address="local",  # a new instance, even where another runs on this machine
                 num_cpus=workers,
                 include_dashboard=False,
                 object_store_memory=LOCAL_OBJECT_STORE_BYTES,
@@ -86,12 +87,14 @@ def _connect(ray: Any, address: str, workers: int) -> None:
                 logging_level=logging.WARNING,
                 log_to_driver=False,
             )
-        else:
-            ray.init(address=address, logging_level=logging.WARNING, log_to_driver=False)
+        except (ConnectionError, RuntimeError) as exc:  # not ValueError: bad arguments are a bug here
+            ray.shutdown()
+            raise PoolError(f"cannot start a local Ray instance ({exc})") from None
+        return
+    try:
+        ray.init(address=address, logging_level=logging.WARNING, log_to_driver=False)
     except (ConnectionError, RuntimeError, ValueError) as exc:
         ray.shutdown()
-        if address == "auto":
-            raise PoolError(f"cannot start a local Ray instance ({exc})") from None
         raise PoolError(
             f"cannot reach the Ray cluster at {address} ({exc}); is it started ('ray start --head' on its "
             "head node)? A cluster that checks tokens needs RAY_AUTH_MODE=token and its token "
