@@ -156,6 +156,8 @@ def test_a_review_running_in_another_live_process_is_not_taken_over(tmp_path: Pa
             other.wait()
 
 
-def test_a_record_never_reviewed_lists_no_review(tmp_path: Path) -> None:
+def test_a_record_never_reviewed_lists_no_review_and_is_not_written(tmp_path: Path) -> None:
     with MatchRecord.open(tmp_path / "r.db") as record:
         assert review_rows(record) == []
+        with ReviewLedger(record, create=False) as ledger:
+            assert not ledger.has_tables()
