@@ -126,7 +126,8 @@ def bench_review(
 
 
 def _ratios(figures: dict[str, Any]) -> dict[str, float]:
-    """Scaling of 2 workers over 1, Ray beside the embedded pool, and what one core reviews in an hour."""
+    """Scaling of 2 workers over 1 and Ray beside the embedded pool (wall clock, and processor time per
+    video), and what one core reviews in an hour by processor time (the figure to plan a cluster with)."""
     out: dict[str, float] = {}
     for mode in ("embedded", "ray"):
         if f"{mode}_2" in figures:
@@ -136,5 +137,8 @@ def _ratios(figures: dict[str, Any]) -> dict[str, float]:
         if f"ray_{workers}" in figures:
             ray, embedded = figures[f"ray_{workers}"], figures[f"embedded_{workers}"]
             out[f"ray_overhead_{workers}"] = round(ray["work_s"] / embedded["work_s"] - 1, 3)
-    out["videos_per_hour_per_core"] = round(figures["embedded_1"]["videos_per_min"] * 60, 1)
+            out[f"ray_cpu_overhead_{workers}"] = round(ray["cpu_s"] / embedded["cpu_s"] - 1, 3)
+    one = figures["embedded_1"]
+    out["x_real_time_per_core"] = one["x_real_time_per_cpu_s"]
+    out["videos_per_core_hour"] = round(figures["clips"] / one["cpu_s"] * 3600, 1)
     return out
