@@ -30,7 +30,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
 
-from record.store import BUSY_TIMEOUT_MS, MatchRecord, RecordError
+from record.database import BUSY_TIMEOUT_MS
+from record.store import MatchRecord, RecordError
 
 VideoStatus = Literal["pending", "recording", "done", "failed"]
 FINISHED: frozenset[str] = frozenset({"done", "failed"})

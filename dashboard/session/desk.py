@@ -20,7 +20,7 @@ from dashboard.session.override_store import OverrideStore
 from dashboard.session.run import PipelineRun
 from dashboard.session.setup import DEFAULT_DB, SAMPLE_SHOT, SAMPLE_VIDEO, DeskError, Setup, spec_of
 from dashboard.session.view import MatchView, build_view
-from record import export, overrides
+from record import export, overrides, reviews
 from record.diagram import read_tracks, shot_svg, split_shots
 from record.overrides import Override, OverrideError
 from record.recorder import Recorder
@@ -64,6 +64,10 @@ class Desk:
     def matches(self) -> list[MatchInfo]:
         """Every match of the record, newest first."""
         return list(reversed(self.record.matches()))
+
+    def reviews(self) -> list[dict[str, object]]:
+        """The archive reviews recorded into this file (``arbiter review``), newest first, as table rows."""
+        return reviews.review_rows(self.record)
 
     def info(self, match_id: int) -> MatchInfo:
         try:
