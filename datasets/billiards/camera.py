@@ -42,6 +42,21 @@ class CameraRanges:
 
 
 @dataclass(frozen=True)
+class BroadcastRanges:
+    """The spread of ``Camera.broadcast``: a television main camera, high behind one end of the table and
+    tilted toward the other, so the near end is large, the far end small and the near cushion hides the
+    balls touching it. Angles in degrees."""
+
+    tilt_deg: tuple[float, float] = (30.0, 68.0)  # off vertical: more = stronger perspective, wider table
+    hfov_deg: tuple[float, float] = (30.0, 55.0)  # a long lens from far back, or a wide one close in
+    yaw_deg: float = 3.0  # +- turn about the optical axis: the table not quite level in the frame
+    side_deg: float = 6.0  # +- swing of the camera around the table's long axis: off-centre positions
+    k1: float = 0.03  # +- radial distortion: broadcast lenses are well corrected
+    margin: tuple[float, float] = (0.0, 0.06)  # free border around the cushions, fraction of width
+    far_end_probability: float = 0.5  # behind the top end instead of the bottom (baulk) end
+
+
+@dataclass(frozen=True)
 class Camera:
     """A calibrated camera. Every field is plain floats so it serialises exactly; arrays are derived."""
 
@@ -241,6 +256,37 @@ class Camera:
         distance = _fitting_distance(table, (width, height), k, dist, rot, aim, margin_px)
         tvec = -rot @ (aim - distance * rot[2])
         return cls.from_arrays(width, height, k, dist, cv2.Rodrigues(rot)[0], tvec)
+
+
+def broadcast_camera(
+    table: TableModel,
+    width: int,
+    height: int,
+    rng: np.random.Generator,
+    ranges: BroadcastRanges | None = None,
+) -> Camera:
+    """A broadcast-style camera (``BroadcastRanges``): behind one end, the table's long axis up the image,
+    as near as the playing area plus cushions fits with the drawn margin."""
+    r = ranges or BroadcastRanges()
+    hfov = math.radians(rng.uniform(*r.hfov_deg))
+    f = (width / 2) / math.tan(hfov / 2)
+    k = np.array([[f, 0.0, width / 2 - 0.5], [0.0, f, height / 2 - 0.5], [0.0, 0.0, 1.0]])
+    dist = np.array([rng.uniform(-r.k1, r.k1), 0.0, 0.0, 0.0, 0.0])
+    tilt = math.radians(rng.uniform(*r.tilt_deg))
+    toward = -1.0 if rng.random() < r.far_end_probability else 1.0  # +1: looking up the table (+y)
+    side = math.radians(rng.uniform(-r.side_deg, r.side_deg))
+    axis = np.array(
+        [math.sin(tilt) * math.sin(side), toward * math.sin(tilt) * math.cos(side), -math.cos(tilt)]
+    )
+    across = np.array([toward * math.cos(side), -toward * math.sin(side), 0.0])  # image x: level
+    down = np.cross(axis, across)
+    rot = cv2.Rodrigues(np.array([0.0, 0.0, math.radians(rng.uniform(-r.yaw_deg, r.yaw_deg))]))[0] @ np.stack(
+        [across, down, axis]
+    )
+    aim = np.array([table.width_mm / 2, table.length_mm / 2, 0.0])
+    margin_px = rng.uniform(*r.margin) * width
+    distance = _fitting_distance(table, (width, height), k, dist, rot, aim, margin_px)
+    return Camera.from_arrays(width, height, k, dist, cv2.Rodrigues(rot)[0], -rot @ (aim - distance * rot[2]))
 
 
 def _random_lens(

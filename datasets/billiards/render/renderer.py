@@ -17,6 +17,7 @@ from .background import build_background
 from .balls import BallSprites, blend_ball, radius_bin, sprite_centre
 from .blur import smear, splat_plan
 from .draw import XY, gain_at
+from .foreground import near_cushion_mask
 from .frame import RenderedFrame, RenderedObject, Stroke, object_record
 from .noise import SensorNoise
 from .occluders import Occluders, draw_occluders, occluder_mask
@@ -75,6 +76,9 @@ class TableRenderer:
         self._bg.setflags(write=False)
         self._gain.setflags(write=False)
         self._noise = SensorNoise(camera.width, camera.height, look.noise_sigma, self.seed)
+        # Near cushions in front of the balls (a camera behind one end): None for every overhead camera.
+        self._near = near_cushion_mask(spec.table, camera)
+        self._near_u8 = None if self._near is None else self._near.astype(np.uint8) * 255
 
     @property
     def background(self) -> np.ndarray:
@@ -107,7 +111,12 @@ class TableRenderer:
         entries = self._entries(samples, k // 2)
         occluders = self._occluders.polygons(t)
         occ_mask = occluder_mask(occluders, self._size) if occluders else None
-        objects = self._balls(img, gain, entries, k, occ_mask) if entries.ids else []
+        hide = occ_mask
+        if self._near_u8 is not None:  # the near cushions are drawn over the balls and hide them in the truth
+            hide = self._near_u8 if occ_mask is None else np.maximum(occ_mask, self._near_u8)
+        objects = self._balls(img, gain, entries, k, hide) if entries.ids else []
+        if self._near is not None:
+            np.copyto(img, bg, where=self._near[..., None])
         objects += self._pins.draw(img, mid.pins, gain, occ_mask)
         draw_occluders(img, occluders, gain)
         self._noise.add(img, t)
