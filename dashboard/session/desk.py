@@ -160,7 +160,8 @@ class Desk:
     def resume(self, match_id: int, detector: str = "classical") -> PipelineRun:
         """Go on with a match whose video run ended early (stopped, or the server went down): a file is run
         again from its start and what was recorded is skipped (``record.Recorder``); a camera or stream goes
-        on from now, its clock shifted past the last recorded time. The run's camera profile is reused."""
+        on from now, its clock shifted past the last recorded time. The run's camera profile is reused. A
+        shot left open by the stop is completed by the resumed run and judged once, whole."""
         info = self.info(match_id)
         if info.status == "finished":
             raise DeskError(f"match {match_id} is finished; start a new match to go on")
@@ -189,7 +190,9 @@ class Desk:
             recorder = Recorder(self.record, match_id, skip_recorded=not source.live, t_offset=offset)
             recorder.catch_up()
             self._recorders[match_id] = recorder
-            run = PipelineRun(match_id, spec, setup, folder, self._record_line)
+            # A replayed file finds the open shot's start again; a camera cannot, so it is told of it.
+            shot_open = source.live and recorder.shot_open
+            run = PipelineRun(match_id, spec, setup, folder, self._record_line, shot_open=shot_open)
             self._runs[match_id] = run
         return run.start()
 

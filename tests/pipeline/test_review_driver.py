@@ -2,7 +2,7 @@
 a stop at each step of recording a match, without ever recording a video twice.
 
 The pool runs in this process and answers each task as its script says, with the events of the bundled
-sample's truth (a shot whose first contact is a foul in snooker), so every step of the driver is reached
+sample's truth (a snooker break-off that goes in-off, a foul), so every step of the driver is reached
 in milliseconds; ``test_review.py`` runs the real pools on real clips.
 """
 
@@ -122,13 +122,13 @@ def test_each_video_is_recorded_as_its_own_match_with_the_engines_calls(items, p
     told = Told()
     report = _review(items, tmp_path / "r.db", told)
     assert [r.status for r in report.rows] == ["done"] * 3 and report.failed == 0
-    assert {(r.frames, r.events, r.calls, r.fouls) for r in report.rows} == {(360, 11, 1, 1)}
+    assert {(r.frames, r.events, r.calls, r.fouls) for r in report.rows} == {(360, len(TRUTH), 1, 1)}
     assert told.plans[0].todo == 3 and len(told.rows) == 3 and told.frames_seen == 3 * 360
     streams = _matches(tmp_path / "r.db")
     assert sorted(streams) == ["a.mp4", "b.mp4", "c.mp4"]
     lines = [c.parse_line(t, n) for n, t in enumerate(streams["a.mp4"], start=1)]
     decision = next(x for x in lines if isinstance(x, c.Decision))
-    assert decision.foul is not None and decision.foul.reason == "wrong_ball_first"
+    assert decision.foul is not None and decision.foul.reason == "in_off"
     index = report.index.read_text()
     for row in report.rows:
         assert f'href="{row.report}"' in index and (tmp_path / "out" / str(row.report)).is_file()

@@ -11,6 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import cv2
 import pytest
 
 from arbiter.games import game
@@ -47,7 +48,10 @@ def test_files_globs_and_folders_together_name_each_video_once(archive: Path) ->
 
 def test_a_real_video_is_looked_at_for_its_frames() -> None:
     (item,) = gather([str(SAMPLE / "video.mp4")], SNOOKER)
-    assert item.frames == 365 and item.fps == 60.0 and item.entry.game == "snooker"
+    video = cv2.VideoCapture(str(SAMPLE / "video.mp4"))
+    frames, fps = int(video.get(cv2.CAP_PROP_FRAME_COUNT)), video.get(cv2.CAP_PROP_FPS)
+    video.release()
+    assert frames > 100 and item.frames == frames and item.fps == fps and item.entry.game == "snooker"
 
 
 def test_a_manifest_gives_each_video_its_game_players_and_profile(archive: Path) -> None:
