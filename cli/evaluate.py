@@ -9,21 +9,39 @@ from typing import Annotated, Any
 
 import cv2
 import typer
+from typer.core import TyperGroup
 
 from cli.common import fail, parse_size
 from datasets.billiards.detector_data import DatasetRecipe
 from datasets.billiards.render import bench
 from evaluation.bench import PEER_LONG_SIDE, bench_pipeline
 from evaluation.billiards import evaluate_dir
+from evaluation.cross_look import SCENES, VIEWS_PER_SCENE, evaluate_cross_look, format_report, generate_views
 from evaluation.train_detector import TrainSettings
 from evaluation.train_detector import train_detector as train
 
-app = typer.Typer()
+
+class _EvalGroup(TyperGroup):
+    """``arbiter eval ROOT`` stays the pipeline's score on synthetic shots (the ``shots`` command) while
+    ``arbiter eval cross-look`` and later scores are commands of the group: whatever is not a command's
+    name is taken as the shots' folder."""
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        if args and args[0] not in self.commands and args[0] not in ("--help", "-h"):
+            args = ["shots", *args]
+        return super().parse_args(ctx, args)
+
+
+app = typer.Typer(
+    cls=_EvalGroup,
+    help="Score Arbiter against the truth: ROOT (synthetic shots; the shots command) or cross-look.",
+    no_args_is_help=True,
+)
 bench_app = typer.Typer(help="Measure speed, side by side with a peer, in one run.", no_args_is_help=True)
 train_app = typer.Typer(help="Train models from synthetic data.", no_args_is_help=True)
 
 
-@app.command("eval")
+@app.command("shots")
 def eval_(
     root: Annotated[Path, typer.Argument(help="A folder written by 'arbiter synth billiards'.")],
     work: Annotated[Path, typer.Option(help="Where the pipeline's own outputs go.")] = Path("out/eval"),
@@ -42,6 +60,36 @@ def eval_(
     except FileNotFoundError as exc:
         fail(str(exc))
     typer.echo(json.dumps(figures, indent=None if as_json else 1))
+
+
+@app.command("cross-look")
+def eval_cross_look(
+    views: Annotated[
+        Path, typer.Option(help="Cache folder of pooltool's views (rendered there once with --generate).")
+    ] = Path("work/pooltool_views"),
+    generate: Annotated[
+        bool,
+        typer.Option(help="Render the views missing from the folder first (needs pooltool, ~40 s each)."),
+    ] = False,
+    scenes: Annotated[int, typer.Option(help="Scenes to render with --generate.")] = SCENES,
+    per_scene: Annotated[int, typer.Option(help="Views per scene with --generate.")] = VIEWS_PER_SCENE,
+    model: Annotated[
+        Path | None, typer.Option(help="The ONNX detector (default: the committed one).")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """The trained detector beside the classical one on pooltool's 3D renders, a look it never trained on:
+    recall, precision and class right, overhead vs broadcast, with the true camera."""
+    if generate:
+        try:
+            generate_views(views, scenes, per_scene, log=lambda m: typer.echo(m, err=True))
+        except RuntimeError as exc:
+            fail(str(exc))
+    try:
+        report = evaluate_cross_look(views, model)
+    except FileNotFoundError as exc:
+        fail(str(exc))
+    typer.echo(json.dumps(report.to_dict()) if as_json else format_report(report))
 
 
 @bench_app.command("render")
@@ -74,16 +122,24 @@ def train_detector(
     seed: Annotated[int, typer.Option(help="Seed of the training shots (validation uses seed+100).")] = 100,
     work: Annotated[Path, typer.Option(help="Dataset and training runs go here.")] = Path("work/detector"),
     models: Annotated[Path, typer.Option(help="Where the ONNX model and its record go.")] = Path("models"),
+    variety: Annotated[str, typer.Option(help="Cameras and rooms of the shots: wide or classic.")] = "wide",
 ) -> None:
     """Rebuild the ball-and-pin detector from synthetic data: dataset, training, ONNX export, record.
     Needs the train extra of pyproject.toml (torch, ultralytics); running the result needs neither."""
-    recipe = DatasetRecipe(shots_per_game=shots, frames_per_shot=frames, seed=seed, val_seed=seed + 100)
+    try:
+        recipe = DatasetRecipe(
+            shots_per_game=shots, frames_per_shot=frames, seed=seed, val_seed=seed + 100, variety=variety
+        )
+    except ValueError as exc:
+        fail(str(exc))
     try:
         record = train(
             recipe, TrainSettings(epochs=epochs), work, models, log=lambda m: typer.echo(m, err=True)
         )
     except ImportError as exc:
         fail(f"training needs the train extra ({exc}); install it with: pip install -e '.[train]'")
+    except ValueError as exc:
+        fail(str(exc))
     typer.echo(json.dumps(record["validation"]))
 
 

@@ -13,6 +13,7 @@ from cli.common import billiards_spec, fail, parse_size
 from datasets.billiards.shots import INTENTS
 from datasets.billiards.synth import INTENT_WEIGHTS, SynthConfig
 from datasets.billiards.synth import synth_billiards as synthesise
+from datasets.billiards.variety import VARIETIES
 
 app = typer.Typer(help="Generate synthetic worlds with exact ground truth.", no_args_is_help=True)
 GAME_NAMES = ", ".join(s.id for s in BILLIARDS_GAMES)
@@ -33,10 +34,16 @@ def synth_billiards(
         list[str] | None,
         typer.Option(help=f"Only shots of this intent (repeat for several): {', '.join(INTENTS)}."),
     ] = None,
+    variety: Annotated[
+        str,
+        typer.Option(help=f"Cameras and rooms drawn: {', '.join(VARIETIES)} (wide adds broadcast views)."),
+    ] = "classic",
 ) -> None:
     """Simulate billiard shots with pooltool and film them: truth, frames, video and YOLO data."""
     width, height = parse_size(size)
     spec = billiards_spec(game)
+    if variety not in VARIETIES:
+        fail(f"unknown variety {variety!r}; choose one of: {', '.join(VARIETIES)}")
     try:
         cfg = SynthConfig(
             game=spec.id,
@@ -49,6 +56,7 @@ def synth_billiards(
             yolo_every=max(1, yolo_every),
             video=video,
             intents=dict.fromkeys(intent, 1.0) if intent else dict(INTENT_WEIGHTS),
+            variety=VARIETIES[variety],
         )
     except ValueError as exc:
         fail(str(exc))

@@ -64,12 +64,22 @@ def offline_ultralytics(config_dir: Path) -> None:
 
 
 def _dataset(recipe: DatasetRecipe, data_dir: Path, log: Log) -> dict[str, Any]:
-    """The dataset's counts, building it first unless ``data_dir`` already holds it."""
-    counts_file = data_dir / "counts.json"
-    if not counts_file.exists():
+    """The dataset's counts, building it first unless ``data_dir`` already holds it, built by the same
+    recipe (``recipe.json`` beside it): a set of another recipe is refused, never trained on silently."""
+    counts_file, recipe_file = data_dir / "counts.json", data_dir / "recipe.json"
+    wanted = json.loads(json.dumps(recipe.to_dict()))
+    if counts_file.exists():
+        built = json.loads(recipe_file.read_text()) if recipe_file.exists() else None
+        if built != wanted:
+            raise ValueError(
+                f"{data_dir} holds a dataset of another recipe ({recipe_file.name} differs or is missing); "
+                "remove it or give another --work"
+            )
+    else:
         log(f"building the dataset in {data_dir}")
         counts_file.parent.mkdir(parents=True, exist_ok=True)
         counts_file.write_text(json.dumps(build(recipe, data_dir, lambda g, i: log(f"  {g} shot {i}"))))
+        recipe_file.write_text(json.dumps(wanted, indent=1) + "\n")
     counts: dict[str, Any] = json.loads(counts_file.read_text())
     return counts
 

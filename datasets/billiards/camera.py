@@ -285,8 +285,27 @@ def broadcast_camera(
     )
     aim = np.array([table.width_mm / 2, table.length_mm / 2, 0.0])
     margin_px = rng.uniform(*r.margin) * width
+    for _ in range(_CENTRING_STEPS):
+        distance = _fitting_distance(table, (width, height), k, dist, rot, aim, margin_px)
+        aim = _centred_aim(table, k, rot, aim - distance * rot[2])
     distance = _fitting_distance(table, (width, height), k, dist, rot, aim, margin_px)
     return Camera.from_arrays(width, height, k, dist, cv2.Rodrigues(rot)[0], -rot @ (aim - distance * rot[2]))
+
+
+_CENTRING_STEPS = 4  # the framed table's centre settles on the image centre to a pixel or two
+
+
+def _centred_aim(table: TableModel, k: np.ndarray, rot: np.ndarray, eye: np.ndarray) -> np.ndarray:
+    """Where on the cloth the optical axis should meet it for the table's outline to sit in the middle of
+    the image (the point seen at the middle of the outline's box from ``eye``): perspective makes the near
+    end large, so aiming at the table's centre frames it off-centre."""
+    cam = -rot @ eye
+    px, _ = cv2.projectPoints(_fit_outline(table), cv2.Rodrigues(rot)[0], cam, k, np.zeros(5))
+    px = px.reshape(-1, 2)
+    middle = (px.min(axis=0) + px.max(axis=0)) / 2
+    ray = rot.T @ np.linalg.solve(k, np.array([middle[0], middle[1], 1.0]))
+    on_cloth: np.ndarray = eye + (-eye[2] / ray[2]) * ray
+    return on_cloth
 
 
 def _random_lens(

@@ -7,6 +7,9 @@ through the recorded camera, with a small random error in the table's placement 
 degree, a fraction of a percent of scale), because at run time the view comes from an estimated calibration,
 not the truth. Labels follow the same perturbed mapping, so they stay exact.
 
+A recipe may add a second look to the training split (``DatasetRecipe.second_look``): a folder of frames of
+pooltool's own 3D renderer (``second_look.pooltool_views``), rectified and labelled the same way.
+
 Views are cut into two overlapping square tiles for training (``TILE``): the network trains on tiles with
 mosaic augmentation at the view's own scale and runs on the whole view, being fully convolutional.
 Layout under ``out``: ``images/{train,val}/*.jpg``, ``labels/{train,val}/*.txt`` (YOLO format) and
@@ -16,6 +19,7 @@ Layout under ``out``: ``images/{train,val}/*.jpg``, ``labels/{train,val}/*.txt``
 from __future__ import annotations
 
 import math
+import zlib
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,7 +35,9 @@ from vision.table_view import TableView
 
 from .camera import Camera
 from .render import RenderedFrame
+from .second_look.pooltool_looks import read_views, seen_balls
 from .synth import SynthConfig, film, frame_times, scenes, simulate_shot
+from .variety import VARIETIES
 
 TILE = 352  # square training tile, the view's height: two tiles cover the 640-wide view with overlap
 MIN_VISIBLE = 0.5  # a box cut by a tile edge is kept when at least this share of it is inside
@@ -58,9 +64,20 @@ class DatasetRecipe:
     placement_error_mm: float = 8.0
     rotation_error_deg: float = 0.3
     scale_error: float = 0.004
+    variety: str = "wide"  # a name of ``variety.VARIETIES``: the cameras and rooms the shots are filmed in
+    # A folder of pooltool's views (``second_look.pooltool_views``), added to the training split: the second
+    # look. Render them from seeds apart from those ``arbiter eval cross-look`` scores on (0-9).
+    second_look: str = ""
+
+    def __post_init__(self) -> None:
+        if self.variety not in VARIETIES:
+            raise ValueError(f"unknown variety {self.variety!r}; choose one of: {', '.join(VARIETIES)}")
 
     def to_dict(self) -> dict[str, Any]:
-        return {k: (list(v) if isinstance(v, tuple) else v) for k, v in self.__dict__.items()}
+        """The recipe as a model's record keeps it, the variety's ranges spelt out."""
+        out = {k: (list(v) if isinstance(v, tuple) else v) for k, v in self.__dict__.items()}
+        out["variety_ranges"] = VARIETIES[self.variety].to_dict()
+        return out
 
 
 def _placement_error(recipe: DatasetRecipe, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
@@ -123,7 +140,9 @@ def _shot_views(recipe: DatasetRecipe, game: str, seed: int, index: int) -> Iter
     """Yield ``(name, view image, boxes, JPEG quality)`` for the chosen frames of one shot."""
     rng = np.random.default_rng([seed, index, 7])
     width, height = recipe.sizes[int(rng.integers(len(recipe.sizes)))]
-    cfg = SynthConfig(game=game, seed=seed, width=width, height=height, video=False)
+    cfg = SynthConfig(
+        game=game, seed=seed, width=width, height=height, video=False, variety=VARIETIES[recipe.variety]
+    )
     shot = simulate_shot(cfg, index)
     filming = film(cfg, shot)
     camera, table = filming.camera, cfg.spec.table
@@ -148,6 +167,48 @@ def _shot_views(recipe: DatasetRecipe, game: str, seed: int, index: int) -> Iter
         yield f"{game}_{seed}_{index:03d}_f{int(k):04d}", image, boxes, int(filming.look.jpeg_quality)
 
 
+def second_look_views(recipe: DatasetRecipe, folder: Path) -> Iterator[View]:
+    """Yield the views of pooltool's renders in ``folder`` as ``_shot_views`` yields Arbiter's: rectified
+    through their true camera with the recipe's placement error, every ball that can be seen labelled."""
+    for pv in read_views(folder):
+        image = cv2.imread(str(pv.image_path), cv2.IMREAD_COLOR)
+        if image is None:
+            raise ValueError(f"cannot read {pv.image_path}")
+        rng = np.random.default_rng([recipe.seed, zlib.crc32(pv.name.encode()), 9])
+        a, b = _placement_error(recipe, rng)
+        r, camera, view = pv.table.ball_radius_mm, pv.camera, TableView(pv.table)
+
+        def to_image(xy: np.ndarray, a: np.ndarray = a, b: np.ndarray = b, r: float = r) -> np.ndarray:
+            return camera.project(np.c_[xy @ a.T + b, np.full(len(xy), r)])  # noqa: B023 (used at once)
+
+        _, seen = seen_balls(pv)
+        true_mm = np.array([ball.xy_mm for ball in pv.balls], np.float64).reshape(-1, 2)
+        uv = view.mm_to_view((true_mm - b) @ np.linalg.inv(a).T)
+        half = max(2 * r / view.mm_per_px, MIN_BOX_PX) / 2
+        boxes: list[Box] = [
+            (APPEARANCE_CLASSES.index(ball.cls), u - half, v - half, u + half, v + half)
+            for ball, (u, v), ok in zip(pv.balls, uv.tolist(), seen.tolist(), strict=True)
+            if ok
+        ]
+        yield f"pooltool_{pv.name}", view.rectifier(to_image)(image), boxes, 95
+
+
+def _write_view(view: View, images: Path, labels: Path, counts: dict[str, int]) -> None:
+    """One view's tiles and their labels."""
+    name, image, boxes, quality = view
+    counts["views"] += 1
+    h, w = image.shape[:2]
+    for left in tiles(w):
+        lines = tile_lines(boxes, left, h)
+        stem = f"{name}_x{left}"
+        cv2.imwrite(
+            str(images / f"{stem}.jpg"), image[:, left : left + TILE], [cv2.IMWRITE_JPEG_QUALITY, quality]
+        )
+        (labels / f"{stem}.txt").write_text("".join(x + "\n" for x in lines))
+        counts["tiles"] += 1
+        counts["boxes"] += len(lines)
+
+
 def build(
     recipe: DatasetRecipe, out: Path, on_shot: Callable[[str, int], None] | None = None
 ) -> dict[str, dict[str, int]]:
@@ -162,22 +223,13 @@ def build(
         labels.mkdir(parents=True, exist_ok=True)
         for game in recipe.games:
             for index in range(n):
-                for name, image, boxes, quality in _shot_views(recipe, game, seed, index):
-                    counts[split]["views"] += 1
-                    h, w = image.shape[:2]
-                    for left in tiles(w):
-                        lines = tile_lines(boxes, left, h)
-                        stem = f"{name}_x{left}"
-                        cv2.imwrite(
-                            str(images / f"{stem}.jpg"),
-                            image[:, left : left + TILE],
-                            [cv2.IMWRITE_JPEG_QUALITY, quality],
-                        )
-                        (labels / f"{stem}.txt").write_text("".join(x + "\n" for x in lines))
-                        counts[split]["tiles"] += 1
-                        counts[split]["boxes"] += len(lines)
+                for view in _shot_views(recipe, game, seed, index):
+                    _write_view(view, images, labels, counts[split])
                 if on_shot:
                     on_shot(game, index)
+        if split == "train" and recipe.second_look:
+            for view in second_look_views(recipe, Path(recipe.second_look)):
+                _write_view(view, images, labels, counts[split])
     data = {
         "path": str(out.resolve()),
         "train": "images/train",

@@ -40,6 +40,7 @@ from .look import Look
 from .physics import Contact, ShotTrace, simulate
 from .render import RenderedFrame, Stroke, TableRenderer, exposure_times
 from .scene import SceneSample
+from .variety import CLASSIC, Variety
 
 # Shot intents and how often each is drawn: the mix of a real session (breaks are one shot in many).
 INTENT_WEIGHTS = {
@@ -75,6 +76,7 @@ class SynthConfig:
     pre_roll_s: tuple[float, float] = (0.6, 1.0)
     post_roll_s: float = 0.5
     intents: dict[str, float] = field(default_factory=lambda: dict(INTENT_WEIGHTS))
+    variety: Variety = CLASSIC  # the cameras and rooms drawn (``variety``): CLASSIC keeps old seeds' clips
     spec: BilliardsSpec = field(init=False, repr=False, compare=False)  # the game's, resolved once here
 
     def __post_init__(self) -> None:
@@ -273,8 +275,10 @@ class Filming:
 
 def film(cfg: SynthConfig, shot: SimulatedShot) -> Filming:
     """The camera, look and renderer of ``shot`` (the same for ``arbiter synth`` and the detector's set)."""
-    camera = Camera.random(cfg.spec.table, cfg.width, cfg.height, rng_for(cfg.seed, shot.index, "camera"))
-    look = Look.random(rng_for(cfg.seed, shot.index, "look"))
+    camera = cfg.variety.camera(
+        cfg.spec.table, cfg.width, cfg.height, rng_for(cfg.seed, shot.index, "camera")
+    )
+    look = cfg.variety.room(rng_for(cfg.seed, shot.index, "look"))
     strike = shot.trace.strike
     renderer = TableRenderer(
         cfg.spec,

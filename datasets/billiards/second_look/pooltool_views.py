@@ -21,23 +21,22 @@ import json
 import math
 import sys
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import cv2
 import numpy as np
 import pooltool as pt
-from panda3d.core import LPoint2f, LPoint3f, LVector3f
+from panda3d.core import LMatrix4f, LPoint2f, LPoint3f
 from pooltool.ani.animate import FrameStepper
 from pooltool.ani.globals import Global
 from pooltool.ani.image.interface import get_graphics_texture, image_array_from_texture
 
-from arbiter.games import billiards
-from arbiter.tables import TableModel, TableSize, scaled
+from arbiter.tables import TableModel
 from datasets.billiards.camera import BroadcastRanges, Camera, CameraRanges, broadcast_camera
 
-from .pooltool_looks import KINDS, ball_class
+from .pooltool_looks import KINDS, ball_class, view_table
 
 JPEG_QUALITY = 95
 SIZES = ((960, 540), (1280, 720))  # the second costs about 1.8 times the render time of the first
@@ -62,16 +61,18 @@ class Scene:
 def arbiter_table(kind: str, pt_table: Any, radius_m: float) -> TableModel:
     """Arbiter's table of the game ``kind`` stands for, laid out on pooltool's playing area and sized
     for pooltool's balls and cushions: what the table view and the truth are computed on."""
-    base = billiards(KINDS[kind].game).table
-    size = TableSize("pooltool", "pooltool", pt_table.l * 1000.0, pt_table.w * 1000.0, "pooltool table")
     nose_m = float(next(iter(pt_table.cushion_segments.linear.values())).height)
-    return replace(
-        scaled(base, size), ball_diameter_mm=2000.0 * radius_m, cushion_height_mm=1000.0 * nose_m, pins=()
+    return view_table(
+        KINDS[kind].game, pt_table.w * 1000.0, pt_table.l * 1000.0, 2000.0 * radius_m, 1000.0 * nose_m
     )
 
 
 def _positions(
-    ids: list[str], rack: dict[str, tuple[float, float]], w: float, length: float, radius: float,
+    ids: list[str],
+    rack: dict[str, tuple[float, float]],
+    w: float,
+    length: float,
+    radius: float,
     rng: np.random.Generator,
 ) -> dict[str, tuple[float, float]]:
     """Places (m) for ``ids``: the rack's where given (kept unless they overlap), the rest at random apart,
@@ -104,7 +105,7 @@ def build_scene(seed: int) -> Scene:
     """Scene ``seed``: the table kind, the balls kept and their places, simulated to rest."""
     rng = np.random.default_rng([seed, 11])
     kind = list(KINDS)[int(rng.integers(len(KINDS)))]
-    game_type = KINDS[kind].game_type
+    game_type = pt.GameType(KINDS[kind].game_type)
     table = pt.Table.from_game_type(game_type)
     balls = pt.get_rack(game_type, table)
     ids = sorted(balls)
@@ -146,9 +147,12 @@ def place_camera(camera: Camera) -> None:
     """Set panda3d's camera and lens to the OpenCV pinhole ``camera`` (table mm -> pooltool's metres)."""
     rot = camera.rotation
     eye = camera.centre_mm / 1000.0
-    node = Global.base.cam  # the lens node itself: pooltool turns its parent
-    node.setPos(Global.base.render, LPoint3f(*eye))
-    node.lookAt(Global.base.render, LPoint3f(*(eye + rot[2])), LVector3f(*(-rot[1])))
+    # Rows of panda3d's matrix are the node's axes in the world (x right, y forward, z up), then its place;
+    # set whole rather than by ``lookAt``, which leaves a roll of up to a degree off the asked-for up.
+    rows = np.zeros((4, 4))
+    rows[:3, :3], rows[3, :3], rows[3, 3] = np.stack([rot[0], rot[2], -rot[1]]), eye, 1.0
+    mat = LMatrix4f(*(float(v) for v in rows.ravel()))
+    Global.base.cam.setMat(Global.base.render, mat)  # the lens node itself: pooltool turns its parent
     Global.base.win.setSize(camera.width, camera.height)
     k = np.asarray(camera.K)
     lens = Global.base.camLens
@@ -176,7 +180,7 @@ def truth(name: str, scene: Scene, camera: Camera, view: str, check_px: float) -
     t = scene.table
     return {
         "image": f"{name}.jpg",
-        "source": f"pooltool {pt.__version__} panda3d offscreen (datasets.billiards.second_look.pooltool_views)",
+        "source": f"pooltool {pt.__version__} panda3d offscreen ({__spec__.name if __spec__ else __name__})",
         "kind": scene.kind,
         "game": KINDS[scene.kind].game,
         "table": {
@@ -215,14 +219,18 @@ def render_chunk(out: Path, seeds: list[int], views: int) -> None:
                 Global.base.graphicsEngine.renderFrame()
             image = cv2.cvtColor(image_array_from_texture(texture), cv2.COLOR_RGB2BGR)
             if image.shape[:2] != (camera.height, camera.width):
-                raise RuntimeError(f"panda3d rendered {image.shape[1]}x{image.shape[0]}, not the camera's size")
+                raise RuntimeError(
+                    f"panda3d rendered {image.shape[1]}x{image.shape[0]}, not the camera's size"
+                )
             cv2.imwrite(str(out / f"{name}.jpg"), image, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
             record = truth(name, scene, camera, view, projection_check_px(camera, scene.table))
             record["render_s"] = round((time.time() - started) / (v + 1), 3)
             (out / f"{name}.json").write_text(json.dumps(record, indent=1) + "\n")
-        stepper.close_scene()
+        stepper.close_scene()  # type: ignore[no-untyped-call]
 
 
 if __name__ == "__main__":
     first, count = int(sys.argv[2]), int(sys.argv[3])
-    render_chunk(Path(sys.argv[1]), list(range(first, first + count)), int(sys.argv[4]) if len(sys.argv) > 4 else 4)
+    render_chunk(
+        Path(sys.argv[1]), list(range(first, first + count)), int(sys.argv[4]) if len(sys.argv) > 4 else 4
+    )
