@@ -123,12 +123,21 @@ def train_detector(
     work: Annotated[Path, typer.Option(help="Dataset and training runs go here.")] = Path("work/detector"),
     models: Annotated[Path, typer.Option(help="Where the ONNX model and its record go.")] = Path("models"),
     variety: Annotated[str, typer.Option(help="Cameras and rooms of the shots: wide or classic.")] = "wide",
+    second_look: Annotated[
+        Path | None,
+        typer.Option(help="A folder of pooltool views to train on too (seeds apart from cross-look's 0-9)."),
+    ] = None,
 ) -> None:
     """Rebuild the ball-and-pin detector from synthetic data: dataset, training, ONNX export, record.
     Needs the train extra of pyproject.toml (torch, ultralytics); running the result needs neither."""
     try:
         recipe = DatasetRecipe(
-            shots_per_game=shots, frames_per_shot=frames, seed=seed, val_seed=seed + 100, variety=variety
+            shots_per_game=shots,
+            frames_per_shot=frames,
+            seed=seed,
+            val_seed=seed + 100,
+            variety=variety,
+            second_look="" if second_look is None else str(second_look),
         )
     except ValueError as exc:
         fail(str(exc))
@@ -138,7 +147,7 @@ def train_detector(
         )
     except ImportError as exc:
         fail(f"training needs the train extra ({exc}); install it with: pip install -e '.[train]'")
-    except ValueError as exc:
+    except (ValueError, FileNotFoundError) as exc:
         fail(str(exc))
     typer.echo(json.dumps(record["validation"]))
 

@@ -40,6 +40,7 @@ from .synth import SynthConfig, film, frame_times, scenes, simulate_shot
 from .variety import VARIETIES
 
 TILE = 352  # square training tile, the view's height: two tiles cover the 640-wide view with overlap
+POOLTOOL_VIEWS = "datasets.billiards.second_look.pooltool_views"  # what renders a second look's views
 MIN_VISIBLE = 0.5  # a box cut by a tile edge is kept when at least this share of it is inside
 # Every box is at least this wide, centred on its object: a 9 px snooker ball or a 3 px pin head gives the
 # network's assigner (which takes anchors whose centres fall inside a box, every 8 px) too little to start
@@ -170,7 +171,12 @@ def _shot_views(recipe: DatasetRecipe, game: str, seed: int, index: int) -> Iter
 def second_look_views(recipe: DatasetRecipe, folder: Path) -> Iterator[View]:
     """Yield the views of pooltool's renders in ``folder`` as ``_shot_views`` yields Arbiter's: rectified
     through their true camera with the recipe's placement error, every ball that can be seen labelled."""
-    for pv in read_views(folder):
+    views = read_views(folder)
+    if not views:
+        raise FileNotFoundError(
+            f"{folder} holds no pooltool views (python -m {POOLTOOL_VIEWS} OUT SEED COUNT)"
+        )
+    for pv in views:
         image = cv2.imread(str(pv.image_path), cv2.IMREAD_COLOR)
         if image is None:
             raise ValueError(f"cannot read {pv.image_path}")
