@@ -87,6 +87,17 @@ class ArmLook:
 
 
 @dataclass(frozen=True)
+class ScoreBar:
+    """A broadcast's static score graphic over the bottom of the frame: drawn after the camera (no sensor
+    noise, no lens), it hides the balls under it in the truth."""
+
+    box: tuple[float, float, float, float]  # x0, y0, x1, y1 as fractions of the frame's width and height
+    rgb: RGB
+    opacity: float  # 1 = solid; less lets the table show through
+    text: str
+
+
+@dataclass(frozen=True)
 class LookRanges:
     """How wide ``Look.random`` draws: wider ranges generalise better but make clips less typical."""
 
@@ -121,6 +132,7 @@ class LookRanges:
     cue_probability: float = 0.9
     bridge_probability: float = 0.8
     arm_probability: float = 0.3
+    score_bar_probability: float = 0.0  # drawn last, only when > 0: a classic draw is unchanged
 
 
 @dataclass(frozen=True)
@@ -164,6 +176,7 @@ class Look:
     jpeg_quality: int = 90  # exported stills: low quality adds blocking around small balls
     cue: CueLook | None = CueLook()
     arm: ArmLook | None = None
+    score_bar: ScoreBar | None = None
 
     def __post_init__(self) -> None:
         for name in (
@@ -216,6 +229,9 @@ class Look:
         sh = u(r.shadow_offset)
         cue = _random_cue(rng, r) if rng.random() < r.cue_probability else None
         arm = _random_arm(rng) if rng.random() < r.arm_probability else None
+        bar = None
+        if r.score_bar_probability > 0 and rng.random() < r.score_bar_probability:
+            bar = _random_score_bar(rng)
         return cls(
             cloth_rgb=cloth,
             cloth_texture=u(r.cloth_texture),
@@ -243,6 +259,7 @@ class Look:
             jpeg_quality=int(rng.integers(r.jpeg_quality[0], r.jpeg_quality[1] + 1)),
             cue=cue,
             arm=arm,
+            score_bar=bar,
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -263,9 +280,12 @@ class Look:
                 kw["cue"] = CueLook(**_tuples(kw["cue"]))
             if kw.get("arm") is not None:
                 kw["arm"] = ArmLook(**_tuples(kw["arm"]))
+            if kw.get("score_bar") is not None:
+                kw["score_bar"] = ScoreBar(**_tuples(kw["score_bar"]))
+            nested = ("lamps", "cue", "arm", "score_bar")
             return cls(
-                **_tuples({k: v for k, v in kw.items() if k not in ("lamps", "cue", "arm")}),
-                **{k: kw[k] for k in ("lamps", "cue", "arm") if k in kw},
+                **_tuples({k: v for k, v in kw.items() if k not in nested}),
+                **{k: kw[k] for k in nested if k in kw},
             )
         except TypeError as e:
             raise ValueError(f"not a Look record: {e}") from e
@@ -340,4 +360,23 @@ def _random_arm(rng: np.random.Generator) -> ArmLook:
         move_s=float(rng.uniform(0.2, 0.6)),
         sleeve_rgb=SLEEVE_RGB[rng.integers(len(SLEEVE_RGB))],
         skin_rgb=SKIN_RGB[rng.integers(len(SKIN_RGB))],
+    )
+
+
+_BAR_RGB: tuple[RGB, ...] = ((20, 30, 70), (90, 16, 20), (16, 16, 18), (10, 60, 40), (230, 230, 230))
+_NAMES = ("ALPHA", "BRAVO", "CHEN", "DIAZ", "EVANS", "FORD", "GRAY", "HALL", "IVANOV", "JONES")
+
+
+def _random_score_bar(rng: np.random.Generator) -> ScoreBar:
+    """A score bar across the bottom of the frame: its place, size, colour and the players' names."""
+    width, height = float(rng.uniform(0.35, 0.75)), float(rng.uniform(0.045, 0.09))
+    x0 = float(rng.uniform(0.02, 0.98 - width))
+    y1 = float(rng.uniform(0.93, 0.99))
+    a, b = rng.choice(len(_NAMES), size=2, replace=False)
+    text = f"{_NAMES[a]} {rng.integers(0, 100)} ({rng.integers(0, 148)}) {rng.integers(0, 100)} {_NAMES[b]}"
+    return ScoreBar(
+        (x0, y1 - height, x0 + width, y1),
+        _BAR_RGB[rng.integers(len(_BAR_RGB))],
+        float(rng.uniform(0.7, 1.0)),
+        text,
     )

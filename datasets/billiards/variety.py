@@ -9,12 +9,12 @@ same definition and a trained model's record says which one it saw.
   cushion hiding balls against it), overhead cameras up to 12 degrees off vertical and from higher or lower
   (narrower or wider lenses), every cloth colour of the catalogue with even odds, harsher and dimmer light
   (more lamps, lower ambient, wider exposure), stronger sensor noise and heavier JPEG compression, and more
-  clips with a player's arm over the table (the cue is already in most).
+  clips with a player's arm over the table (the cue is already in most), and a broadcast's score bar over
+  the bottom of a quarter of the clips (``look.ScoreBar``; the balls under it are hidden in the truth).
 
-Not drawn yet (the renderer has no such layer): score bars and other static graphics, whole players beside
-the table, projector light and its colour cast, tables of other sizes than the game's own (the physics and
-layouts use the game's table). ``second_look.broadcast_renders`` paints a score bar and a player over a
-few fixed views; moving that into the renderer is the next step.
+Not drawn yet (the renderer has no such layer): logos and other graphics, whole players beside the table,
+projector light and its colour cast, tables of other sizes than the game's own (the physics and layouts use
+the game's table).
 """
 
 from __future__ import annotations
@@ -78,6 +78,7 @@ WIDE = Variety(
         noise_sigma=(0.5, 7.0),
         jpeg_quality=(35, 95),
         arm_probability=0.5,
+        score_bar_probability=0.25,
     ),
 )
 VARIETIES = {v.name: v for v in (CLASSIC, WIDE)}

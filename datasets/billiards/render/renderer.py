@@ -19,6 +19,7 @@ from .blur import smear, splat_plan
 from .draw import XY, gain_at
 from .foreground import near_cushion_mask
 from .frame import RenderedFrame, RenderedObject, Stroke, object_record
+from .graphics import draw_score_bar, score_bar_mask
 from .noise import SensorNoise
 from .occluders import Occluders, draw_occluders, occluder_mask
 from .pins import PinPainter
@@ -78,7 +79,9 @@ class TableRenderer:
         self._noise = SensorNoise(camera.width, camera.height, look.noise_sigma, self.seed)
         # Near cushions in front of the balls (a camera behind one end): None for every overhead camera.
         self._near = near_cushion_mask(spec.table, camera)
-        self._near_u8 = None if self._near is None else self._near.astype(np.uint8) * 255
+        near_u8 = None if self._near is None else self._near.astype(np.uint8) * 255
+        bar = score_bar_mask(look.score_bar, self._size)  # a broadcast's score graphic, over everything
+        self._static_hide = bar if near_u8 is None else near_u8 if bar is None else np.maximum(near_u8, bar)
 
     @property
     def background(self) -> np.ndarray:
@@ -111,15 +114,16 @@ class TableRenderer:
         entries = self._entries(samples, k // 2)
         occluders = self._occluders.polygons(t)
         occ_mask = occluder_mask(occluders, self._size) if occluders else None
-        hide = occ_mask
-        if self._near_u8 is not None:  # the near cushions are drawn over the balls and hide them in the truth
-            hide = self._near_u8 if occ_mask is None else np.maximum(occ_mask, self._near_u8)
+        hide = occ_mask  # the near cushions and a score bar are drawn over the balls: hidden in the truth
+        if self._static_hide is not None:
+            hide = self._static_hide if occ_mask is None else np.maximum(occ_mask, self._static_hide)
         objects = self._balls(img, gain, entries, k, hide) if entries.ids else []
         if self._near is not None:
             np.copyto(img, bg, where=self._near[..., None])
-        objects += self._pins.draw(img, mid.pins, gain, occ_mask)
+        objects += self._pins.draw(img, mid.pins, gain, hide)
         draw_occluders(img, occluders, gain)
         self._noise.add(img, t)
+        draw_score_bar(img, self.look.score_bar)
         return RenderedFrame(t, img, tuple(objects))
 
     def _entries(self, samples: tuple[SceneSample, ...], mid_i: int) -> _Entries:

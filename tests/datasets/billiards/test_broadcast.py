@@ -12,7 +12,7 @@ import pytest
 from arbiter.games import billiards
 from datasets.billiards.camera import BroadcastRanges, Camera, broadcast_camera
 from datasets.billiards.detector_data import DatasetRecipe
-from datasets.billiards.look import Look
+from datasets.billiards.look import Look, ScoreBar
 from datasets.billiards.render import TableRenderer
 from datasets.billiards.render.foreground import near_cushion_mask
 from datasets.billiards.scene import BallState, SceneSample
@@ -120,3 +120,30 @@ def test_dataset_recipe_records_its_variety() -> None:
     assert record["variety_ranges"]["name"] == "wide"
     with pytest.raises(ValueError, match="unknown variety 'studio'"):
         DatasetRecipe(variety="studio")
+
+
+def test_a_score_bar_is_drawn_over_the_frame_and_hides_the_balls_under_it() -> None:
+    spec = billiards("snooker")
+    table = spec.table
+    cam = Camera.random(table, *SIZE, np.random.default_rng(0))
+    bar = ScoreBar((0.0, 0.0, 1.0, 0.5), (16, 16, 18), 1.0, "ALPHA 12 (40) 3 BRAVO")
+    look = replace(Look(), noise_sigma=0.0, cue=None, arm=None, score_bar=bar)
+    assert Look.from_dict(json.loads(json.dumps(look.to_dict()))) == look
+    r = table.ball_radius_mm
+    balls = tuple(
+        BallState(f"red:{i + 1}", (table.width_mm * f, table.length_mm / 2), False)
+        for i, f in enumerate((0.1, 0.9))
+    )
+    frame = TableRenderer(spec, cam, look, seed=1).render([SceneSample(0.0, balls)])
+    ys = {o.id: o.xy_px[1] for o in frame.objects}
+    hidden = {o.id: o.hidden for o in frame.objects}
+    for bid, y in ys.items():
+        assert hidden[bid] == (y < 0.5 * SIZE[1] - r)  # under the bar: hidden; below it: seen
+    top = frame.image[: SIZE[1] // 2 - 2]
+    assert (np.abs(top.astype(int) - [18, 16, 16]).max(axis=2) < 2).mean() > 0.7  # the bar, but for its text
+
+
+def test_wide_looks_draw_score_bars_and_classic_looks_none() -> None:
+    wide = [WIDE.room(np.random.default_rng(s)).score_bar for s in range(24)]
+    assert 0 < sum(b is not None for b in wide) < len(wide)
+    assert all(CLASSIC.room(np.random.default_rng(s)).score_bar is None for s in range(24))
