@@ -1,10 +1,10 @@
 """pooltool's look at scale: frames of pooltool's own 3D renderer (panda3d, offscreen, software GL) with
 exact truth, enough of them to train the detector on or to measure it on a look it never saw.
 
-Each scene is one of pooltool's three tables with its own ball set (generic snooker with a snooker set,
-the 7 ft Showood with a numbered pool set, the three-cushion table with white, yellow and red), the balls
-scattered at random with a few touching pairs, sometimes a broken rack, then seen by several cameras drawn
-by Arbiter's own camera models (``Camera.random`` overhead, tilted up to 12 degrees, and
+Each scene is one of pooltool's three tables in turn (by seed), with its own ball set (generic snooker
+with a snooker set, the 7 ft Showood with a numbered pool set, the three-cushion table with white, yellow
+and red), the balls scattered at random with a few touching pairs, sometimes a broken rack, then seen by
+several cameras drawn by Arbiter's own camera models (``Camera.random`` overhead, tilted up to 12 degrees, and
 ``broadcast_camera`` behind one end) without lens distortion, which panda3d cannot draw. The camera is set in
 panda3d from the OpenCV pinhole, so the truth (the ``Camera`` and every ball's centre in table mm) is exact:
 ``projection_check_px`` is the largest disagreement with panda3d's own projection at three table points.
@@ -104,7 +104,7 @@ def _positions(
 def build_scene(seed: int) -> Scene:
     """Scene ``seed``: the table kind, the balls kept and their places, simulated to rest."""
     rng = np.random.default_rng([seed, 11])
-    kind = list(KINDS)[int(rng.integers(len(KINDS)))]
+    kind = list(KINDS)[seed % len(KINDS)]  # in turn: any ten scenes hold every kind
     game_type = pt.GameType(KINDS[kind].game_type)
     table = pt.Table.from_game_type(game_type)
     balls = pt.get_rack(game_type, table)
