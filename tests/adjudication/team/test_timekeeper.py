@@ -110,7 +110,11 @@ def test_fouls_per_half_with_the_fifth_and_sixth_standing_out() -> None:
 
 
 def test_a_send_off_timer_counts_two_minutes_of_playing_time() -> None:
-    lines = [ko(0.0), foul(30.0, A, card="red", player="Away:4"), rs(33.0, H, "free_kick_direct", (10.0, 20.0))]
+    lines = [
+        ko(0.0),
+        foul(30.0, A, card="red", player="Away:4"),
+        rs(33.0, H, "free_kick_direct", (10.0, 20.0)),
+    ]
     b = _board(lines)
     (timer,) = b.send_offs
     assert (timer.team, timer.player) == (A, "Away:4") and b.on_court == {H: 5, A: 4}
@@ -144,4 +148,3 @@ def test_the_four_seconds_count_from_the_ball_out_or_from_ready() -> None:
     b = _board([ko(0.0), foul(20.0, A, xy=(10.0, 30.0))])
     assert b.four_seconds(25.0) is None  # a free kick counts from ready only
     assert b.four_seconds(25.0, ready_t=24.0) == pytest.approx(1.0)
-
