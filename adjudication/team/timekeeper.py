@@ -167,7 +167,9 @@ def board(start: TeamState, steps: Iterable[tuple[JsonLine, tuple[Decision, ...]
     """The board after ``steps``: each line of the stream (after its header) with the decisions it settled and
     the engine's state after it, as ``adjudication.referee.referee`` yields them; ``start`` is the engine's
     state before the first line (``engine.start(header)``)."""
-    state, stops, decisions, last_t = start, [], [], 0.0
+    state, last_t = start, 0.0
+    stops: list[ClockStop] = []
+    decisions: list[Decision] = []
     timeout_ends: float | None = None
     for line, decided, after in steps:
         stop = _stop(state, after, line)

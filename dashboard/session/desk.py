@@ -269,6 +269,11 @@ class Desk:
         since = (datetime.now(UTC) - info.started_at).total_seconds()
         return round(since if last is None else max(since, last + BOOT_S), 3)
 
+    def now_t(self, match_id: int) -> float:
+        """The desk's time for a team match: seconds since the match was started (the stream's ``t``)."""
+        since = (datetime.now(UTC) - self.info(match_id).started_at).total_seconds()
+        return max(0.0, since)
+
     # -- corrections --
 
     def override(
