@@ -14,6 +14,7 @@ time of the press. ``DESK_SHIFT`` in the session state moves the desk's clock (a
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import streamlit as st
@@ -110,7 +111,7 @@ def _play_row(desk: s.Desk, view: s.MatchView, spec: TeamSpec) -> None:
                 desk,
                 match_id,
                 "kickoff",
-                lambda t=team: {"team": t},
+                partial(dict, team=team),
             )
     with cols[2]:
         if due is not None and due.team is not None and due.kind != "kick_off":
@@ -153,7 +154,7 @@ def _play_row(desk: s.Desk, view: s.MatchView, spec: TeamSpec) -> None:
                 desk,
                 match_id,
                 "whistle",
-                lambda r=reason: {"reason": r},
+                partial(dict, reason=reason),
             )
     with st.expander("another restart, an injury"):
         left, mid, right = st.columns(3)
@@ -188,7 +189,7 @@ def _out_row(desk: s.Desk, view: s.MatchView, spec: TeamSpec) -> None:
     pitch = s.pitch_m(view.header, spec)
     cols = st.columns([3, 2, 2, 2])
     places = list(s.OUT_PLACES)
-    cols[0].selectbox("ball out over", places, format_func=s.OUT_PLACES.get, key="td_out_place")
+    cols[0].selectbox("ball out over", places, format_func=s.OUT_PLACES.__getitem__, key="td_out_place")
     cols[1].number_input("along it (m)", 0.0, max(pitch), pitch[1] / 2, 0.5, key="td_out_along")
 
     def out(last: str) -> dict[str, Any]:
@@ -208,8 +209,16 @@ def _out_row(desk: s.Desk, view: s.MatchView, spec: TeamSpec) -> None:
                 desk,
                 match_id,
                 "ball_out",
-                lambda t=team: out(t),
+                partial(out, team),
             )
+
+
+def _scored(team: str) -> dict[str, Any]:
+    return {"team": team, "by": _value("td_by"), "direct": _value("td_direct", False)}
+
+
+def _kicked(team: str, good: bool, first_kind: str) -> dict[str, Any]:
+    return {"team": team, "kind": _value("td_kick_kind", first_kind), "good": good}
 
 
 def _score_row(desk: s.Desk, view: s.MatchView, spec: TeamSpec) -> None:
@@ -227,14 +236,14 @@ def _score_row(desk: s.Desk, view: s.MatchView, spec: TeamSpec) -> None:
                 desk,
                 match_id,
                 spec.score_line,
-                lambda t=team: {"team": t, "by": _value("td_by"), "direct": _value("td_direct", False)},
+                partial(_scored, team),
             )
     if not spec.kicks:
         return
-    cols = st.columns([2, 1, 1, 1, 1])
-    cols[0].selectbox("kick at goal", spec.kicks, key="td_kick_kind")
+    kick_cols = st.columns([2, 1, 1, 1, 1])
+    kick_cols[0].selectbox("kick at goal", spec.kicks, key="td_kick_kind")
     buttons = [(team, good) for team in teams for good in (True, False)]
-    for col, (team, good) in zip(cols[1:], buttons, strict=False):
+    for col, (team, good) in zip(kick_cols[1:], buttons, strict=False):
         with col:
             _button(
                 f"{team} {'good' if good else 'missed'}",
@@ -242,7 +251,7 @@ def _score_row(desk: s.Desk, view: s.MatchView, spec: TeamSpec) -> None:
                 desk,
                 match_id,
                 "kick_at_goal",
-                lambda t=team, g=good: {"team": t, "kind": _value("td_kick_kind", spec.kicks[0]), "good": g},
+                partial(_kicked, team, good, spec.kicks[0]),
             )
 
 
@@ -268,10 +277,9 @@ def _foul_row(desk: s.Desk, view: s.MatchView, spec: TeamSpec) -> None:
             "advantage": _value("td_foul_advantage", False),
         }
 
-    cols = st.columns(4)
-    for col, team in zip(cols, teams, strict=False):
+    for col, team in zip(st.columns(4), teams, strict=False):
         with col:
-            _button(f"Foul by {team}", f"td_foul_{team}", desk, match_id, "foul", lambda t=team: foul(t))
+            _button(f"Foul by {team}", f"td_foul_{team}", desk, match_id, "foul", partial(foul, team))
 
 
 def _bench_row(desk: s.Desk, view: s.MatchView, spec: TeamSpec) -> None:
@@ -287,7 +295,7 @@ def _bench_row(desk: s.Desk, view: s.MatchView, spec: TeamSpec) -> None:
                     desk,
                     match_id,
                     "timeout",
-                    lambda t=team: {"team": t},
+                    partial(dict, team=team),
                 )
     cols[2].selectbox("substitution for", teams, key="td_sub_team")
     cols[3].number_input("off", 0, 99, 0, key="td_sub_out", help="0: a player joins a team playing short")

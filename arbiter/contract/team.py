@@ -55,7 +55,8 @@ from arbiter.contract.fields import (
     fail,
     set_field,
 )
-from arbiter.games import FUTSAL_RESTARTS, RUGBY_RESTARTS  # the registry's, so the desk offers the same
+from arbiter.games import FUTSAL_RESTARTS as FUTSAL_RESTARTS  # the registry's: the desk offers the same
+from arbiter.games import RUGBY_RESTARTS as RUGBY_RESTARTS
 
 OUT_LINES: tuple[str, ...] = ("touch", "goal", "ceiling")
 RESTART_KINDS: tuple[str, ...] = tuple(dict.fromkeys(FUTSAL_RESTARTS + RUGBY_RESTARTS))

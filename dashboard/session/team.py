@@ -121,9 +121,10 @@ def _build(line_type: str, t: float, f: Mapping[str, Any]) -> c.JsonLine:
         case "timeout":
             return c.Timeout(t=t, team=team)
         case "substitution":
-            return c.Substitution(
-                t=t, team=team, out=_player(team, f.get("out")), in_=_player(team, f.get("in"))
-            )
+            coming = _player(team, f.get("in"))
+            if coming is None:
+                raise DeskError("a substitution needs the number of the player coming on")
+            return c.Substitution(t=t, team=team, out=_player(team, f.get("out")), in_=coming)
         case "whistle":
             return c.Whistle(t=t, reason=f["reason"])
         case "kick_at_goal":
