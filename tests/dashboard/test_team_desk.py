@@ -221,3 +221,35 @@ def test_a_desk_line_is_checked_by_the_contract():
         s.team_line("corner", 1.0, {})
     assert s.out_xy("touch_right", 13.0, (20.0, 40.0)) == (20.2, 13.0)
     assert s.out_xy("goal_far", 3.0, (20.0, 40.0)) == (3.0, 40.2)
+
+
+def test_a_goal_credited_to_the_wrong_team_is_corrected_in_the_form(db):
+    at = _new_match("futsal")
+    _press(at, "td_kickoff_Home", "td_goal_Home")
+    at.selectbox(key="fix_at_1").set_value(3).run()
+    types = at.selectbox(key="fix_type_1_3_replace").options
+    assert types[:4] == ["kickoff", "ball_out", "restart", "goal"] and "try" not in types
+    team = at.selectbox(key="fix_1_3_replace_goal_team")
+    assert team.value == "Home" and team.options == ["Home", "Away"]
+    team.set_value("Away")
+    at.button(key="FormSubmitter:fix_1_3_replace_goal-Correct the line").click().run()
+    _ok(at)
+    assert _score(at, "Home") == 0 and _score(at, "Away") == 1
+
+
+def test_the_correction_form_offers_a_team_sports_own_words():
+    spec = s.spec_of("rugby-7")
+    assert (
+        "try" in s.line_types(spec)
+        and "goal" not in s.line_types(spec)
+        and "timeout" not in s.line_types(spec)
+    )
+    fields = {f.name: f for f in s.line_fields("restart", spec, ("Reds", "Blues"))}
+    assert fields["kind"].choices[:3] == ("kick_off", "restart_kick", "scrum")
+    sub = c.Substitution(t=3.0, team="Reds", out="Reds:3", in_="Reds:12")
+    form = s.line_fields("substitution", spec, ("Reds", "Blues"), sub)
+    assert {f.name: f.value for f in form}["in_"] == "Reds:12"
+    assert s.line_from_fields("substitution", form, {}) == sub
+    foul = s.line_fields("foul", spec, ("Reds", "Blues"))
+    assert {f.name: f.kind for f in foul}["player"] is s.FieldKind.TEXT  # TEAM:number, typed
+    assert {f.name: f.choices for f in foul}["card"] == ("", "yellow", "red")
