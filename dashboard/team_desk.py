@@ -80,6 +80,8 @@ def _board(desk: s.Desk, match_id: int) -> None:
     now = desk_now(desk, match_id)
     state = s.desk_state(view.team, now, _value(_ready_key(match_id)))
     st.html(TEAM_CSS + team_board_html(state))
+    if view.board.last_call:
+        st.caption(f"last call: {view.board.last_call}")
     if view.error:
         st.error(f"The rules stop at {view.error}. Correct the line (Correct tab) to go on.")
 
@@ -337,3 +339,26 @@ def team_desk(desk: s.Desk, view: s.MatchView) -> None:
     _foul_row(desk, view, spec)
     st.markdown("**Bench**")
     _bench_row(desk, view, spec)
+    with st.expander(
+        "advanced: type any line of the stream as JSON (a ball on the ceiling, a restart's place)"
+    ):
+        _typed_line(desk, view.id)
+
+
+def _typed_line(desk: s.Desk, match_id: int) -> None:
+    """Any line of the contract, typed: recorded through the same checks as the buttons."""
+    with st.form(f"td_json_{match_id}"):
+        text = st.text_area(
+            "line", placeholder='{"type":"ball_out","t":0,"line":"ceiling","xy_m":[10,12],"last":"Home"}'
+        )
+        submitted = st.form_submit_button("Record the line")
+    if not submitted:
+        return
+    try:
+        line = s.parse_input_line(text)
+        desk.add_input(match_id, line)
+    except s.DeskError as exc:
+        st.error(str(exc))
+        return
+    flash("success", f"recorded: {c.to_json(line)}")
+    st.rerun()
