@@ -100,89 +100,69 @@ def _ticking(view: s.MatchView) -> bool:
     )
 
 
+def _restart_due(desk: s.Desk, match_id: int, due: c.RestartDue | None) -> None:
+    """One press for the restart the rules say is due (its kind, team and place), when one is."""
+    if due is None or due.team is None or due.kind == "kick_off":
+        st.button("Restart as due", key="td_restart_due", disabled=True, width="stretch")
+        return
+    team, kind, xy = due.team, due.kind, due.xy_m
+
+    def as_due() -> dict[str, Any]:
+        return {"team": team, "kind": kind, "xy_m": xy, "ready_t": _value(_ready_key(match_id))}
+
+    label = f"Restart: {kind.replace('_', ' ')} {team}"
+    _button(label, "td_restart_due", desk, match_id, "restart", as_due)
+
+
+def _ball_ready(desk: s.Desk, match_id: int) -> None:
+    """The taker has the ball ready: the four seconds count from the press (kept until the restart)."""
+
+    def ready() -> None:
+        st.session_state[_ready_key(match_id)] = round(desk_now(desk, match_id), s.T_PLACES)
+
+    help_ = "the taker has the ball ready: the four seconds count from now"
+    st.button("Ball ready (4 s)", key="td_ready", on_click=ready, width="stretch", help=help_)
+
+
+def _other_restart(desk: s.Desk, match_id: int, spec: TeamSpec, teams: tuple[str, ...]) -> None:
+    """A restart other than the one due (the kicking team's choice, a dropped ball), and an injury."""
+    left, mid, right = st.columns(3)
+    left.selectbox("restart", spec.restarts, key="td_restart_kind")
+    mid.selectbox("taken by", teams, key="td_restart_team")
+
+    def other() -> dict[str, Any]:
+        return {
+            "team": _value("td_restart_team", teams[0]),
+            "kind": _value("td_restart_kind", spec.restarts[0]),
+            "ready_t": _value(_ready_key(match_id)),
+        }
+
+    with right:
+        _button("Restart", "td_restart", desk, match_id, "restart", other)
+        _button(
+            "Whistle: injury", "td_whistle_injury", desk, match_id, "whistle", partial(dict, reason="injury")
+        )
+
+
 def _play_row(desk: s.Desk, view: s.MatchView, spec: TeamSpec) -> None:
     """Kick-off, the restart due (one press), ball ready, and the whistles."""
-    match_id, teams, board = view.id, view.header.players, view.team
-    due = board.due if board is not None else None
+    match_id, teams = view.id, view.header.players
     cols = st.columns(6)
     for col, team in zip(cols[:2], teams, strict=False):
         with col:
             _button(
-                f"Kick-off {team}",
-                f"td_kickoff_{team}",
-                desk,
-                match_id,
-                "kickoff",
-                partial(dict, team=team),
+                f"Kick-off {team}", f"td_kickoff_{team}", desk, match_id, "kickoff", partial(dict, team=team)
             )
     with cols[2]:
-        if due is not None and due.team is not None and due.kind != "kick_off":
-
-            def as_due() -> dict[str, Any]:
-                return {
-                    "team": due.team,
-                    "kind": due.kind,
-                    "xy_m": due.xy_m,
-                    "ready_t": _value(_ready_key(match_id)),
-                }
-
-            _button(
-                f"Restart: {due.kind.replace('_', ' ')} {due.team}",
-                "td_restart_due",
-                desk,
-                match_id,
-                "restart",
-                as_due,
-            )
-        else:
-            st.button("Restart as due", key="td_restart_due", disabled=True, width="stretch")
+        _restart_due(desk, match_id, view.team.due if view.team is not None else None)
     with cols[3]:
-
-        def ready() -> None:
-            st.session_state[_ready_key(match_id)] = round(desk_now(desk, match_id), s.T_PLACES)
-
-        st.button(
-            "Ball ready (4 s)",
-            key="td_ready",
-            on_click=ready,
-            width="stretch",
-            help="the taker has the ball ready: the four seconds count from now",
-        )
+        _ball_ready(desk, match_id)
     for col, reason in zip(cols[4:], ("stoppage", "period_end"), strict=False):
         with col:
-            _button(
-                f"Whistle: {reason.replace('_', ' ')}",
-                f"td_whistle_{reason}",
-                desk,
-                match_id,
-                "whistle",
-                partial(dict, reason=reason),
-            )
+            label = f"Whistle: {reason.replace('_', ' ')}"
+            _button(label, f"td_whistle_{reason}", desk, match_id, "whistle", partial(dict, reason=reason))
     with st.expander("another restart, an injury"):
-        left, mid, right = st.columns(3)
-        kind = left.selectbox("restart", spec.restarts, key="td_restart_kind")
-        team = mid.selectbox("taken by", teams, key="td_restart_team")
-        with right:
-            _button(
-                "Restart",
-                "td_restart",
-                desk,
-                match_id,
-                "restart",
-                lambda: {
-                    "team": _value("td_restart_team", team),
-                    "kind": _value("td_restart_kind", kind),
-                    "ready_t": _value(_ready_key(match_id)),
-                },
-            )
-            _button(
-                "Whistle: injury",
-                "td_whistle_injury",
-                desk,
-                match_id,
-                "whistle",
-                lambda: {"reason": "injury"},
-            )
+        _other_restart(desk, match_id, spec, teams)
 
 
 def _out_row(desk: s.Desk, view: s.MatchView, spec: TeamSpec) -> None:

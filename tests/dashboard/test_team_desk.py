@@ -253,3 +253,29 @@ def test_the_correction_form_offers_a_team_sports_own_words():
     foul = s.line_fields("foul", spec, ("Reds", "Blues"))
     assert {f.name: f.kind for f in foul}["player"] is s.FieldKind.TEXT  # TEAM:number, typed
     assert {f.name: f.choices for f in foul}["card"] == ("", "yellow", "red")
+
+
+def test_ball_ready_starts_the_four_seconds_and_a_typed_line_goes_through_the_same_checks(db):
+    at = _new_match("futsal")
+    _press(at, "td_kickoff_Home")
+    at.number_input(key="td_foul_y").set_value(30.0).run()
+    _press(at, "td_foul_Away")
+    assert "four seconds" not in _html(at)  # a free kick is counted from the ball ready only
+    _press(at, "td_ready")
+    at.session_state[DESK_SHIFT] = 5.0
+    at.run()
+    assert re.search(r'four seconds: <span class="count late">[5-9]\.\d</span>', _html(at)), _html(at)
+    _press(at, "td_restart_due")
+    assert any('"ready_t"' in m for m in _texts(at, "success"))  # the press is on the line
+    assert "due: free kick indirect to Away" in _html(at)  # more than four seconds: the other team's kick
+    assert "FIFA Futsal Law 13" in _html(at)
+    _press(at, "td_restart_due")
+    line = at.text_area[0]
+    line.set_value('{"type":"ball_out","t":60,"line":"ceiling","xy_m":[5.0,12.0],"last":"Home"}')
+    at.button(key="FormSubmitter:td_json_1-Record the line").click().run()
+    _ok(at)
+    assert "due: kick in to Away" in _html(at)
+    line = at.text_area[0]
+    line.set_value('{"type":"timeout","t":1.0,"team":"Home"}')  # before the last line
+    at.button(key="FormSubmitter:td_json_1-Record the line").click().run()
+    assert any("the rules refuse it: time goes backwards" in m for m in _texts(at, "error"))
