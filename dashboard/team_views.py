@@ -39,10 +39,13 @@ def _team_html(row: TeamRow, winner: str | None) -> str:
     parts = [
         f'<div class="name">{escape(row.team)}{" (winner)" if winner == row.team else ""}</div>',
         f'<div class="score">{row.score}</div>',
-        f'<div><span class="fouls {row.foul_level}" data-fouls="{row.fouls}">fouls this half: {row.fouls}'
-        f"</span></div>",
     ]
-    if by_half:
+    if row.fouls is not None:
+        parts.append(
+            f'<div><span class="fouls {row.foul_level}" data-fouls="{row.fouls}">fouls this half: '
+            f"{row.fouls}</span></div>"
+        )
+    if by_half and row.fouls is not None:
         parts.append(f'<div class="sub">fouls by period: {escape(by_half)}</div>')
     if row.timeouts_left is not None:
         asked = " (asked)" if row.timeout_asked else ""
@@ -50,7 +53,7 @@ def _team_html(row: TeamRow, winner: str | None) -> str:
     if row.on_court is not None:
         parts.append(f'<div class="sub">on court: {row.on_court}</div>')
     for player, left in row.send_offs:
-        parts.append(f'<div class="sendoff">sent off {escape(player)}: {escape(left)}</div>')
+        parts.append(f'<div class="sendoff">{escape(player)} off, team short: {escape(left)}</div>')
     return f'<div class="arbiter-team" data-team="{escape(row.team)}">{"".join(parts)}</div>'
 
 

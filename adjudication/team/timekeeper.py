@@ -64,6 +64,7 @@ class Board:
     played_us: int  # playing time of the periods already over (suspensions run across them)
     stops: tuple[ClockStop, ...] = ()
     fouls: Mapping[int, Mapping[str, int]] = field(default_factory=dict)  # period -> team -> accumulated
+    counts_fouls: bool = False  # the game accumulates fouls per period (futsal; mini-rugby does not)
     timeouts_left: Mapping[str, int] | None = None  # None: the game has no time-outs
     timeouts_asked: frozenset[str] = frozenset()
     timeout_ends_t: float | None = None  # a time-out is running until then
@@ -193,6 +194,7 @@ def board(start: TeamState, steps: Iterable[tuple[JsonLine, tuple[Decision, ...]
         played_us=state.played_us,
         stops=tuple(stops),
         fouls=_fouls(decisions),
+        counts_fouls=isinstance(state, futsal_state.State),
         timeouts_left=timeouts_left,
         timeouts_asked=asked,
         timeout_ends_t=timeout_ends,

@@ -148,7 +148,7 @@ class TeamRow:
 
     team: str
     score: int
-    fouls: int
+    fouls: int | None  # accumulated this half (None: the game does not count them)
     foul_level: str  # normal, fifth, sixth
     fouls_by_period: tuple[tuple[int, int], ...]
     timeouts_left: int | None
@@ -177,7 +177,7 @@ class DeskState:
 
 
 def _team_row(board: Board, team: str, now: float) -> TeamRow:
-    fouls = board.period_fouls().get(team, 0)
+    fouls = board.period_fouls().get(team, 0) if board.counts_fouls else None
     send_offs = tuple(
         (
             s.player,
@@ -195,7 +195,7 @@ def _team_row(board: Board, team: str, now: float) -> TeamRow:
         team=team,
         score=board.score.get(team, 0),
         fouls=fouls,
-        foul_level=foul_level(fouls) if board.fouls else "normal",
+        foul_level=foul_level(fouls) if fouls is not None else "normal",
         fouls_by_period=tuple((p, counts.get(team, 0)) for p, counts in sorted(board.fouls.items())),
         timeouts_left=timeouts,
         timeout_asked=team in board.timeouts_asked,

@@ -141,11 +141,11 @@ def test_a_send_off_timer_counts_down_and_ends_with_a_goal_conceded(db):
     at.number_input(key="td_foul_player").set_value(4).run()
     _press(at, "td_foul_Away", "td_restart_due")
     html = _html(at)
-    assert re.search(r'<div class="sendoff">sent off Away:4: 0[12]:[0-5]\d\.\d</div>', html), html
+    assert re.search(r'<div class="sendoff">Away:4 off, team short: 0[12]:[0-5]\d\.\d</div>', html), html
     assert "on court: 4" in html
     at.session_state[DESK_SHIFT] = 30.0  # half a minute of play
     at.run()
-    assert re.search(r"sent off Away:4: 01:[23]\d\.\d", _html(at)), _html(at)
+    assert re.search(r"Away:4 off, team short: 01:[23]\d\.\d", _html(at)), _html(at)
     _press(at, "td_goal_Home")  # Home, with more players, scores: Away may be whole again
     html = _html(at)
     assert 'class="sendoff"' not in html and "on court: 4" not in html
@@ -279,3 +279,24 @@ def test_ball_ready_starts_the_four_seconds_and_a_typed_line_goes_through_the_sa
     line.set_value('{"type":"timeout","t":1.0,"team":"Home"}')  # before the last line
     at.button(key="FormSubmitter:td_json_1-Record the line").click().run()
     assert any("the rules refuse it: time goes backwards" in m for m in _texts(at, "error"))
+
+
+def test_a_rugby_yellow_card_is_two_minutes_short_and_no_fouls_are_counted(db):
+    at = _new_match("rugby-5", "Reds, Blues")
+    _press(at, "td_kickoff_Reds")
+    at.selectbox(key="td_foul_card").set_value("yellow").run()
+    at.number_input(key="td_foul_player").set_value(7).run()
+    _press(at, "td_foul_Blues")
+    html = _html(at)
+    assert re.search(r'<div class="sendoff">Blues:7 off, team short: 0[12]:[0-5]\d\.\d</div>', html), html
+    assert 'class="fouls' not in html  # mini-rugby accumulates no fouls
+
+
+def test_a_team_match_is_not_started_from_a_video(db):
+    desk = s.Desk(db)
+    try:
+        with pytest.raises(s.DeskError, match="kept at the timekeeper's desk"):
+            desk.start(s.Setup(game="futsal", players=("Home", "Away")), str(s.SAMPLE_VIDEO))
+        assert desk.matches() == []
+    finally:
+        desk.close()
