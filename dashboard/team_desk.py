@@ -147,7 +147,7 @@ def _other_restart(desk: s.Desk, match_id: int, spec: TeamSpec, teams: tuple[str
 def _play_row(desk: s.Desk, view: s.MatchView, spec: TeamSpec) -> None:
     """Kick-off, the restart due (one press), ball ready, and the whistles."""
     match_id, teams = view.id, view.header.players
-    cols = st.columns(6)
+    cols = st.columns([1, 1, 2, 1, 1, 1])  # the restart due names its kind and team
     for col, team in zip(cols[:2], teams, strict=False):
         with col:
             _button(
