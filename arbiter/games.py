@@ -166,10 +166,16 @@ class DiceSpec(GameSpec):
 
 @dataclass(frozen=True, kw_only=True)
 class TeamSpec(GameSpec):
-    """A team sport on a court or pitch: a fixed camera and the timekeeper's desk."""
+    """A team sport on a court or pitch: a fixed camera and the timekeeper's desk. What the desk offers is
+    the game's own: the line a score is (``goal``, ``try``), the restarts, the kinds of kick at goal, whether
+    the teams have time-outs."""
 
     family: ClassVar[Family] = Family.TEAM
     camera: ClassVar[Camera] = Camera.COURT
+    score_line: str = "goal"
+    restarts: tuple[str, ...] = ()
+    kicks: tuple[str, ...] = ()
+    timeouts: bool = False
 
 
 BILLIARDS_INPUTS_SNOOKER = ("declare", "choice", "concede")
@@ -210,8 +216,29 @@ def _dice(
     )
 
 
-def _team(id: str, title: str, options: tuple[OptionSpec, ...]) -> TeamSpec:
-    return TeamSpec(id=id, title=title, inputs=TEAM_INPUTS, options=options)
+FUTSAL_RESTARTS: tuple[str, ...] = (
+    "kick_off", "kick_in", "corner", "goal_clearance", "free_kick_direct", "free_kick_indirect", "penalty",
+    "second_penalty_mark", "dropped_ball",
+)  # fmt: skip
+RUGBY_RESTARTS: tuple[str, ...] = (
+    "kick_off", "restart_kick", "scrum", "penalty", "free_kick", "lineout", "drop_out",
+)  # fmt: skip
+
+
+def _futsal(title: str, options: tuple[OptionSpec, ...]) -> TeamSpec:
+    """Futsal: goals, its restarts, kicks from the penalty mark, a time-out per team and half (Law 8)."""
+    return TeamSpec(
+        id="futsal", title=title, inputs=TEAM_INPUTS, options=options, score_line="goal",
+        restarts=FUTSAL_RESTARTS, kicks=("penalty",), timeouts=True,
+    )  # fmt: skip
+
+
+def _rugby(id: str, title: str, options: tuple[OptionSpec, ...]) -> TeamSpec:
+    """Mini-rugby: tries, then kicks at goal; no time-outs."""
+    return TeamSpec(
+        id=id, title=title, inputs=TEAM_INPUTS, options=options, score_line="try",
+        restarts=RUGBY_RESTARTS, kicks=("conversion", "penalty", "drop"),
+    )  # fmt: skip
 
 
 _CLOCK_TOLERANCE = OptionSpec(
@@ -303,7 +330,7 @@ _SPECS: tuple[BilliardsSpec | DiceSpec | TeamSpec, ...] = (
     _dice("poker-dice", "Poker dice", (
         FIRST, _bool("straights", False, "whether 1-5 and 2-6 count as straights"),
     ), ("stop",)),
-    _team("futsal", "Futsal", (
+    _futsal("Futsal", (
         _int("half_min", 20, "minutes of playing time in each half (Law 8)"),
         _bool("extra_time", False, "two periods of extra time when the match is level after the second half"),
         _int("extra_min", 5, "minutes of playing time in each period of extra time"),
@@ -313,7 +340,7 @@ _SPECS: tuple[BilliardsSpec | DiceSpec | TeamSpec, ...] = (
                    "penalty areas"),
         _CLOCK_TOLERANCE,
     )),
-    _team("rugby-5", "Mini-rugby, five a side", (
+    _rugby("rugby-5", "Mini-rugby, five a side", (
         _int("half_min", 10, "minutes of each half"),
         _int("break_min", 5, "minutes of the half-time break (reported, not enforced)", minimum=0),
         _RESTART_BY,
@@ -322,7 +349,7 @@ _SPECS: tuple[BilliardsSpec | DiceSpec | TeamSpec, ...] = (
                    "is in"),
         _CLOCK_TOLERANCE,
     )),
-    _team("rugby-7", "Mini-rugby, seven a side", (
+    _rugby("rugby-7", "Mini-rugby, seven a side", (
         _int("half_min", 15, "minutes of each half"),
         _int("break_min", 10, "minutes of the half-time break (reported, not enforced)", minimum=0),
         _RESTART_BY,

@@ -1,7 +1,10 @@
-"""``arbiter show``, ``validate`` and ``referee``: an event stream in words, checked, and refereed."""
+"""``arbiter show``, ``validate`` and ``referee``: an event stream in words, checked, and refereed; and
+``arbiter bench referee``: how long refereeing a whole match takes, against issue 13's 200 ms budget."""
 
 from __future__ import annotations
 
+import json
+from dataclasses import asdict
 from pathlib import Path
 from typing import Annotated
 
@@ -9,10 +12,13 @@ import typer
 
 from adjudication.engines import NoEngineError, engine_for
 from adjudication.referee import RefereeError, referee
+from adjudication.team.bench import BUDGET_S, REPEATS, time_referee
 from arbiter import contract, narrate
 from cli.common import fail, game_spec, read_stream
+from cli.evaluate import bench_app
 
 app = typer.Typer()
+SAMPLE_MATCH = Path(__file__).resolve().parents[1] / "samples" / "futsal" / "match.jsonl"
 
 
 @app.command()
@@ -74,3 +80,32 @@ def referee_cmd(
         f"; {state.winner} wins" if state.winner else ("; over, no winner" if state.over else "; not over")
     )
     typer.echo(result, err=as_json)
+
+
+@bench_app.command("referee")
+def bench_referee_cmd(
+    streams: Annotated[
+        list[Path] | None,
+        typer.Argument(help="Event streams of whole matches (default: the bundled futsal match)."),
+    ] = None,
+    repeats: Annotated[int, typer.Option(min=1, help="Runs of each stream; the best counts.")] = REPEATS,
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON object per stream.")] = False,
+) -> None:
+    """Wall and CPU milliseconds to referee a whole match (the stream read and checked line by line, the
+    engine stepped over it), best of a few runs, against the 200 ms budget; exit status 1 when over it."""
+    over = False
+    for path in streams or [SAMPLE_MATCH]:
+        header, _ = read_stream(path, "give the event stream (JSON Lines) of a whole match")
+        try:
+            engine = engine_for(game_spec(header.game))
+        except NoEngineError as exc:
+            fail(str(exc))
+        timing = time_referee(path.read_text(encoding="utf-8").splitlines(), engine, repeats)
+        over = over or timing.cpu_s >= BUDGET_S
+        if as_json:
+            figures = {"stream": str(path), **asdict(timing), "wall_ms": timing.best_s * 1000}
+            typer.echo(json.dumps({**figures, "cpu_ms": timing.cpu_s * 1000, "budget_ms": BUDGET_S * 1000}))
+        else:
+            typer.echo(f"{path}: {timing}")
+    if over:
+        raise typer.Exit(1)

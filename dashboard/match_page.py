@@ -19,6 +19,7 @@ from dashboard import forms
 from dashboard import session as s
 from dashboard import views as v
 from dashboard.nav import flash, run_sample
+from dashboard.team_desk import team_desk
 from vision.calibration import TableCalibration
 from vision.overlays import table_overlay
 
@@ -162,6 +163,9 @@ def match_page(desk: s.Desk) -> None:
     _heading(view)
     running = desk.running(match_id)
     _controls(desk, view, running)
+    if s.is_team(view.spec):
+        _team_page(desk, view)
+        return
     if running:
         _live_panel(desk, match_id)
     else:
@@ -181,6 +185,20 @@ def match_page(desk: s.Desk) -> None:
         forms.corrections(desk, view)
     with tabs[4]:
         _exports(desk, match_id, view)
+
+
+def _team_page(desk: s.Desk, view: s.MatchView) -> None:
+    """A team match: the timekeeper's desk, then its timeline, corrections and exports."""
+    team_desk(desk, view)
+    tabs = st.tabs(["Timeline", "Correct", "Export"])
+    with tabs[0]:
+        st.html(v.timeline_html(view.rows, spec=view.spec))
+    with tabs[1]:
+        if view.info.status == "finished":
+            st.caption("the match is finished: it takes no more lines, and corrections still apply")
+        forms.corrections(desk, view)
+    with tabs[2]:
+        _exports(desk, view.id, view)
 
 
 def _shots(desk: s.Desk, match_id: int, view: s.MatchView) -> None:

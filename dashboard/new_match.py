@@ -14,7 +14,7 @@ import numpy as np
 import streamlit as st
 from streamlit_image_coordinates import streamlit_image_coordinates
 
-from arbiter.games import GAMES, BilliardsSpec, DiceSpec, GameSpec
+from arbiter.games import GAMES, BilliardsSpec, DiceSpec, GameSpec, TeamSpec
 from dashboard import forms
 from dashboard import session as s
 from dashboard import views as v
@@ -200,6 +200,13 @@ def new_match_page(desk: s.Desk) -> None:
     with right:
         st.markdown(f"**Options of {spec.title}**")
         values = forms.options_form(spec, _players(players_text))
+    if isinstance(spec, TeamSpec):
+        source, kind = None, "manual"  # the desk's buttons are the source
+        st.info(
+            f"{spec.title} is kept at the timekeeper's desk: name the two teams under players (the first "
+            "defends the goal at y = 0 in the first period); the events are pressed as buttons on the match "
+            "page"
+        )
     detector, annotate, profile = _video_settings(desk, source, spec)
     if not st.button("Start the match", type="primary", key="start"):
         return

@@ -6,8 +6,8 @@ every line parsed and the stream's rules checked), steps the engine over it, and
 runs, the usual way to time a short task on a shared machine: both the wall time and the CPU time of the
 process (which other processes competing for the cores do not inflate, so tests judge by it). Reading the
 file is not timed. It takes the
-engine, so it works for any game (``adjudication.engines.engine_for`` finds one); from the command line, for
-the team sports:
+engine, so it works for any game (``adjudication.engines.engine_for`` finds one); from the command line,
+``arbiter bench referee [STREAM ...]`` (``cli.referee``), or for the team sports alone:
 
     .venv/bin/python -m adjudication.team.bench samples/futsal/match.jsonl samples/rugby-7/match.jsonl
 

@@ -55,15 +55,10 @@ from arbiter.contract.fields import (
     fail,
     set_field,
 )
+from arbiter.games import FUTSAL_RESTARTS as FUTSAL_RESTARTS  # the registry's: the desk offers the same
+from arbiter.games import RUGBY_RESTARTS as RUGBY_RESTARTS
 
 OUT_LINES: tuple[str, ...] = ("touch", "goal", "ceiling")
-FUTSAL_RESTARTS: tuple[str, ...] = (
-    "kick_off", "kick_in", "corner", "goal_clearance", "free_kick_direct", "free_kick_indirect", "penalty",
-    "second_penalty_mark", "dropped_ball",
-)  # fmt: skip
-RUGBY_RESTARTS: tuple[str, ...] = (
-    "kick_off", "restart_kick", "scrum", "penalty", "free_kick", "lineout", "drop_out",
-)  # fmt: skip
 RESTART_KINDS: tuple[str, ...] = tuple(dict.fromkeys(FUTSAL_RESTARTS + RUGBY_RESTARTS))
 FOUL_KINDS: tuple[str, ...] = ("direct", "indirect", "handling", "four_seconds", "distance", "misconduct")
 CARDS: tuple[str, ...] = ("yellow", "red")

@@ -12,6 +12,7 @@ it calls what the command line calls. One module per part of the desk:
   of the contract tried on the engine before it is recorded;
 - ``run``: a video run in a background thread (``pipeline.billiards.referee_video``, as ``arbiter run``, or
   ``pipeline.dice.referee_dice_video``), recorded as it goes, so a stopped run keeps what it recorded;
+- ``team``: the timekeeper's desk of a team match: the lines its buttons record, its board at a moment;
 - ``view``: the match as the page shows it: the timeline with each call and its rule, the scoreboard;
 - ``corrections``: the correction form, a line's fields from the game's own vocabulary;
 - ``override_store``: the corrections kept beside the record, in its own file;
@@ -54,6 +55,19 @@ from dashboard.session.setup import (
     source_spec,
     spec_of,
 )
+from dashboard.session.team import (
+    OUT_PLACES,
+    T_PLACES,
+    DeskState,
+    TeamRow,
+    desk_state,
+    is_team,
+    out_xy,
+    pitch_m,
+    refusals,
+    stamp,
+    team_line,
+)
 from dashboard.session.view import DecisionRow, MatchView, Scoreboard, TimelineRow, build_view, rules_text
 from record.store import RecordError
 
@@ -63,14 +77,17 @@ __all__ = [
     "CORNER_NAMES",
     "DEFAULT_DB",
     "FRAME_EVERY_S",
+    "OUT_PLACES",
     "SAMPLE_SHOT",
     "SAMPLE_VIDEO",
     "SOURCE_KINDS",
+    "T_PLACES",
     "CalibrationPreview",
     "CornerClicks",
     "DecisionRow",
     "Desk",
     "DeskError",
+    "DeskState",
     "FieldKind",
     "LineField",
     "MatchView",
@@ -80,15 +97,18 @@ __all__ = [
     "RecordError",
     "Scoreboard",
     "Setup",
+    "TeamRow",
     "TimelineRow",
     "build_view",
     "calibrate",
+    "desk_state",
     "dice_video_available",
     "first_frame",
     "game_options",
     "games",
     "input_kinds",
     "is_billiards",
+    "is_team",
     "line_fields",
     "line_from_fields",
     "line_types",
@@ -97,11 +117,16 @@ __all__ = [
     "option_default",
     "option_value",
     "options_from_form",
+    "out_xy",
     "parse_input_line",
     "parse_players",
     "parse_point",
+    "pitch_m",
+    "refusals",
     "rules_text",
     "source_spec",
     "spec_of",
+    "stamp",
     "table_spec",
+    "team_line",
 ]

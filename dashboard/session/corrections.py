@@ -17,7 +17,7 @@ from enum import StrEnum
 from typing import Any
 
 from arbiter import contract as c
-from arbiter.games import GAMES, BilliardsSpec, GameSpec
+from arbiter.games import GAMES, BilliardsSpec, GameSpec, TeamSpec
 from arbiter.tables import CUSHION_SIDES
 from dashboard.session.setup import DeskError
 
@@ -67,12 +67,40 @@ def line_types(spec: GameSpec) -> tuple[str, ...]:
             continue  # another game's input (a call in snooker)
         if name == c.PinDown.TYPE and not (isinstance(spec, BilliardsSpec) and spec.table.pins):
             continue
+        if isinstance(spec, TeamSpec) and not _team_takes(spec, name):
+            continue
         out.append(name)
     return tuple(out)
 
 
-def vocabulary(spec: GameSpec, players: Sequence[str]) -> dict[str, tuple[Any, ...]]:
-    """The choices the game gives for each field name: its players, balls, pockets, pins, sides, options."""
+def _team_takes(spec: TeamSpec, name: str) -> bool:
+    """A team sport's lines, less another sport's score and the time-outs of a game without them."""
+    scores = {c.Goal.TYPE, c.Try.TYPE} - {spec.score_line}
+    return name not in scores and (spec.timeouts or name != c.Timeout.TYPE)
+
+
+def _team_words(spec: TeamSpec, teams: tuple[str, ...], type_name: str) -> dict[str, tuple[Any, ...]]:
+    """A team sport's vocabulary: its teams, lines, whistles, cards, and the kinds of the line's type (a
+    restart's, a foul's, a kick's). A player is ``TEAM:number``, typed, so ``player`` is not offered."""
+    kinds = {c.Restart.TYPE: spec.restarts, c.FoulLine.TYPE: c.FOUL_KINDS, c.KickAtGoal.TYPE: spec.kicks}
+    words: dict[str, tuple[Any, ...]] = {
+        "team": teams,
+        "last": teams,
+        "defends_y0": teams,
+        "line": c.OUT_LINES,
+        "reason": c.WHISTLE_REASONS,
+        "card": c.CARDS,
+    }
+    if type_name in kinds:
+        words["kind"] = kinds[type_name]
+    return words
+
+
+def vocabulary(spec: GameSpec, players: Sequence[str], type_name: str = "") -> dict[str, tuple[Any, ...]]:
+    """The choices the game gives for each field name: its players, balls, pockets, pins, sides, options;
+    a team sport's by the line's type (``type_name``)."""
+    if isinstance(spec, TeamSpec):
+        return _team_words(spec, tuple(players), type_name)
     words: dict[str, tuple[Any, ...]] = {
         "player": tuple(players),
         "team": tuple(players),
@@ -159,6 +187,11 @@ def _field(
     return LineField(f.name, kind, value, optional=_optional(f))
 
 
+def _json_name(name: str) -> str:
+    """A field's name in the line's JSON: a Python keyword loses its trailing underscore (``in_``: ``in``)."""
+    return name.rstrip("_")
+
+
 def line_fields(
     type_name: str,
     spec: GameSpec,
@@ -176,8 +209,10 @@ def line_fields(
     if t is not None:
         obj["t"] = t
     dice = tuple((d["id"], d["value"]) for d in obj.get("dice") or ())
-    words = vocabulary(spec, players)
-    return tuple(_field(f, obj.get(f.name), words, dice) for f in fields(cls) if f.name not in _SKIP)
+    words = vocabulary(spec, players, type_name)
+    return tuple(
+        _field(f, obj.get(_json_name(f.name)), words, dice) for f in fields(cls) if f.name not in _SKIP
+    )
 
 
 def _faces(text: Any) -> list[int]:
@@ -227,7 +262,7 @@ def line_from_fields(
         raw = values.get(f.name, f.value)
         if _empty(raw) and (f.optional or f.kind is not FieldKind.TEXT):
             continue
-        obj[f.name] = _json_value(f, raw)
+        obj[_json_name(f.name)] = _json_value(f, raw)
     try:
         line = c.parse_line(json.dumps(obj))
     except c.ContractError as exc:

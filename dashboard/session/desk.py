@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from arbiter import contract as c
-from arbiter.games import BilliardsSpec
+from arbiter.games import BilliardsSpec, TeamSpec
 from dashboard.session import setup as setup_
 from dashboard.session.override_store import OverrideStore
 from dashboard.session.run import PipelineRun
@@ -103,6 +103,11 @@ class Desk:
         """A new match: with ``spec`` a video run in the background, without it a match typed by hand."""
         header = setup.header()
         game = spec_of(setup.game)
+        if spec is not None and isinstance(game, TeamSpec):
+            raise DeskError(
+                f"{setup.game} is kept at the timekeeper's desk, not read from video yet; start it with no "
+                "source and press its events as buttons"
+            )
         if spec is not None and not isinstance(game, BilliardsSpec) and not self.reads_dice_from_video:
             raise DeskError(
                 f"{setup.game} is a dice game and this installation does not read dice from video; "
@@ -268,6 +273,11 @@ class Desk:
         last = max((r.t for r in self.record.rows(match_id) if r.t is not None), default=None)
         since = (datetime.now(UTC) - info.started_at).total_seconds()
         return round(since if last is None else max(since, last + BOOT_S), 3)
+
+    def now_t(self, match_id: int) -> float:
+        """The desk's time for a team match: seconds since the match was started (the stream's ``t``)."""
+        since = (datetime.now(UTC) - self.info(match_id).started_at).total_seconds()
+        return max(0.0, since)
 
     # -- corrections --
 

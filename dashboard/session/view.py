@@ -13,9 +13,10 @@ from pathlib import Path
 
 from adjudication.engines import engine_for
 from adjudication.referee import RefereeError
+from adjudication.team.timekeeper import Board, board
 from arbiter import contract as c
 from arbiter import narrate
-from arbiter.games import GameSpec, UnknownGameError, game
+from arbiter.games import GameSpec, TeamSpec, UnknownGameError, game
 from record import export, overrides
 from record.overrides import Override, OverrideError, Recomputed
 from record.store import CAMERA_TYPES, MatchInfo
@@ -81,6 +82,7 @@ class MatchView:
     error: str | None = None  # where the rules stopped, if they did
     override_error: str | None = None
     spec: GameSpec | None = None  # the game of the header (None for a game the registry does not know)
+    team: Board | None = None  # a team match: the timekeeper's board after the last refereed line
 
     @property
     def id(self) -> int:
@@ -94,7 +96,7 @@ class MatchView:
 
 def _decision_row(d: c.Decision) -> DecisionRow:
     text = narrate.describe_decision(d).splitlines()[0]
-    rule = d.foul.rule if d.foul is not None else None
+    rule = d.foul.rule if d.foul is not None else d.law  # a team sport names the law of every call
     return DecisionRow(text, tuple(d.notes), d.foul is not None, d, rule)
 
 
@@ -175,7 +177,20 @@ def build_view(
         error=str(error) if error is not None else None,
         override_error=override_error,
         spec=spec,
+        team=_team_board(header, spec, recomputed),
     )
+
+
+def _team_board(header: c.Match, spec: GameSpec | None, recomputed: Recomputed) -> Board | None:
+    """The timekeeper's board of a team match (``adjudication.team.timekeeper``); None for other games or
+    a header the engine refuses."""
+    if not isinstance(spec, TeamSpec):
+        return None
+    try:
+        start = engine_for(spec).start(header)
+    except ValueError:
+        return None
+    return board(start, ((s.event, s.decisions, s.state) for s in recomputed.steps))
 
 
 def _inputs_since_last_decision(recomputed: Recomputed) -> list[c.JsonLine]:

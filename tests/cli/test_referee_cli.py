@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import json
+import re
+from pathlib import Path
 
 from typer.testing import CliRunner
 
 from arbiter import contract as c
 from cli.common import SAMPLE_SHOT
 from cli.main import app
+
+RUGBY_SAMPLE = Path(__file__).resolve().parents[2] / "samples" / "rugby-7" / "match.jsonl"
 
 PIG = [
     {"type": "match", "v": 1, "game": "pig", "players": ["A", "B"], "options": {"target": 10}},
@@ -70,3 +74,23 @@ def test_the_bundled_sample_shot_is_refereed():
     result = CliRunner().invoke(app, ["referee", str(SAMPLE_SHOT / "truth.jsonl")])
     assert result.exit_code == 0, result.output
     assert result.output.startswith("#1 A:") and "final score" in result.output
+
+
+def test_bench_referee_times_the_bundled_futsal_match_against_the_budget():
+    result = CliRunner().invoke(app, ["bench", "referee", "--repeats", "2"])
+    assert result.exit_code == 0, result.output
+    assert re.search(
+        r"match\.jsonl: futsal: 232 lines, \d+ decisions refereed in [\d.]+ ms "
+        r"\([\d.]+ ms of CPU; best of 2; within the 200 ms budget\)",
+        result.output,
+    ), result.output
+
+
+def test_bench_referee_prints_figures_as_json_for_any_stream(tmp_path):
+    result = CliRunner().invoke(app, ["bench", "referee", str(RUGBY_SAMPLE), "--json", "--repeats", "1"])
+    assert result.exit_code == 0, result.output
+    figures = json.loads(result.output)
+    assert figures["game"] == "rugby-7" and figures["budget_ms"] == 200.0
+    assert 0 < figures["cpu_ms"] < figures["budget_ms"] and figures["wall_ms"] > 0
+    missing = CliRunner().invoke(app, ["bench", "referee", str(tmp_path / "none.jsonl")])
+    assert missing.exit_code == 2 and "not found" in missing.output

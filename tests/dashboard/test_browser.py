@@ -240,3 +240,50 @@ def test_the_bundled_sample_from_one_click_to_the_exported_report(server):
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(tmp / "match.png", target)
     print(f"sample refereed in the browser in {run_s:.1f} s; whole test {time.monotonic() - started:.1f} s")
+
+
+def _press(page, button: str, recorded: str) -> None:
+    """Press a desk button and wait for the line it recorded to be said."""
+    page.get_by_role("button", name=button, exact=True).click()
+    page.get_by_text(f'recorded: {{"type":"{recorded}"', exact=False).first.wait_for(timeout=30_000)
+
+
+def test_a_futsal_match_kept_at_the_timekeepers_desk(server):
+    """A futsal match from New match, its events pressed as buttons: the score and the fouls change."""
+    url, tmp = server
+    with sync_api.sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), headless=True)
+        try:
+            page = browser.new_context(viewport=VIEWPORT).new_page()
+            page.goto(url, wait_until="domcontentloaded")
+            new = page.get_by_text("New match", exact=True).first
+            new.wait_for(timeout=SERVER_START_S * 1000)
+            new.click()
+            page.get_by_role("combobox", name="game").click()
+            page.get_by_role("option", name="Futsal (futsal)", exact=True).click()
+            page.get_by_text("Options of Futsal").wait_for(timeout=30_000)
+            players = page.get_by_role("textbox", name="players, in turn order")
+            players.fill("Home, Away")
+            players.press("Enter")
+            page.get_by_role("button", name="Start the match").click()
+            page.get_by_text("Match 1: futsal, Home v Away").wait_for(timeout=30_000)
+            desk = page.locator(".arbiter-desk").first
+            desk.wait_for(timeout=30_000)
+            assert desk.locator('[data-team="Home"] .score').inner_text() == "0"
+
+            _press(page, "Kick-off Home", "kickoff")
+            _press(page, "Out, last touched Away", "ball_out")
+            _press(page, "Restart: kick in Home", "restart")
+            _press(page, "Goal Home", "goal")
+            _press(page, "Kick-off Away", "kickoff")
+            _press(page, "Foul by Away", "foul")
+            desk = page.locator(".arbiter-desk").first
+            assert desk.locator('[data-team="Home"] .score').inner_text() == "1"
+            assert desk.locator('[data-team="Away"] .score').inner_text() == "0"
+            fouls = desk.locator('[data-team="Away"] .fouls')
+            assert fouls.get_attribute("data-fouls") == "1" and "fouls this half: 1" in fouls.inner_text()
+            assert desk.locator('[data-team="Home"] .fouls').get_attribute("data-fouls") == "0"
+            assert "free kick direct to Home" in page.locator(".arbiter-due").first.inner_text()
+            page.screenshot(path=str(tmp / "desk.png"))
+        finally:
+            browser.close()
