@@ -1,7 +1,7 @@
-"""The two real labelled sets of dice photographs (``../shared/data/dice-real``): loading, their known
-defects, splits that do not leak, and the ultralytics folders built from them.
+"""The three real labelled sets of dice photographs (``../shared/data/dice-real``): loading, their known
+defects, splits that do not leak, and YOLO folders built from them.
 
-Both sets are YOLO txt labels where class k is face k+1, but they box different things (README there):
+All three are YOLO txt labels where class k is face k+1, but they box different things (README there):
 
 - ``topdown-webcam``: a tight box round the *pip cluster* of the top face. Scored by centres
   (``Convention.CENTRE``). For training, each cluster box is grown into a box round the whole die
@@ -9,13 +9,16 @@ Both sets are YOLO txt labels where class k is face k+1, but they box different 
 - ``oblique-phone``: a box round the whole visible die, scored by overlap (``Convention.IOU``). It is a 3x
   augmented Roboflow export: copies of one photo share the name before ``.rf.``, so it is split by that
   source name, never by file.
+- ``tray-phone``: top-down phone photos of throws into a dice tray, a box round the whole visible die
+  (``Convention.IOU``). Each file is its own throw, so it is split by file; its photos share the tray, the
+  light and the dice (a test photo is another throw of the same dice, never the same throw).
 
 Defects handled on loading: label files without an image are skipped (55 in ``oblique-phone``), and the
 documented spurious box of ``topdown-webcam/five_1.txt`` (a "one" on empty table) is dropped. Both are
 counted in ``SetLoad`` so a changed copy of the data shows up in the counts, not as a silent drift.
 
 Splits are deterministic and grouped by source photo (``split_photos``): ``oblique-phone`` by the name before
-``.rf.``, ``topdown-webcam`` by file. Sources are stratified by the face most of their dice show and ordered
+``.rf.``, the others by file. Sources are stratified by the face most of their dice show and ordered
 by a hash of their name (``unit_hash``) within each face, so every face has its share of test dice.
 
 The shared folders are read only: everything is written under an output folder (symlinks to the images,
@@ -40,7 +43,18 @@ import yaml
 
 from vision.dice import DICE_CLASSES
 
-REAL_ROOT = Path(__file__).resolve().parents[3] / "shared" / "data" / "dice-real"
+
+def _real_root() -> Path:
+    """``shared/data/dice-real`` beside the repository, or beside a folder holding it (a git worktree such
+    as ``/work/wt/NAME`` sees the same data as ``/work/main``); ``ARBITER_DICE_REAL`` names it outright."""
+    if os.environ.get("ARBITER_DICE_REAL"):
+        return Path(os.environ["ARBITER_DICE_REAL"])
+    repo = Path(__file__).resolve().parents[2]
+    candidates = [d / "shared" / "data" / "dice-real" for d in repo.parents]
+    return next((c for c in candidates if c.is_dir()), candidates[0])
+
+
+REAL_ROOT = _real_root()
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp")
 SPLITS = ("train", "val", "test")
 
@@ -92,6 +106,14 @@ SETS: Mapping[str, RealSet] = {
         Convention.IOU,
         SplitRule.SOURCE,
         "op",
+    ),
+    "tray-phone": RealSet(
+        "tray-phone",
+        "tray-phone/train/images",
+        "tray-phone/train/labels",
+        Convention.IOU,
+        SplitRule.FILE,
+        "tp",
     ),
 }
 
@@ -455,7 +477,7 @@ def build_real(
     log: Callable[[str], None] | None = None,
     limit: int | None = None,
 ) -> dict:
-    """Both sets split and written under ``out``:
+    """Every set split and written under ``out``:
 
     - ``images/{train,val}``, ``labels/{train,val}``: whole-die boxes, for training;
     - ``eval/{val,test}/<set>/``: each set's own boxes and convention, for ``arbiter dice eval``;
