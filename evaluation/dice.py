@@ -42,7 +42,7 @@ GOAL_ACCURACY = 0.995
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp")
 # Set names that say their convention (the shared real sets); anything else needs dice_set.json, a guess
 # from the labels, or --convention.
-KNOWN_SETS = {"topdown-webcam": "centre", "oblique-phone": "iou"}
+KNOWN_SETS = {"topdown-webcam": "centre", "oblique-phone": "iou", "tray-phone": "iou"}
 COLUMNS = (*(str(v) for v in FACES), "cocked", "missed")
 # A folder whose face-one boxes are this much smaller than its four-to-six boxes boxes pip clusters: a one's
 # cluster is one pip, a six's is most of the face; whole-die boxes are the same size whatever the face.

@@ -77,6 +77,8 @@ class WatchConfig:
       on the table but not thrown until they move. Later arrivals were thrown in.
     - ``min_read_confidence``: a settled die whose readings average less than this is ``unreadable``.
     - ``min_agreement``: the share of a settled die's readings that must agree on its face.
+    - ``max_unsure_share``: a settled die more of whose readings than this the reader marked ``unsure`` is
+      ``unreadable``: the players read it, the watcher does not guess.
     - ``max_aspect``: a settled box more elongated than this is reported ``cocked``: a die flat on the table
       looks about square from any angle it is read at; two dice merged into one box look like this too.
     - ``roll_with_issues``: False: a throw with an issue yields only the issues (the players re-throw, as the
@@ -95,6 +97,7 @@ class WatchConfig:
     startup_s: float = 0.25
     min_read_confidence: float = 0.5
     min_agreement: float = 0.6
+    max_unsure_share: float = 0.5
     max_aspect: float = 1.8
     roll_with_issues: bool = False
 
@@ -105,7 +108,7 @@ class WatchConfig:
                 raise ValueError(f"WatchConfig.{name} must be > 0 (got {getattr(self, name)})")
         if self.confirm_frames < 1:
             raise ValueError(f"WatchConfig.confirm_frames must be at least 1 (got {self.confirm_frames})")
-        for name in ("min_read_confidence", "min_agreement"):
+        for name in ("min_read_confidence", "min_agreement", "max_unsure_share"):
             if not 0 <= getattr(self, name) <= 1:
                 raise ValueError(f"WatchConfig.{name} must lie in [0, 1] (got {getattr(self, name)})")
         if self.diff_level < 0 or self.speed_frac < 0 or self.edge_frac < 0 or self.startup_s < 0:
@@ -130,8 +133,8 @@ class _Track:
     hits: int = 1
     moved: bool = False  # since the last roll
     last_motion_t: float = -np.inf
-    # t, value, confidence, aspect of the readings since it last moved (the latest ``READINGS_KEPT``)
-    readings: deque[tuple[float, int | None, float, float]] = field(
+    # t, value, confidence, aspect, unsure of the readings since it last moved (the latest ``READINGS_KEPT``)
+    readings: deque[tuple[float, int | None, float, float, bool]] = field(
         default_factory=lambda: deque(maxlen=READINGS_KEPT)
     )
 
@@ -281,7 +284,7 @@ class ThrowWatcher:
         tr.centre, tr.size, tr.box = centre, r.size_px, r.box_px
         tr.last_seen_t = t
         tr.hits += 1
-        tr.readings.append((t, r.value, r.confidence, self._aspect(r)))
+        tr.readings.append((t, r.value, r.confidence, self._aspect(r), r.unsure))
         if tr.id is None and tr.hits >= cfg.confirm_frames:
             self._confirm(tr, t)
 
@@ -309,7 +312,7 @@ class ThrowWatcher:
         tr = _Track(
             self._next_key, centre, r.size_px, r.box_px, t, t, centre.copy(), first_centre=centre.copy()
         )
-        tr.readings.append((t, r.value, r.confidence, self._aspect(r)))
+        tr.readings.append((t, r.value, r.confidence, self._aspect(r), r.unsure))
         self._next_key += 1
         self._tracks.append(tr)
         if self.config.confirm_frames <= 1:
@@ -429,11 +432,12 @@ class ThrowWatcher:
         if not tr.readings:
             return None, "no reading since it came to rest", IssueKind.UNREADABLE
         votes: Counter = Counter()
-        for _, value, conf, _ in tr.readings:
+        for _, value, conf, _, _ in tr.readings:
             votes[value] += conf
         total = sum(votes.values())
         value, weight = max(votes.items(), key=lambda kv: (kv[1], -(kv[0] or 0)))
-        aspects = [a for *_, a in tr.readings if not np.isnan(a)]
+        aspects = [a for _, _, _, a, _ in tr.readings if not np.isnan(a)]
+        unsure = sum(u for *_, u in tr.readings) / len(tr.readings)
         aspect = float(np.median(aspects)) if aspects else 1.0
         confidence = total / len(tr.readings)
         if value is None:
@@ -446,6 +450,8 @@ class ThrowWatcher:
             )
         if confidence < cfg.min_read_confidence:
             return None, f"read {value} with confidence {confidence:.2f} only", IssueKind.UNREADABLE
+        if unsure > cfg.max_unsure_share:
+            return None, f"read {value}, but the reader is unsure of it ({unsure:.0%})", IssueKind.UNREADABLE
         if total > 0 and weight / total < cfg.min_agreement:
             shares = ", ".join(f"{v or 'cocked'}: {w / total:.0%}" for v, w in votes.most_common(3))
             return None, f"readings disagree ({shares})", IssueKind.UNREADABLE
