@@ -13,16 +13,16 @@ import json
 import sys
 from dataclasses import replace
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import cv2
 import typer
 
 from arbiter import narrate
 from cli.common import dice_spec, fail, parse_size
-from datasets.dice.real import RealDataError, build_real
+from datasets.dice.real import Convention, RealDataError, build_real
 from datasets.dice.render import StillRecipe, ThrowRecipe, render_dataset, throw_clip, write_throw_clip
-from evaluation.dice import Convention, EvalError, evaluate_folder
+from evaluation.dice import EvalError, EvalSet, evaluate_folder
 from evaluation.dice_bench import bench_dice
 from evaluation.dice_recipes import DiceTrainRecipe, FacesRecipe, FinderRecipe, cost_estimate
 from evaluation.train_dice import SWEEP_FLOOR, TrainingError, train_dice
@@ -122,7 +122,7 @@ def eval_cmd(
             fail(f"--convention must be centre or iou (got {convention!r})")
     reader = _reader(model, min(SWEEP_FLOOR, confidence), min_score=SWEEP_FLOOR)
 
-    def progress(es) -> None:
+    def progress(es: EvalSet) -> None:
         if not as_json:
             typer.echo(
                 f"{es.name}: {len(es.pairs)} photos, {es.convention.value} ({es.convention_from})", err=True
@@ -145,7 +145,7 @@ def _pct(v: float | None) -> str:
     return "  -   " if v is None else f"{100 * v:6.2f}%"
 
 
-def _summary(name: str, f: dict) -> str:
+def _summary(name: str, f: dict[str, Any]) -> str:
     line = (
         f"{name}: {f['labels']} dice in {f['images']} photos; at confidence {f['threshold']}: recall "
         f"{_pct(f['recall'])}, precision {_pct(f['precision'])}, read right {_pct(f['accuracy'])} of found"
@@ -161,7 +161,7 @@ def _summary(name: str, f: dict) -> str:
     return line
 
 
-def _confusion(confusion: dict) -> str:
+def _confusion(confusion: dict[str, Any]) -> str:
     cols = list(next(iter(confusion.values())))
     rows = ["  true\\read " + " ".join(f"{c:>6}" for c in cols)]
     rows += [f"  {t:>9} " + " ".join(f"{n:6d}" for n in row.values()) for t, row in confusion.items()]
@@ -261,7 +261,7 @@ def train_cmd(
     typer.echo(json.dumps({"seconds": record["seconds"], "goal": _goal_lines(record.get("figures", {}))}))
 
 
-def _goal_lines(figures: dict) -> dict:
+def _goal_lines(figures: dict[str, Any]) -> dict[str, Any]:
     out = {}
     for split, result in figures.items():
         for name, f in [*result.get("sets", {}).items(), ("all", result.get("all", {}))]:

@@ -30,6 +30,7 @@ import json
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -152,7 +153,7 @@ class Matching:
             self.preds + [(c, v, j + base if j >= 0 else -1) for c, v, j in other.preds],
         )
 
-    def at(self, threshold: float = 0.0) -> dict:
+    def at(self, threshold: float = 0.0) -> dict[str, Any]:
         """The figures counting only predictions with confidence >= ``threshold``."""
         confusion = {str(v): dict.fromkeys(COLUMNS, 0) for v in FACES}
         extra = dict.fromkeys(COLUMNS[:-1], 0)
@@ -189,7 +190,7 @@ class Matching:
             "extra": extra,
         }
 
-    def at_recall(self, target: float = GOAL_RECALL) -> dict | None:
+    def at_recall(self, target: float = GOAL_RECALL) -> dict[str, Any] | None:
         """The figures at the highest threshold whose recall reaches ``target`` (None: never reached)."""
         n = len(self.labels)
         if n == 0:
@@ -208,7 +209,7 @@ def _ratio(a: int, b: int) -> float | None:
     return round(a / b, 5) if b else None
 
 
-def figures(matching: Matching, threshold: float) -> dict:
+def figures(matching: Matching, threshold: float) -> dict[str, Any]:
     """The figures at the operating ``threshold``, the operating point of the goal (the threshold where
     recall reaches 99%) and whether the goal is met there."""
     out = matching.at(threshold)
@@ -335,12 +336,12 @@ def evaluate_folder(
     threshold: float,
     convention: Convention | None = None,
     on_set: Callable[[EvalSet], None] | None = None,
-) -> dict:
+) -> dict[str, Any]:
     """Read every photo under ``root`` with ``read`` (image -> readings, made at a threshold at or below
     ``threshold``) and score it per set and over all sets."""
     import cv2
 
-    out: dict = {"threshold": threshold, "sets": {}}
+    out: dict[str, Any] = {"threshold": threshold, "sets": {}}
     total = Matching()
     for es in discover(root, convention):
         if on_set:

@@ -47,7 +47,7 @@ def glare(x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     cx, cy = rng.uniform(0, w), rng.uniform(0, h)
     r = rng.uniform(0.08, 0.25) * min(h, w)
     spot = rng.uniform(80, 200) * np.exp(-((xx - cx) ** 2 + (yy - cy) ** 2) / (2 * r * r))
-    return x + spot[..., None].astype(np.float32)
+    return np.asarray(x + spot[..., None].astype(np.float32))
 
 
 def frame_photometric(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:

@@ -28,7 +28,7 @@ def cbr(cin: int, cout: int, stride: int = 1) -> nn.Sequential:
     )
 
 
-class Finder(nn.Module):
+class Finder(nn.Module):  # type: ignore[misc]  # torch is untyped where the train extra is missing
     """(B, 3, H, W) BGR in 0..1, H and W multiples of 64 -> (B, 5, H/4, W/4): heatmap logit, log w, log h
     (input pixels), centre offset x, y (cells)."""
 
@@ -60,7 +60,7 @@ class Finder(nn.Module):
         return self.out(self.smooth(p))
 
 
-class FaceNet(nn.Module):
+class FaceNet(nn.Module):  # type: ignore[misc]
     """(B, 3, 40, 40) BGR in 0..1 -> logits (B, 8) and box (B, 4)."""
 
     def __init__(self, widths: tuple[int, ...] = (16, 32, 64, 128), drop: float = 0.2) -> None:
@@ -101,7 +101,12 @@ def focal_heatmap_loss(
 
 
 def export_onnx(
-    model: nn.Module, path: str, example: torch.Tensor, input_name: str, outputs: list[str], dynamic: dict
+    model: nn.Module,
+    path: str,
+    example: torch.Tensor,
+    input_name: str,
+    outputs: list[str],
+    dynamic: dict[int, str],
 ) -> None:
     """``model`` as ONNX (opset 17, the TorchScript exporter: no onnxscript needed)."""
     model = model.to(memory_format=torch.contiguous_format).eval()

@@ -49,8 +49,9 @@ class FinderRecipe:
     )
     seed: int = 0
 
-    def to_dict(self) -> dict:
-        return _plain(asdict(self))
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = _plain(asdict(self))
+        return out
 
 
 @dataclass(frozen=True)
@@ -87,8 +88,9 @@ class FacesRecipe:
     seed: int = 1
     eval_every: int = 500
 
-    def to_dict(self) -> dict:
-        return _plain(asdict(self))
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = _plain(asdict(self))
+        return out
 
 
 @dataclass(frozen=True)
@@ -99,15 +101,15 @@ class DiceTrainRecipe:
     finder: FinderRecipe = field(default_factory=FinderRecipe)
     faces: FacesRecipe = field(default_factory=FacesRecipe)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"data": self.data.to_dict(), "finder": self.finder.to_dict(), "faces": self.faces.to_dict()}
 
 
-def finder_recipe(d: dict) -> FinderRecipe:
+def finder_recipe(d: dict[str, Any]) -> FinderRecipe:
     return FinderRecipe(**{**d, "scale_range": tuple(d["scale_range"])})
 
 
-def faces_recipe(d: dict) -> FacesRecipe:
+def faces_recipe(d: dict[str, Any]) -> FacesRecipe:
     return FacesRecipe(**{**d, "size_range": tuple(d["size_range"]), "full_turn": tuple(d["full_turn"])})
 
 

@@ -14,10 +14,10 @@ import argparse
 import json
 import os
 import resource
-import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import torch
@@ -32,11 +32,13 @@ from vision.dice_crops import CROP
 FILES = {"finder": "dice_finder.onnx", "faces": "dice_faces.onnx"}
 
 
-def _load(index: dict, split: str) -> list[tuple[str, np.ndarray, np.ndarray]]:
+def _load(index: dict[str, Any], split: str) -> list[tuple[str, np.ndarray, np.ndarray]]:
     return [(t.set_name, t.load(), t.boxes) for t in training_images(index, (split,))]
 
 
-def run_finder(index: dict, recipe: dict, out: Path, log: Callable[[str], None]) -> dict:
+def run_finder(
+    index: dict[str, Any], recipe: dict[str, Any], out: Path, log: Callable[[str], None]
+) -> dict[str, Any]:
     r = finder_recipe(recipe)
     model = train_finder(finder_pools(_load(index, "train")), r, log)
     torch.save(model.state_dict(), out / "finder.pt")
@@ -46,7 +48,9 @@ def run_finder(index: dict, recipe: dict, out: Path, log: Callable[[str], None])
     return {}
 
 
-def run_faces(index: dict, recipe: dict, out: Path, log: Callable[[str], None]) -> dict:
+def run_faces(
+    index: dict[str, Any], recipe: dict[str, Any], out: Path, log: Callable[[str], None]
+) -> dict[str, Any]:
     r = faces_recipe(recipe)
     val_sources = face_sources(_load(index, "val"))
     val = {name: plain_crops(sources) for name, sources in val_sources.items()}
@@ -99,4 +103,4 @@ def main(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

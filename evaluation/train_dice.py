@@ -24,6 +24,7 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from datasets.dice.training_data import build_training_data
 from evaluation.dice import evaluate_folder
@@ -51,7 +52,7 @@ def check_torch() -> None:
         )
 
 
-def _stage_process(stage: str, index: Path, recipe: dict, out: Path) -> subprocess.Popen:
+def _stage_process(stage: str, index: Path, recipe: dict[str, Any], out: Path) -> subprocess.Popen[str]:
     env = {
         **os.environ,
         "OMP_NUM_THREADS": "1",
@@ -65,13 +66,13 @@ def _stage_process(stage: str, index: Path, recipe: dict, out: Path) -> subproce
     )
 
 
-def run_stages(recipe: DiceTrainRecipe, index: Path, out: Path, log: Callable[[str], None]) -> dict:
+def run_stages(recipe: DiceTrainRecipe, index: Path, out: Path, log: Callable[[str], None]) -> dict[str, Any]:
     """Both stages at once; their records (what each wrote into ``out``) once both are done."""
     out.mkdir(parents=True, exist_ok=True)
     recipes = {"finder": recipe.finder.to_dict(), "faces": recipe.faces.to_dict()}
     procs = {s: _stage_process(s, index, recipes[s], out) for s in STAGES}
 
-    def relay(p: subprocess.Popen) -> None:
+    def relay(p: subprocess.Popen[str]) -> None:
         for line in p.stdout or ():
             log(line.rstrip())
 
@@ -87,7 +88,7 @@ def run_stages(recipe: DiceTrainRecipe, index: Path, out: Path, log: Callable[[s
     return {s: json.loads((out / f"{s}.json").read_text()) for s in STAGES}
 
 
-def _machine(load_at_start: tuple[float, ...], torch_version: str) -> dict:
+def _machine(load_at_start: tuple[float, ...], torch_version: str) -> dict[str, Any]:
     return {
         "cpus": os.cpu_count(),
         "load_average_at_start": [round(v, 2) for v in load_at_start],
@@ -98,7 +99,7 @@ def _machine(load_at_start: tuple[float, ...], torch_version: str) -> dict:
     }
 
 
-def reader_settings(temperature: float) -> dict:
+def reader_settings(temperature: float) -> dict[str, Any]:
     """What the run-time reader needs to read the models as they were trained."""
     return {
         "classes": list(READER_CLASSES),
@@ -119,7 +120,7 @@ def train_dice(
     log: Callable[[str], None] = print,
     command: str = "arbiter dice train",
     evaluate: bool = True,
-) -> dict:
+) -> dict[str, Any]:
     """Data (cached in ``work/data``), both stages, the models and ``dice_reader.json`` in ``models``;
     returns the record."""
     check_torch()
@@ -176,7 +177,7 @@ def score_splits(
     eval_root: Path,
     log: Callable[[str], None] = print,
     splits: tuple[str, ...] = ("val", "test"),
-) -> dict:
+) -> dict[str, Any]:
     """The goal's figures of ``model`` on the held-out real photos of each split (per set and over all), at
     the reader's operating confidence and at 99% recall."""
     operating = DiceReaderConfig().confidence

@@ -81,7 +81,9 @@ def _die_crop(
     return crop, label_of(v), target, float(straight)
 
 
-def _warp(image: np.ndarray, cx: float, cy: float, side: float, angle: float, persp: tuple) -> np.ndarray:
+def _warp(
+    image: np.ndarray, cx: float, cy: float, side: float, angle: float, persp: tuple[float, float]
+) -> np.ndarray:
     m = square_transform(cx, cy, side, CROP, angle, persp)
     return warp_crop(image, m, CROP, side / CROP)
 
@@ -129,7 +131,10 @@ def batch(
 ) -> tuple[torch.Tensor, ...]:
     names = [k for k in recipe.set_weights if pools.get(k)]
     p = np.array([recipe.set_weights[k] for k in names])
-    xs, ys, ts, ws = [], [], [], []
+    xs: list[np.ndarray] = []
+    ys: list[int] = []
+    ts: list[np.ndarray] = []
+    ws: list[float] = []
     while len(xs) < recipe.batch:
         pool = pools[names[rng.choice(len(names), p=p / p.sum())]]
         src = pool[rng.integers(len(pool))]
@@ -140,7 +145,10 @@ def batch(
             label, target, weight = NOT_A_DIE, np.zeros(4, np.float32), 0.0
         else:
             crop, label, target, weight = _die_crop(src, recipe, rng)
-        xs.append(crop_photometric(crop, rng, CROP)), ys.append(label), ts.append(target), ws.append(weight)
+        xs.append(crop_photometric(crop, rng, CROP))
+        ys.append(label)
+        ts.append(target)
+        ws.append(weight)
     x = np.stack(xs).astype(np.float32).transpose(0, 3, 1, 2) / 255.0
     return torch.from_numpy(x), torch.tensor(ys), torch.from_numpy(np.stack(ts)), torch.tensor(ws)
 
@@ -165,7 +173,9 @@ def predict(model: FaceNet, x: torch.Tensor, size: int = 512) -> torch.Tensor:
         return torch.cat([model(x[i : i + size])[0] for i in range(0, len(x), size)] or [torch.zeros(0, 8)])
 
 
-def faces_loss(model: FaceNet, x, y, t, w, recipe: FacesRecipe) -> torch.Tensor:
+def faces_loss(
+    model: FaceNet, x: torch.Tensor, y: torch.Tensor, t: torch.Tensor, w: torch.Tensor, recipe: FacesRecipe
+) -> torch.Tensor:
     logits, box = model(x.contiguous(memory_format=torch.channels_last))
     ce = F.cross_entropy(logits, y, label_smoothing=recipe.label_smoothing)
     box_l = (F.smooth_l1_loss(box, t, reduction="none", beta=0.05).sum(1) * w).sum() / w.sum().clamp(min=1)
@@ -181,7 +191,7 @@ def train_faces(
     """The face reader trained for ``recipe.iters`` steps; ``val``'s reading accuracy logged as it goes."""
     rng = np.random.default_rng(recipe.seed)
     torch.manual_seed(recipe.seed)
-    model = FaceNet().to(memory_format=torch.channels_last)
+    model: FaceNet = FaceNet().to(memory_format=torch.channels_last)
     opt = torch.optim.AdamW(model.parameters(), lr=recipe.lr, weight_decay=recipe.weight_decay)
     sched = torch.optim.lr_scheduler.OneCycleLR(
         opt, max_lr=recipe.lr, total_steps=recipe.iters, pct_start=0.1
@@ -208,7 +218,8 @@ def train_faces(
                 f"faces step {it}: loss {loss.item():.3f}; val read right {acc}; "
                 f"{time.time() - started:.0f} s, data {data_s:.0f} s"
             )
-    return model.eval()
+    model.eval()
+    return model
 
 
 def fit_temperature(model: FaceNet, val: dict[str, tuple[torch.Tensor, torch.Tensor]]) -> float:

@@ -50,10 +50,12 @@ def _patch_boxes(boxes: np.ndarray, m: np.ndarray, s: float) -> np.ndarray:
     centres = np.stack([(boxes[:, 1] + boxes[:, 3]) / 2, (boxes[:, 2] + boxes[:, 4]) / 2], 1)
     c = centres @ m[:, :2].T + m[:, 2]
     half = np.stack([boxes[:, 3] - boxes[:, 1], boxes[:, 4] - boxes[:, 2]], 1) * s / 2
-    return np.concatenate([c - half, c + half], 1).astype(np.float32)
+    return np.asarray(np.concatenate([c - half, c + half], 1).astype(np.float32))
 
 
-def _flip_and_turn(out: np.ndarray, bx: np.ndarray, p: int, rng: np.random.Generator) -> tuple:
+def _flip_and_turn(
+    out: np.ndarray, bx: np.ndarray, p: int, rng: np.random.Generator
+) -> tuple[np.ndarray, np.ndarray]:
     """The eight symmetries of the square: mirror, flip, transpose."""
     if rng.random() < 0.5:
         out = out[:, ::-1]
@@ -76,7 +78,8 @@ def finder_sample(
     s = recipe.long_side / max(h, w) * math.exp(rng.uniform(math.log(lo), math.log(hi)))
     p = recipe.patch
     c, s = _patch_centre(boxes, w, h, s, recipe, rng)
-    m = cv2.getRotationMatrix2D((float(c[0]), float(c[1])), rng.uniform(-1, 1) * recipe.max_turn_deg, s)
+    turn = rng.uniform(-1, 1) * recipe.max_turn_deg
+    m = np.asarray(cv2.getRotationMatrix2D((float(c[0]), float(c[1])), turn, s), np.float64)
     m[:, 2] += p / 2 - c
     border = tuple(float(v) for v in rng.uniform(0, 255, 3))
     out = cv2.warpAffine(image, m, (p, p), flags=cv2.INTER_AREA if s < 0.7 else cv2.INTER_LINEAR,
@@ -110,13 +113,19 @@ def targets(boxes: np.ndarray, patch: int) -> tuple[np.ndarray, np.ndarray, np.n
 def batch(pools: Pool, recipe: FinderRecipe, rng: np.random.Generator) -> tuple[torch.Tensor, ...]:
     names = [k for k in recipe.set_weights if pools.get(k)]
     p = np.array([recipe.set_weights[k] for k in names])
-    xs, hs, rs, ms = [], [], [], []
+    xs: list[np.ndarray] = []
+    hs: list[np.ndarray] = []
+    rs: list[np.ndarray] = []
+    ms: list[np.ndarray] = []
     for _ in range(recipe.batch):
         pool = pools[names[rng.choice(len(names), p=p / p.sum())]]
         image, boxes = pool[rng.integers(len(pool))]
         x, b = finder_sample(image, boxes, recipe, rng)
         heat, reg, mask = targets(b, recipe.patch)
-        xs.append(x), hs.append(heat), rs.append(reg), ms.append(mask)
+        xs.append(x)
+        hs.append(heat)
+        rs.append(reg)
+        ms.append(mask)
     return tuple(torch.from_numpy(np.stack(v).astype(np.float32)) for v in (xs, hs, rs, ms))
 
 
@@ -135,7 +144,7 @@ def train_finder(pools: Pool, recipe: FinderRecipe, log: Callable[[str], None] =
     """The finder trained for ``recipe.iters`` steps of AdamW with a one-cycle learning rate."""
     rng = np.random.default_rng(recipe.seed)
     torch.manual_seed(recipe.seed)
-    model = Finder().to(memory_format=torch.channels_last)
+    model: Finder = Finder().to(memory_format=torch.channels_last)
     opt = torch.optim.AdamW(model.parameters(), lr=recipe.lr, weight_decay=recipe.weight_decay)
     sched = torch.optim.lr_scheduler.OneCycleLR(
         opt, max_lr=recipe.lr, total_steps=recipe.iters, pct_start=0.1
@@ -158,7 +167,8 @@ def train_finder(pools: Pool, recipe: FinderRecipe, log: Callable[[str], None] =
                 f"finder step {it}: loss {loss.item():.3f} (heat {parts[0]:.3f}, size {parts[1]:.3f}, "
                 f"offset {parts[2]:.3f}); {time.time() - started:.0f} s, data {data_s:.0f} s"
             )
-    return model.eval()
+    model.eval()
+    return model
 
 
 def finder_pools(images: Sequence[tuple[str, np.ndarray, np.ndarray]]) -> Pool:

@@ -27,7 +27,7 @@ from adjudication.engine import RuleError
 from adjudication.referee import Referee
 from arbiter import contract as c
 from arbiter.games import DiceSpec
-from tracking.throws import ThrowWatcher, TrackedDie, WatchConfig
+from tracking.throws import DiceIssue, ThrowWatcher, TrackedDie, WatchConfig
 from vision.dice import DEFAULT_DICE_MODEL, DiceReader, DiceReaderConfig, DieReading
 from vision.dice_motion import ChangeGate, GateConfig
 from vision.sources import FrameSource
@@ -63,7 +63,7 @@ class DiceRunResult:
     bad_frames: int = 0
     rolls: list[c.Roll] = field(default_factory=list)
     decisions: list[c.Decision] = field(default_factory=list)
-    issues: list[dict] = field(default_factory=list)
+    issues: list[dict[str, Any]] = field(default_factory=list)
     seconds: float = 0.0
     state: Any = None
 
@@ -158,7 +158,7 @@ class _DiceRun:
         """Read the frame (unless it is skipped, or unchanged since the last one read), follow the dice,
         and referee what settled."""
         self.result.frames += 1
-        outputs: list = []
+        outputs: list[c.Roll | DiceIssue] = []
         if frame.index % self.options.every == 0:
             if self.gate is None or self.gate.changed(frame.image, frame.t):
                 self.readings = self.read_frame(frame)
@@ -175,7 +175,7 @@ class _DiceRun:
                 self.writer = VideoWriter(self.out / "annotated.mp4", w, h, fps)
             self.writer.write(_annotate(frame.image, self.watcher, self.result, self.options.table_px))
 
-    def _issue(self, obj: dict) -> None:
+    def _issue(self, obj: dict[str, Any]) -> None:
         self.issues.write(json.dumps(obj, ensure_ascii=False) + "\n")
         self.issues.flush()
         self.result.issues.append(obj)

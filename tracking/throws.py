@@ -8,10 +8,11 @@ left the table, one resting cocked, one it cannot read with confidence.
 
 from __future__ import annotations
 
-from collections import Counter, deque
+from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Any
 
 import cv2
 import numpy as np
@@ -42,7 +43,7 @@ class DiceIssue:
     note: str
     frame: int | None = None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         out = {"type": "dice_issue", "t": round(self.t, 6), "kind": self.kind.value, "die": self.die}
         if self.frame is not None:
             out["frame"] = self.frame
@@ -431,9 +432,9 @@ class ThrowWatcher:
         cfg = self.config
         if not tr.readings:
             return None, "no reading since it came to rest", IssueKind.UNREADABLE
-        votes: Counter = Counter()
+        votes: dict[int | None, float] = {}
         for _, value, conf, _, _ in tr.readings:
-            votes[value] += conf
+            votes[value] = votes.get(value, 0.0) + conf
         total = sum(votes.values())
         value, weight = max(votes.items(), key=lambda kv: (kv[1], -(kv[0] or 0)))
         aspects = [a for _, _, _, a, _ in tr.readings if not np.isnan(a)]
@@ -453,7 +454,10 @@ class ThrowWatcher:
         if unsure > cfg.max_unsure_share:
             return None, f"read {value}, but the reader is unsure of it ({unsure:.0%})", IssueKind.UNREADABLE
         if total > 0 and weight / total < cfg.min_agreement:
-            shares = ", ".join(f"{v or 'cocked'}: {w / total:.0%}" for v, w in votes.most_common(3))
+            shares = ", ".join(
+                f"{v or 'cocked'}: {w / total:.0%}"
+                for v, w in sorted(votes.items(), key=lambda kv: -kv[1])[:3]
+            )
             return None, f"readings disagree ({shares})", IssueKind.UNREADABLE
         return value, "", None
 

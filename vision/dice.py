@@ -23,6 +23,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -88,8 +89,8 @@ class DieReading:
         w, h = x1 - x0, y1 - y0
         return max(w, h) / min(w, h)
 
-    def to_dict(self) -> dict:
-        out = {
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
             "box_px": [round(v, 1) for v in self.box_px],
             "value": self.value,
             "cocked": self.value is None,
@@ -145,7 +146,7 @@ class DiceReaderConfig:
             raise ValueError(f"unsure_below must lie in [0, 1] (got {self.unsure_below})")
 
 
-def _session(path: Path, threads: int):  # -> onnxruntime.InferenceSession
+def _session(path: Path, threads: int) -> Any:  # an onnxruntime.InferenceSession
     import onnxruntime as ort
 
     opts = ort.SessionOptions()
@@ -158,7 +159,7 @@ def _session(path: Path, threads: int):  # -> onnxruntime.InferenceSession
         raise ModelError(f"dice model {path} could not be loaded ({e}); restore it from git") from e
 
 
-def model_record(model: str | Path) -> tuple[Path, dict]:
+def model_record(model: str | Path) -> tuple[Path, dict[str, Any]]:
     """The record file of a dice model (``dice_reader.json``, or the folder holding it) and its contents."""
     path = Path(model)
     if path.is_dir():
@@ -236,14 +237,14 @@ class DiceReader:
         return readings_from(boxes, scores, probs, (w, h), self.config)
 
 
-def _box(row: Sequence[float]) -> Box:
+def _box(row: Sequence[float] | np.ndarray) -> Box:
     return float(row[0]), float(row[1]), float(row[2]), float(row[3])
 
 
 def softmax(z: np.ndarray) -> np.ndarray:
     z = z - z.max(1, keepdims=True)
     e = np.exp(z)
-    return e / e.sum(1, keepdims=True)
+    return np.asarray(e / e.sum(1, keepdims=True))
 
 
 def readings_from(

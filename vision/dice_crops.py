@@ -79,7 +79,9 @@ def crop_batch(image: np.ndarray, boxes: Sequence[Box] | np.ndarray, out: int = 
     """Crops of every box as the network's input: (N, 3, out, out) float32, BGR scaled to 0..1."""
     if len(boxes) == 0:
         return np.zeros((0, 3, out, out), np.float32)
-    crops = np.stack([crop_square(image, tuple(float(v) for v in b), out) for b in boxes])
+    crops = np.stack(
+        [crop_square(image, (float(b[0]), float(b[1]), float(b[2]), float(b[3])), out) for b in boxes]
+    )
     return np.ascontiguousarray(crops.astype(np.float32).transpose(0, 3, 1, 2) / 255.0)
 
 

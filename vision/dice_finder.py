@@ -65,7 +65,7 @@ def iou_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     inter = ix * iy
     area_a = (a[:, 2] - a[:, 0]) * (a[:, 3] - a[:, 1])
     area_b = (b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1])
-    return inter / np.maximum(area_a[:, None] + area_b[None, :] - inter, 1e-9)
+    return np.asarray(inter / np.maximum(area_a[:, None] + area_b[None, :] - inter, 1e-9))
 
 
 def nms(boxes: np.ndarray, scores: np.ndarray, iou: float) -> np.ndarray:
@@ -77,4 +77,4 @@ def nms(boxes: np.ndarray, scores: np.ndarray, iou: float) -> np.ndarray:
     for k in range(len(order)):
         if all(overlap[k, j] <= iou for j in keep):
             keep.append(k)
-    return order[np.array(keep, dtype=int)]
+    return np.asarray(order[np.array(keep, dtype=int)])

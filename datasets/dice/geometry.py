@@ -46,7 +46,7 @@ MAX_TEXTURE_PX = 2400  # table texture side cap: far tables get coarser texels
 
 
 def face_normal(value: int) -> np.ndarray:
-    return NORMALS[int(np.flatnonzero(value == VALUES)[0])]
+    return np.asarray(NORMALS[int(np.flatnonzero(value == VALUES)[0])])
 
 
 def top_face(rot: np.ndarray) -> tuple[int, float]:
@@ -65,7 +65,7 @@ def axis_angle(axis: np.ndarray, angle: float) -> np.ndarray:
     axis = np.asarray(axis, dtype=np.float64)
     axis = axis / np.linalg.norm(axis)
     k = np.array([[0, -axis[2], axis[1]], [axis[2], 0, -axis[0]], [-axis[1], axis[0], 0]])
-    return np.eye(3) + math.sin(angle) * k + (1 - math.cos(angle)) * (k @ k)
+    return np.asarray(np.eye(3) + math.sin(angle) * k + (1 - math.cos(angle)) * (k @ k))
 
 
 def _align(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -87,7 +87,7 @@ def face_up(value: int, yaw: float, tilt_deg: float = 0.0, tilt_dir: float = 0.0
     if tilt_deg:
         axis = np.array([math.cos(tilt_dir), math.sin(tilt_dir), 0.0])
         rot = axis_angle(axis, math.radians(tilt_deg)) @ rot
-    return rot
+    return np.asarray(rot)
 
 
 def resting_height(rot: np.ndarray, side_mm: float) -> float:
@@ -136,13 +136,16 @@ class Camera:
     def project(self, points: np.ndarray) -> np.ndarray:
         """World points ``(N, 3)`` -> pixels ``(N, 2)``."""
         pc = (np.asarray(points, dtype=np.float64) - self.centre) @ self.rot.T
-        return np.c_[
-            self.focal_px * pc[:, 0] / pc[:, 2] + self.width / 2,
-            self.focal_px * pc[:, 1] / pc[:, 2] + self.height / 2,
-        ]
+        return np.stack(
+            [
+                self.focal_px * pc[:, 0] / pc[:, 2] + self.width / 2,
+                self.focal_px * pc[:, 1] / pc[:, 2] + self.height / 2,
+            ],
+            axis=1,
+        )
 
     def depth(self, points: np.ndarray) -> np.ndarray:
-        return ((np.asarray(points, dtype=np.float64) - self.centre) @ self.rot.T)[:, 2]
+        return np.asarray(((np.asarray(points, dtype=np.float64) - self.centre) @ self.rot.T)[:, 2])
 
     def to_table(self, uv: np.ndarray) -> np.ndarray:
         """Pixels ``(N, 2)`` -> table points ``(N, 2)`` in mm (the rays' meeting with z = 0)."""
@@ -152,15 +155,15 @@ class Camera:
         ]
         d = np.c_[d_cam, np.ones(len(uv))] @ self.rot
         s = -self.centre[2] / d[:, 2]
-        return (self.centre + s[:, None] * d)[:, :2]
+        return np.asarray((self.centre + s[:, None] * d)[:, :2])
 
     def table_homography(self) -> np.ndarray:
         """3x3: table (x, y, 1) in mm -> homogeneous pixels."""
         k = np.array([[self.focal_px, 0, self.width / 2], [0, self.focal_px, self.height / 2], [0, 0, 1.0]])
         t = -self.rot @ self.centre
-        return k @ np.c_[self.rot[:, 0], self.rot[:, 1], t]
+        return np.asarray(k @ np.c_[self.rot[:, 0], self.rot[:, 1], t])
 
-    def mm_per_px(self, xy_mm: Sequence[float]) -> float:
+    def mm_per_px(self, xy_mm: Sequence[float] | np.ndarray) -> float:
         """Table millimetres per pixel around a table point (for sizes)."""
         p = np.array(
             [[xy_mm[0], xy_mm[1], 0.0], [xy_mm[0] + 1.0, xy_mm[1], 0.0], [xy_mm[0], xy_mm[1] + 1.0, 0.0]]

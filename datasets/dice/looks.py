@@ -52,12 +52,12 @@ class DieLook:
     @classmethod
     def random(cls, rng: np.random.Generator, side_mm: float = 16.0) -> DieLook:
         body, pips = BODIES[int(rng.integers(len(BODIES)))]
-        body = tuple(int(np.clip(c + rng.normal(0, 12), 0, 255)) for c in body)
+        r, g, b = (int(np.clip(c + rng.normal(0, 12), 0, 255)) for c in body)
         pip = pips[int(rng.integers(len(pips)))]
         one = pip if rng.random() > 0.15 else (190, 25, 30)
         translucent = rng.random() < 0.22
         return cls(
-            body_rgb=body,  # type: ignore[arg-type]
+            body_rgb=(r, g, b),
             pip_rgb=pip,
             one_rgb=one,
             alpha=float(rng.uniform(0.55, 0.85)) if translucent else 1.0,
@@ -147,7 +147,7 @@ def noise_field(rng: np.random.Generator, shape: tuple[int, int], cell: float) -
 def _mix(a: Sequence[int], b: Sequence[int], t: np.ndarray) -> np.ndarray:
     a_ = np.asarray(a, np.float32)[::-1]  # RGB -> BGR
     b_ = np.asarray(b, np.float32)[::-1]
-    return a_ + (b_ - a_) * t[..., None]
+    return np.asarray(a_ + (b_ - a_) * t[..., None])
 
 
 def table_texture(

@@ -36,6 +36,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -184,7 +185,7 @@ class SetLoad:
     images_without_labels: tuple[str, ...]
     dropped_boxes: tuple[tuple[str, Box], ...] = field(default=())
 
-    def counts(self) -> dict:
+    def counts(self) -> dict[str, Any]:
         return {
             "photos": len(self.photos),
             "boxes": sum(len(p.boxes) for p in self.photos),
@@ -341,8 +342,8 @@ def _grabcut_die(image: np.ndarray, box: Box) -> tuple[float, float, float, floa
     mask[d < 0.6 * size] = cv2.GC_PR_FGD
     bx0, by0 = max(int(cx - bw / 2) - x0, 0), max(int(cy - bh / 2) - y0, 0)
     mask[by0 : int(cy + bh / 2) - y0 + 1, bx0 : int(cx + bw / 2) - x0 + 1] = cv2.GC_FGD
-    models = np.zeros((1, 65)), np.zeros((1, 65))
-    cv2.grabCut(crop, mask, None, *models, GRABCUT_ITERS, cv2.GC_INIT_WITH_MASK)
+    bgd, fgd = np.zeros((1, 65)), np.zeros((1, 65))
+    cv2.grabCut(crop, mask, None, bgd, fgd, GRABCUT_ITERS, cv2.GC_INIT_WITH_MASK)  # type: ignore[call-overload]
     fg = ((mask == cv2.GC_FGD) | (mask == cv2.GC_PR_FGD)).astype(np.uint8)
     fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
     _, lab, stats, _ = cv2.connectedComponentsWithStats(fg)
@@ -419,7 +420,7 @@ def write_training_split(
     split: str,
     link: bool = True,
     on_photo: Callable[[Photo], None] | None = None,
-) -> dict:
+) -> dict[str, Any]:
     """``out/images/<split>`` and ``out/labels/<split>`` in ultralytics' layout, whole-die boxes."""
     counts = {"photos": 0, "boxes": 0, "fallback_boxes": 0}
     for photo in photos:
@@ -437,7 +438,9 @@ def write_training_split(
     return counts
 
 
-def write_eval_folder(photos: Iterable[Photo], folder: Path, real_set: RealSet, link: bool = True) -> dict:
+def write_eval_folder(
+    photos: Iterable[Photo], folder: Path, real_set: RealSet, link: bool = True
+) -> dict[str, Any]:
     """A YOLO folder for ``arbiter dice eval``: the set's own boxes (defects fixed) and ``dice_set.json``
     naming the set and its convention."""
     counts = {"photos": 0, "boxes": 0}
@@ -476,7 +479,7 @@ def build_real(
     link: bool = True,
     log: Callable[[str], None] | None = None,
     limit: int | None = None,
-) -> dict:
+) -> dict[str, Any]:
     """Every set split and written under ``out``:
 
     - ``images/{train,val}``, ``labels/{train,val}``: whole-die boxes, for training;
@@ -485,11 +488,11 @@ def build_real(
 
     ``limit``: at most this many photos per set and split (smoke runs). Returns counts per set and split,
     with the defects fixed."""
-    counts: dict = {}
+    counts: dict[str, Any] = {}
     for name in sets:
         load = load_set(name, root)
         parts = split_set(load, recipe)
-        entry = {"loaded": load.counts(), "convention": load.set.convention.value}
+        entry: dict[str, Any] = {"loaded": load.counts(), "convention": load.set.convention.value}
         for split in SPLITS:
             photos = parts[split][:limit] if limit is not None else parts[split]
             entry[split] = {

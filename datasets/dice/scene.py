@@ -38,7 +38,7 @@ class DieState:
 
     def corners(self) -> np.ndarray:
         z = resting_height(self.rot, self.look.side_mm) + self.z_lift_mm
-        return (self.rot @ (CORNERS * self.look.side_mm).T).T + np.array([*self.xy_mm, z])
+        return np.asarray((self.rot @ (CORNERS * self.look.side_mm).T).T + np.array([*self.xy_mm, z]))
 
     def centre(self) -> np.ndarray:
         return np.array([*self.xy_mm, resting_height(self.rot, self.look.side_mm) + self.z_lift_mm])
@@ -54,6 +54,11 @@ class DrawnDie:
     visible: float
     value: int | None  # None: cocked
     blank: bool
+
+
+# What ``_draw_die`` gives: the ROI in pixels, premultiplied colour and alpha there (None: out of the
+# picture), and the share of the die inside the picture.
+DieLayer = tuple[tuple[int, int, int, int] | None, np.ndarray | None, np.ndarray | None, float]
 
 
 class SceneRenderer:
@@ -129,7 +134,7 @@ class SceneRenderer:
         for i in order:
             poses = [dice[i], *(motion[i] if motion else ())]
             roi, colour, alpha, inside = self._draw_die(poses)
-            if roi is None:
+            if roi is None or colour is None or alpha is None:
                 continue
             x0, y0, x1, y1 = roi
             sub = img[y0:y1, x0:x1]
@@ -178,7 +183,7 @@ class SceneRenderer:
             x1, y1 = int(min(both[:, 0].max() + m, w)), int(min(both[:, 1].max() + m, h))
             if x1 - x0 < 1 or y1 - y0 < 1:
                 continue
-            layer = np.zeros((y1 - y0, x1 - x0), np.float32)
+            layer: np.ndarray = np.zeros((y1 - y0, x1 - x0), np.float32)
             for poly in (cast, contact):
                 hull = cv2.convexHull((poly - (x0, y0)).astype(np.float32))
                 cv2.fillConvexPoly(layer, np.round(hull * 16).astype(np.int32), 1.0, cv2.LINE_AA, 4)
@@ -186,7 +191,7 @@ class SceneRenderer:
             shade[y0:y1, x0:x1] *= 1 - self.light.shadow * layer * (0.5 if die.look.alpha < 1 else 1.0)
         return shade
 
-    def _draw_die(self, poses: Sequence[DieState]):
+    def _draw_die(self, poses: Sequence[DieState]) -> DieLayer:
         """Premultiplied colour and alpha of one die (averaged over ``poses``) in its pixel ROI, clipped to
         the picture, and the share of the die inside the picture."""
         cam = self.camera
@@ -215,12 +220,14 @@ class SceneRenderer:
         inside = float(alpha[sl].sum()) / max(float(alpha.sum()), 1e-9)
         return (cx0, cy0, cx1, cy1), colour[sl], np.clip(alpha[sl], 0, 1), inside
 
-    def _die_layer(self, die: DieState, origin: tuple[int, int], ss: int, size: tuple[int, int]):
+    def _die_layer(
+        self, die: DieState, origin: tuple[int, int], ss: int, size: tuple[int, int]
+    ) -> tuple[np.ndarray, np.ndarray]:
         cam = self.camera
         w_ss, h_ss = size
         corners = die.corners()
         uv = (cam.project(corners) - np.asarray(origin)) * ss
-        colour = np.zeros((h_ss, w_ss, 3), np.float32)
+        colour: np.ndarray = np.zeros((h_ss, w_ss, 3), np.float32)
         alpha = np.zeros((h_ss, w_ss), np.float32)
         light = np.asarray(self.light.direction)
         centre = die.centre()
@@ -258,7 +265,7 @@ class SceneRenderer:
             alpha = np.maximum(alpha, fa)
         # Rounded corners and edges: the silhouette opened by a disc of the corner radius.
         hull = cv2.convexHull(uv.astype(np.float32))
-        sil = np.zeros((h_ss, w_ss), np.uint8)
+        sil: np.ndarray = np.zeros((h_ss, w_ss), np.uint8)
         cv2.fillConvexPoly(sil, np.round(hull * 4).astype(np.int32), 255, cv2.LINE_AA, 2)
         face_px = float(np.linalg.norm(uv[0] - uv[1]))
         r = int(die.look.rounding * face_px)

@@ -7,6 +7,7 @@ import math
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -45,7 +46,7 @@ class StillRecipe:
     blank_share: float = 0.03
     edge_share: float = 0.25  # chance the table's edge (and floor) is in view
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {k: (list(v) if isinstance(v, tuple) else v) for k, v in asdict(self).items()}
 
 
@@ -157,14 +158,14 @@ def render_dataset(
     split: str = "train",
     on_image: Callable[[int], None] | None = None,
     processes: int = 1,
-) -> dict:
+) -> dict[str, Any]:
     """``recipe.count`` stills as ``out/images/<split>/render_*.jpg`` and YOLO labels beside in
     ``out/labels/<split>``; returns counts. ``processes`` > 1 renders in parallel (each still depends on
     the seed and its index only, so the files are the same)."""
     images, labels = out / "images" / split, out / "labels" / split
     images.mkdir(parents=True, exist_ok=True)
     labels.mkdir(parents=True, exist_ok=True)
-    counts = {"images": 0, "boxes": 0, "classes": dict.fromkeys(DICE_CLASSES, 0)}
+    counts: dict[str, Any] = {"images": 0, "boxes": 0, "classes": dict.fromkeys(DICE_CLASSES, 0)}
 
     def tally(i: int, classes: list[int]) -> None:
         counts["images"] += 1

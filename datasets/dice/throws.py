@@ -7,6 +7,7 @@ import json
 import math
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -87,7 +88,7 @@ class ThrowClip:
     table_px: list[tuple[float, float]]
     images: list[np.ndarray] = field(default_factory=list)  # filled when rendered
 
-    def truth(self) -> dict:
+    def truth(self) -> dict[str, Any]:
         return {
             "recipe": {k: (list(v) if isinstance(v, tuple) else v) for k, v in asdict(self.recipe).items()},
             "table_px": [[round(x, 1), round(y, 1)] for x, y in self.table_px],
@@ -323,7 +324,9 @@ def _frames(
         if renderer is not None:
             img, drawn = renderer.render(states, motion)
             images.append(lens.apply(img, rng))
-            boxes = {d.key: d.box_px for d in drawn if d.visible > IN_VIEW}
+            boxes: dict[str, tuple[float, float, float, float] | None] = {
+                d.key: d.box_px for d in drawn if d.visible > IN_VIEW
+            }
         else:
             boxes = {s.key: _box_of(cam, s) for s in states}
         dice = []
@@ -363,7 +366,7 @@ def _box_of(cam: Camera, die: DieState) -> tuple[float, float, float, float] | N
     return float(x0), float(y0), float(x1), float(y1)
 
 
-def _pose(timeline, key: str, t: float):
+def _pose(timeline: Timeline, key: str, t: float) -> tuple[np.ndarray, np.ndarray, float, bool] | None:
     """Where die ``key`` is at ``t``: (pos, rot, lift, moving), or None when it is not on the table (not
     thrown yet, in the hand, or gone off the table)."""
     state = None

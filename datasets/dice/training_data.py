@@ -22,12 +22,23 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from multiprocessing import Pool
+from multiprocessing.pool import Pool as PoolType
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
 
-from datasets.dice.real import REAL_ROOT, SETS, Photo, SplitRecipe, load_set, split_set, training_boxes
+from datasets.dice.real import (
+    REAL_ROOT,
+    SETS,
+    Photo,
+    RealDataError,
+    SplitRecipe,
+    load_set,
+    split_set,
+    training_boxes,
+)
 from datasets.dice.real import write_eval_folder as write_eval
 from datasets.dice.render import StillRecipe, render_still
 from vision.dice import COCKED_CLASS
@@ -54,7 +65,7 @@ class DataRecipe:
     sets: tuple[str, ...] = tuple(SETS)
     limit: int | None = None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "split": asdict(self.split),
             "renders": self.renders.to_dict(),
@@ -80,16 +91,18 @@ class TrainingImage:
         return image
 
 
-def _real_entry(photo_split: tuple[Photo, str]) -> tuple[dict, int]:
+def _real_entry(photo_split: tuple[Photo, str]) -> tuple[dict[str, Any], int]:
     photo, split = photo_split
     image = cv2.imread(str(photo.image), cv2.IMREAD_COLOR)
+    if image is None:
+        raise RealDataError(f"{photo.image} cannot be read as an image")
     h, w = image.shape[:2]
     boxes, fallbacks = training_boxes(photo)
     rows = [[b.value, *(round(v, 2) for v in b.xyxy(w, h))] for b in boxes]
     return {"set": photo.set_name, "split": split, "path": str(photo.image), "boxes": rows}, fallbacks
 
 
-def _render_entry(args: tuple[StillRecipe, int, str]) -> dict:
+def _render_entry(args: tuple[StillRecipe, int, str]) -> dict[str, Any]:
     recipe, index, folder = args
     still = render_still(recipe, index)
     path = Path(folder) / f"render_{recipe.seed}_{index:05d}.png"
@@ -104,11 +117,11 @@ def _render_entry(args: tuple[StillRecipe, int, str]) -> dict:
 
 
 def _real_sets(
-    recipe: DataRecipe, cache: Path, pool: Pool, root: Path, log: Callable[[str], None]
-) -> tuple[list[dict], dict]:
+    recipe: DataRecipe, cache: Path, pool: PoolType, root: Path, log: Callable[[str], None]
+) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """Index entries of the real training and validation photos, and the held-out folders written."""
-    entries: list[dict] = []
-    counts: dict = {}
+    entries: list[dict[str, Any]] = []
+    counts: dict[str, Any] = {}
     for name in recipe.sets:
         load = load_set(name, root)
         parts = split_set(load, recipe.split)
@@ -136,11 +149,11 @@ def build_training_data(
     processes: int = 2,
     log: Callable[[str], None] = print,
     root: Path = REAL_ROOT,
-) -> dict:
+) -> dict[str, Any]:
     """The index of the training data in ``cache`` (built, or reused when its recipe matches)."""
     index_file = cache / INDEX
     if index_file.exists():
-        index = json.loads(index_file.read_text())
+        index: dict[str, Any] = json.loads(index_file.read_text())
         if index.get("recipe") == json.loads(json.dumps(recipe.to_dict())):
             log(f"training data reused from {cache}")
             return index
@@ -166,7 +179,7 @@ def build_training_data(
     return index
 
 
-def training_images(index: dict, splits: Sequence[str] = ("train",)) -> list[TrainingImage]:
+def training_images(index: dict[str, Any], splits: Sequence[str] = ("train",)) -> list[TrainingImage]:
     """The images of ``splits`` listed in a training index."""
     return [
         TrainingImage(
