@@ -21,6 +21,8 @@ from vision.dice_finder import CHANNELS
 
 HEAT_PRIOR_LOGIT = -4.0  # the heatmap starts near 0.018 everywhere: most cells hold no die's centre
 
+BOX_CHANNELS = 16  # channels of the last map the face reader's box is read from
+
 
 def cbr(cin: int, cout: int, stride: int = 1) -> nn.Sequential:
     return nn.Sequential(
@@ -80,13 +82,19 @@ class FaceNet(nn.Module):  # type: ignore[misc]
         )
         self.drop = nn.Dropout(drop)
         self.classes = nn.Linear(w[3], len(READER_CLASSES))
-        # Where the die lies needs where the features are: the box is read from the whole last map (5x5),
-        # not from its average, which forgets position.
-        self.box = nn.Linear(w[3] * (CROP // 8) ** 2, 4)
+        # Where the die lies needs where the features are: the box is read from the last map (5x5) squeezed
+        # to a few channels, not from its average, which forgets position. Few inputs keep its gradients
+        # from swamping the faces' (a linear layer on the whole map did: the faces stopped learning).
+        self.box = nn.Sequential(
+            nn.Conv2d(w[3], BOX_CHANNELS, 1),
+            nn.ReLU(inplace=True),
+            nn.Flatten(),
+            nn.Linear(BOX_CHANNELS * (CROP // 8) ** 2, 4),
+        )
 
     def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         f = self.features(x)
-        return self.classes(self.drop(f.mean((2, 3)))), self.box(f.flatten(1))
+        return self.classes(self.drop(f.mean((2, 3)))), self.box(f)
 
 
 def focal_heatmap_loss(

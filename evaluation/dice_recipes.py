@@ -76,7 +76,7 @@ class FacesRecipe:
     full_turn: tuple[str, ...] = ("tray-phone",)
     not_a_die_share: float = 0.25
     cocked_share: float = 0.35
-    box_weight: float = 2.0
+    box_weight: float = 0.5
     set_weights: dict[str, float] = field(
         default_factory=lambda: {
             "topdown-webcam": 0.2,

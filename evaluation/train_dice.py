@@ -26,6 +26,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from datasets.dice.real import REAL_ROOT
 from datasets.dice.training_data import build_training_data
 from evaluation.dice import evaluate_folder
 from evaluation.dice_recipes import DiceTrainRecipe
@@ -120,13 +121,14 @@ def train_dice(
     log: Callable[[str], None] = print,
     command: str = "arbiter dice train",
     evaluate: bool = True,
+    real_root: Path = REAL_ROOT,
 ) -> dict[str, Any]:
-    """Data (cached in ``work/data``), both stages, the models and ``dice_reader.json`` in ``models``;
-    returns the record."""
+    """Data (cached in ``work/data``; the real photos from ``real_root``), both stages, the models and
+    ``dice_reader.json`` in ``models``; returns the record."""
     check_torch()
     load_at_start = os.getloadavg()
     started = time.time()
-    index = build_training_data(recipe.data, work / "data", processes=2, log=log)
+    index = build_training_data(recipe.data, work / "data", processes=2, log=log, root=real_root)
     built = time.time()
     stages = run_stages(recipe, work / "data" / "index.json", work / "stages", log)
     trained = time.time()

@@ -178,7 +178,7 @@ def faces_loss(
 ) -> torch.Tensor:
     logits, box = model(x.contiguous(memory_format=torch.channels_last))
     ce = F.cross_entropy(logits, y, label_smoothing=recipe.label_smoothing)
-    box_l = (F.smooth_l1_loss(box, t, reduction="none", beta=0.05).sum(1) * w).sum() / w.sum().clamp(min=1)
+    box_l = (F.smooth_l1_loss(box, t, reduction="none", beta=0.1).sum(1) * w).sum() / w.sum().clamp(min=1)
     return ce + recipe.box_weight * box_l
 
 

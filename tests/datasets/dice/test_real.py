@@ -8,7 +8,7 @@ from collections import Counter
 
 import pytest
 import yaml
-from real_fakes import fake_root, webcam_photo
+from dice_fakes import fake_root, webcam_photo
 
 from datasets.dice.real import (
     REAL_ROOT,

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 
-from real_fakes import fake_root
+from dice_fakes import fake_root
 
 from datasets.dice.real import SETS, SplitRecipe
 from datasets.dice.training_data import (
