@@ -98,7 +98,7 @@ def _free_spot(
         d = float(np.hypot(*(p - start)))
         if d > best_d:
             best, best_d = p, d
-    return best
+    return np.asarray(best)
 
 
 def _sprite(image: np.ndarray, box: tuple[float, ...]) -> tuple[np.ndarray, np.ndarray, tuple[int, int]]:
@@ -109,7 +109,7 @@ def _sprite(image: np.ndarray, box: tuple[float, ...]) -> tuple[np.ndarray, np.n
     a0, b0 = max(int(x0 - pad), 0), max(int(y0 - pad), 0)
     a1, b1 = min(int(x1 + pad) + 1, w), min(int(y1 + pad) + 1, h)
     crop = image[b0:b1, a0:a1].astype(np.float32)
-    mask = np.zeros(crop.shape[:2], np.float32)
+    mask: np.ndarray = np.zeros(crop.shape[:2], np.float32)
     cv2.rectangle(mask, (int(x0 - a0), int(y0 - b0)), (int(x1 - a0), int(y1 - b0)), 1.0, -1)
     mask = cv2.GaussianBlur(mask, (0, 0), max(1.0, pad / 2))
     return crop, mask, (a0, b0)
@@ -153,7 +153,7 @@ class _Clip:
             a = (k + 1) / n
             mixed = cv2.addWeighted(before, 1 - a, after, a, 0)
             shift = self.rng.normal(0, 6 * (1 - abs(2 * a - 1)), 2)
-            m = np.float32([[1, 0, shift[0]], [0, 1, shift[1]]])
+            m = np.array([[1, 0, shift[0]], [0, 1, shift[1]]], np.float32)
             mixed = cv2.warpAffine(
                 mixed, m, (mixed.shape[1], mixed.shape[0]), borderMode=cv2.BORDER_REPLICATE
             )
@@ -187,7 +187,7 @@ def _slide(clip: _Clip, photo_img: np.ndarray, boxes: Labelled) -> int:
     for k in range(1, n + 1):
         s = 1 - (1 - k / n) ** 2  # slows to a stop
         c = start + (dest - start) * s
-        at = (int(round(a0 + c[0] - start[0])), int(round(b0 + c[1] - start[1])))
+        at = (round(a0 + c[0] - start[0]), round(b0 + c[1] - start[1]))
         clip.write(_placed(_paste(empty, crop, mask, at), clip.recipe.size)[0])
     photo_img[:] = _paste(empty, crop, mask, at)
     shift = dest - start
@@ -198,7 +198,8 @@ def _slide(clip: _Clip, photo_img: np.ndarray, boxes: Labelled) -> int:
 def slideshow_clip(
     out: Path, recipe: SlideshowRecipe | None = None, root: Path = REAL_ROOT, split: SplitRecipe | None = None
 ) -> Path:
-    """``out/video.mp4`` and ``out/truth.json`` of the slideshow (see the module's text); returns the video."""
+    """``out/video.mp4`` and ``out/truth.json`` of the slideshow (see the module's text); returns the
+    video's path."""
     recipe = recipe or SlideshowRecipe()
     photos = split_set(load_set(SET, root), split or SplitRecipe())["test"][: recipe.photos]
     out.mkdir(parents=True, exist_ok=True)
