@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +29,7 @@ import numpy as np
 
 from vision.dice_crops import CROP, MARGIN, Box, box_from, crop_batch
 from vision.dice_finder import STRIDE, decode, finder_input, nms
+from vision.dice_pips import count_pips
 from vision.yolo import MODELS_DIR, ModelError
 
 DEFAULT_DICE_MODEL = MODELS_DIR / "dice_reader.json"
@@ -120,6 +121,8 @@ class DiceReaderConfig:
       twice the face reader's time.
     - ``unsure_below``: a face probability below this marks the reading ``unsure``.
     - ``iou``: readings whose boxes overlap more than this are one die.
+    - ``pip_check``: count the pips classically too (``vision.dice_pips``) and mark a reading unsure where
+      the count is clear and differs.
     - ``threads``: ONNX Runtime intra-op threads.
     """
 
@@ -130,6 +133,7 @@ class DiceReaderConfig:
     flip: bool = True
     unsure_below: float = 0.9
     iou: float = 0.5
+    pip_check: bool = False
     threads: int = 1
 
     def __post_init__(self) -> None:
@@ -234,7 +238,18 @@ class DiceReader:
         h, w = image_bgr.shape[:2]
         boxes, scores = self.find(image_bgr)
         boxes, probs = self.classify(image_bgr, boxes)
-        return readings_from(boxes, scores, probs, (w, h), self.config)
+        readings = readings_from(boxes, scores, probs, (w, h), self.config)
+        if self.config.pip_check:
+            readings = [_cross_checked(image_bgr, r) for r in readings]
+        return readings
+
+
+def _cross_checked(image_bgr: np.ndarray, reading: DieReading) -> DieReading:
+    """``reading`` marked unsure where the pips, counted classically, clearly say another face."""
+    if reading.value is None or reading.unsure:
+        return reading
+    counted = count_pips(image_bgr, reading.box_px)
+    return reading if counted in (None, reading.value) else replace(reading, unsure=True)
 
 
 def _box(row: Sequence[float] | np.ndarray) -> Box:

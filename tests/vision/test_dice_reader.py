@@ -105,3 +105,25 @@ def test_the_gate_reads_changes_and_the_frames_after_them_then_skips_still_ones(
     assert gate.changed(moved, 0.6) is False
     with pytest.raises(ValueError, match="hold_s"):
         GateConfig(hold_s=-1)
+
+
+@pytest.mark.parametrize("value", [1, 2, 3, 4, 5, 6])
+def test_pips_are_counted_on_a_plain_die_seen_from_above(value):
+    from dice_fakes import webcam_photo
+
+    from vision.dice_pips import count_pips
+
+    spread = {
+        1: [],
+        2: [(-1, -1), (1, 1)],
+        3: [(-1, -1), (0, 0), (1, 1)],
+        4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
+    }
+    spread[5] = [*spread[4], (0, 0)]
+    spread[6] = [*spread[4], (-1, 0), (1, 0)]
+    image, _ = webcam_photo(dice=())
+    cv2.rectangle(image, (165, 205), (235, 275), (235, 240, 242), -1)
+    for dx, dy in spread[value] or [(0, 0)]:
+        cv2.circle(image, (200 + dx * 20, 240 + dy * 20), 6, (20, 20, 20), -1)
+    assert count_pips(image, (165.0, 205.0, 236.0, 276.0)) == value
+    assert count_pips(np.full((100, 100, 3), 128, np.uint8), (20.0, 20.0, 80.0, 80.0)) is None
