@@ -154,7 +154,8 @@ def _summary(name: str, f: dict[str, Any]) -> str:
     if goal:
         line += (
             f"\n  at 99% recall (confidence {goal['threshold']}): read right {_pct(goal['accuracy'])}, "
-            f"precision {_pct(goal['precision'])}; goal {'met' if f['goal_met'] else 'NOT met'}"
+            f"precision {_pct(goal['precision'])}; {goal['unsure']} unsure, read right of the sure "
+            f"{_pct(goal['accuracy_of_sure'])}; goal {'met' if f['goal_met'] else 'NOT met'}"
         )
     else:
         line += "\n  99% recall is not reached at any confidence: goal NOT met"
