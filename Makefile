@@ -27,8 +27,9 @@ format: setup
 bench: setup
 	@$(BIN)/arbiter bench render --size 1280x720
 	@$(BIN)/arbiter bench pipeline --size 1920x1080
+	@$(BIN)/arbiter bench review --clips 8 --size 1280x720
 
 # Re-create the bundled sample clip (samples/billiards/snooker) from its seed.
 sample: setup
 	rm -rf samples/billiards/snooker
-	$(BIN)/arbiter synth billiards --game snooker --shots 1 --seed 1 --fps 60 --size 1280x720 --yolo-every 1000 --out samples/billiards/snooker
+	$(BIN)/arbiter synth billiards --game snooker --shots 1 --seed 3 --fps 30 --size 1280x720 --intent break --yolo-every 1000 --out samples/billiards/snooker

@@ -10,7 +10,7 @@ pin spacing) the value is the common one in the trade and is marked ``assumed``.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Literal
 
@@ -82,6 +82,8 @@ class TableModel:
     arcs: tuple[Arc, ...] = ()
     pins: tuple[PinSpec, ...] = ()
     sources: tuple[str, ...] = field(default=(), compare=False)
+    size: str = ""  # the name of this model's entry in ``sizes`` ("12ft"); "" for a table of no catalogue
+    sizes: tuple[TableSize, ...] = field(default=(), compare=False)  # the sizes this game is played on
 
     @property
     def ball_radius_mm(self) -> float:
@@ -103,10 +105,119 @@ class TableModel:
                 return ln
         raise KeyError(f"{self.game} has no line {name!r}; lines: {[ln.name for ln in self.lines]}")
 
+    def table_size(self, name: str) -> TableSize:
+        """The catalogue entry ``name`` of this game's table sizes, or ValueError listing them."""
+        for size in self.sizes:
+            if size.name == name:
+                return size
+        names = ", ".join(s.name for s in self.sizes) or "none"
+        raise ValueError(f"{self.game} is not played on a {name!r} table; sizes: {names}")
+
+    def resized(self, name: str) -> TableModel:
+        """The same game's table in another catalogue size (``sizes``): see ``scaled``."""
+        return self if name == self.size else scaled(self, self.table_size(name))
+
     def on_table(self, xy_mm: XY, margin_mm: float = 0.0) -> bool:
         """Whether a ball centre at ``xy_mm`` lies inside the playing area shrunk by ``margin_mm``."""
         x, y = xy_mm
         return margin_mm <= x <= self.width_mm - margin_mm and margin_mm <= y <= self.length_mm - margin_mm
+
+
+@dataclass(frozen=True)
+class TableSize:
+    """One size of table a game is played on: the playing area between the cushion noses and where the
+    figure comes from. Every size of a game is about 2:1, so the size is told apart by the balls: a 12 ft
+    snooker table is 68 ball diameters long, a 6 ft one 34."""
+
+    name: str  # "12ft", "match": what ``--table`` and the camera profile say
+    title: str  # "12 ft": how a person says it
+    length_mm: float
+    width_mm: float
+    source: str
+
+    @property
+    def aspect(self) -> float:
+        return self.length_mm / self.width_mm
+
+
+# Playing areas. Snooker's smaller tables: the nominal size reduced as the 12 ft table's playing area is
+# reduced from 12 x 6 ft (3569 / 3658 along, 1778 / 1829 across): makers quote nominal sizes only.
+_SNOOKER_NOMINAL = "nominal {} reduced as the 12 ft table's playing area is (assumed)"
+SNOOKER_SIZES = (
+    TableSize("12ft", "12 ft", 3569.0, 1778.0, "WPBSA rule 1(a)"),
+    TableSize("10ft", "10 ft", 2974.0, 1482.0, _SNOOKER_NOMINAL.format("10 x 5 ft")),
+    TableSize("9ft", "9 ft", 2677.0, 1334.0, _SNOOKER_NOMINAL.format("9 x 4.5 ft")),
+    TableSize("6ft", "6 ft", 1785.0, 889.0, _SNOOKER_NOMINAL.format("6 x 3 ft")),
+)
+POOL_SIZES = (
+    TableSize("9ft", "9 ft", 2540.0, 1270.0, "WPA equipment specifications: 100 x 50 in"),
+    TableSize("8ft", "8 ft", 2337.0, 1168.0, "WPA equipment specifications: 92 x 46 in"),
+    TableSize("7ft", "7 ft", 1981.0, 991.0, "bar box 78 x 39 in (common trade size, assumed)"),
+)
+PYRAMID_SIZES = (
+    TableSize("12ft", "12 ft", 3569.0, 1778.0, "IPC: 12 ft playing area"),
+    TableSize("11ft", "11 ft", 3300.0, 1650.0, "common trade size (assumed)"),
+    TableSize("10ft", "10 ft", 2946.0, 1473.0, "common trade size (assumed)"),
+    TableSize("9ft", "9 ft", 2540.0, 1270.0, "common trade size (assumed)"),
+)
+CAROM_SIZES = (
+    TableSize("match", "match", 2840.0, 1420.0, "UMB match table"),
+    TableSize(
+        "small", "small", 2100.0, 1050.0, "small carom table, 2.10 x 1.05 m (common trade size, assumed)"
+    ),
+)
+
+
+def scaled(table: TableModel, size: TableSize) -> TableModel:
+    """``table`` laid out on a playing area of ``size``: every marking where the rules put it on the
+    smaller (or larger) table, as makers scale them, and everything sized by the ball kept.
+
+    Spots, lines and pockets' positions scale with the playing area (along and across separately, so a
+    spot on the long axis stays on it); a point within a pocket opening of a cushion keeps its distance from
+    that cushion (a corner pocket's mouth sits on the diagonal half its jaw gap in). The D's radius scales
+    with the width. The ball, pocket openings, cushions and pins are the game's: they are sized for its
+    balls, which do not change with the table (a smaller ball set is another game)."""
+    sx, sy = size.width_mm / table.width_mm, size.length_mm / table.length_mm
+
+    def move(xy: XY, keep_within: float = 0.0) -> XY:
+        out = []
+        for v, span, new, s in (
+            (xy[0], table.width_mm, size.width_mm, sx),
+            (xy[1], table.length_mm, size.length_mm, sy),
+        ):
+            if v <= keep_within:
+                out.append(v)
+            elif span - v <= keep_within:
+                out.append(new - (span - v))
+            else:
+                out.append(v * s)
+        return (out[0], out[1])
+
+    centre = (size.width_mm / 2, size.length_mm / 2)
+    return replace(
+        table,
+        name=f"{table.name.split(',')[0]}, {size.title}",
+        width_mm=size.width_mm,
+        length_mm=size.length_mm,
+        pockets=tuple(replace(p, mouth_xy_mm=move(p.mouth_xy_mm, p.opening_mm)) for p in table.pockets),
+        spots=MappingProxyType({k: move(v) for k, v in table.spots.items()}),
+        lines=tuple(replace(ln, y_mm=ln.y_mm * sy) for ln in table.lines),
+        arcs=tuple(
+            replace(a, centre_xy_mm=move(a.centre_xy_mm), radius_mm=a.radius_mm * sx) for a in table.arcs
+        ),
+        pins=tuple(
+            replace(
+                p,
+                xy_mm=(
+                    centre[0] + p.xy_mm[0] - table.width_mm / 2,
+                    centre[1] + p.xy_mm[1] - table.length_mm / 2,
+                ),
+            )
+            for p in table.pins
+        ),
+        sources=(*table.sources, f"size {size.title}: {size.source}"),
+        size=size.name,
+    )
 
 
 # Jaw faces open outward by a few degrees on snooker and pool tables (pooltool's WPA-like defaults); Russian
@@ -166,6 +277,8 @@ def snooker_table() -> TableModel:
             "the Russian rules text: WPBSA rules Part 1 rule 1 (a)-(f), rule 2(a)",
             "pocket openings: assumed (WPBSA templates, not in the text)",
         ),
+        size="12ft",
+        sizes=SNOOKER_SIZES,
     )
 
 
@@ -195,6 +308,8 @@ def straight_pool_table() -> TableModel:
             "WPA equipment specifications (table, balls, pockets)",
             "the Russian rules text: 14.1 continuous rules 4.2 (rack on the foot spot), 7.6 (spots table)",
         ),
+        size="9ft",
+        sizes=POOL_SIZES,
     )
 
 
@@ -223,6 +338,8 @@ def pyramid_table() -> TableModel:
             "the Russian rules text: IPC Pyramid rules header (12 ft playing area 3569 x 1778 mm)",
             "IPC: balls 68 mm; pockets 4-5 mm (corners) and 14-18 mm (middles) wider than a ball",
         ),
+        size="12ft",
+        sizes=PYRAMID_SIZES,
     )
 
 
@@ -267,4 +384,6 @@ def five_pins_table() -> TableModel:
             "red on the top half)",
             "UMB carom table 2840 x 1420 mm, balls 61.5 mm; pin spacing 63 mm and pin size: assumed",
         ),
+        size="match",
+        sizes=CAROM_SIZES,
     )

@@ -7,11 +7,12 @@ from typing import Annotated
 
 import typer
 
+from adjudication.referee import referee
 from arbiter import contract, narrate
 from cli.common import SAMPLE_SHOT, billiards_spec, fail
 from evaluation.billiards import in_truth_names
 from evaluation.scoring import EventScore
-from pipeline.billiards import RunOptions, referee_video
+from pipeline.billiards import RunOptions, RunResult, referee_video
 from record.recorder import recording
 from record.store import MatchRecord
 from vision.sources import FrameSource, SourceError
@@ -57,11 +58,36 @@ def demo(
     typer.echo("the referee's call" + ("s:" if len(decisions) != 1 else ":"))
     for decision in decisions:
         typer.echo("  " + narrate.describe_decision(decision).replace("\n", "\n  "))
+    _against_truth(shot_dir, header, truth, result, decisions, spec.table.ball_diameter_mm)
+
+
+def _calls(decisions: list[contract.Decision]) -> list[tuple[object, ...]]:
+    """What a call decides: the foul and its value, the points, who is next, what is on, what is awaited."""
+    return [
+        (d.foul.reason if d.foul else None, d.foul.penalty if d.foul else 0, dict(d.points), d.next, d.on,
+         d.awaiting)
+        for d in decisions
+    ]  # fmt: skip
+
+
+def _against_truth(
+    shot_dir: Path,
+    header: contract.Match,
+    truth: list[contract.JsonLine],
+    result: RunResult,
+    decisions: list[contract.Decision],
+    ball_diameter_mm: float,
+) -> None:
+    """The camera's events and call beside the physics engine's: the same call is what counts."""
+    truth_decisions = [d for step in referee([contract.to_json(header), *map(contract.to_json, truth)])
+                       for d in step.decisions]  # fmt: skip
+    same = _calls(truth_decisions) == _calls(decisions)
     score = EventScore.new()
-    score.add(truth, in_truth_names(shot_dir, result, spec.table.ball_diameter_mm))
+    score.add(truth, in_truth_names(shot_dir, result, ball_diameter_mm))
     found = score.as_dict()["events"]
     typer.echo(
         "against the physics engine's truth: "
         + ", ".join(f"{k} {round(v['recall'] * v['true'])} of {v['true']} found" for k, v in found.items())
-        + f"; first contact {'right' if score.first_right else 'WRONG'}"
+        + f"; the cue ball's first contact {'right' if score.first_kind_right else 'WRONG'} by kind"
+        + f"; the call {'is the same' if same else 'DIFFERS'} as on the truth"
     )

@@ -10,7 +10,8 @@ import typer
 
 from arbiter.games import BILLIARDS_GAMES
 from cli.common import billiards_spec, fail, parse_size
-from datasets.billiards.synth import SynthConfig
+from datasets.billiards.shots import INTENTS
+from datasets.billiards.synth import INTENT_WEIGHTS, SynthConfig
 from datasets.billiards.synth import synth_billiards as synthesise
 
 app = typer.Typer(help="Generate synthetic worlds with exact ground truth.", no_args_is_help=True)
@@ -28,6 +29,10 @@ def synth_billiards(
     blur: Annotated[int, typer.Option(help="Sub-frames per frame for motion blur (odd; 1 = none).")] = 3,
     yolo_every: Annotated[int, typer.Option(help="Export every Nth frame as a YOLO image and label.")] = 10,
     video: Annotated[bool, typer.Option(help="Write video.mp4 for each shot.")] = True,
+    intent: Annotated[
+        list[str] | None,
+        typer.Option(help=f"Only shots of this intent (repeat for several): {', '.join(INTENTS)}."),
+    ] = None,
 ) -> None:
     """Simulate billiard shots with pooltool and film them: truth, frames, video and YOLO data."""
     width, height = parse_size(size)
@@ -43,6 +48,7 @@ def synth_billiards(
             blur_samples=blur,
             yolo_every=max(1, yolo_every),
             video=video,
+            intents=dict.fromkeys(intent, 1.0) if intent else dict(INTENT_WEIGHTS),
         )
     except ValueError as exc:
         fail(str(exc))

@@ -49,7 +49,9 @@ def yolo_full_frame_fps(video: Path, long_side: int = PEER_LONG_SIDE, frames: in
     return n / (time.perf_counter() - started)
 
 
-def bench_pipeline(width: int, height: int, cache: Path = Path(".cache/bench"), log: Any = None) -> dict:
+def bench_pipeline(
+    width: int, height: int, cache: Path = Path(".cache/bench"), log: Any = None
+) -> dict[str, Any]:
     """Whole-pipeline frames per second with each detector, and the peer's, on the same clip."""
     video = bench_clip(width, height, cache, log)
     figures: dict[str, Any] = {"size": [width, height]}

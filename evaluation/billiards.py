@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from arbiter import contract as c
-from arbiter.games import billiards
+from arbiter.games import BilliardsSpec, billiards
 from evaluation.scoring import DetectionScore, EventScore, TrackScore, rename
 from pipeline.billiards import RunOptions, RunResult, referee_video
 from vision.calibration import CalibrationError
@@ -46,91 +48,107 @@ def _bytetrack_frames(
     return out
 
 
+def _truth_frames(shot: Path) -> list[dict[str, Any]]:
+    return [json.loads(x) for x in (shot / "frames.jsonl").read_text().splitlines()]
+
+
+def _on_table(record: dict[str, Any]) -> dict[str, tuple[float, float]]:
+    """The true centre of every ball of a ``frames.jsonl`` record that is still on the table."""
+    return {k: tuple(b["xy_mm"]) for k, b in record["balls"].items() if not b["pocketed"]}
+
+
 def in_truth_names(shot: Path, result: RunResult, match_mm: float) -> list[object]:
     """The run's events with its ball ids read as the truth's: look-alike balls (reds) are numbered in the
     order the tracker met them, so each track takes the name of the true ball it followed most."""
-    truth_frames = [json.loads(x) for x in (shot / "frames.jsonl").read_text().splitlines()]
     score = TrackScore(match_mm=match_mm)
-    for record, (_, tracked) in zip(truth_frames, result.track_frames, strict=False):
-        score.add_frame(
-            {k: tuple(b["xy_mm"]) for k, b in record["balls"].items() if not b["pocketed"]}, tracked
-        )
+    for record, (_, tracked) in zip(_truth_frames(shot), result.track_frames, strict=False):
+        score.add_frame(_on_table(record), tracked)
     ids = score.identity_map()
     return [rename(e, ids) for e in result.events if not isinstance(e, c.Match)]
+
+
+@dataclass
+class _DirScore:
+    """Everything ``evaluate_dir`` counts over the shots of a folder."""
+
+    spec: BilliardsSpec
+    events: EventScore = field(default_factory=EventScore.new)
+    ours: TrackScore = field(init=False)
+    peer: TrackScore = field(init=False)
+    dets: DetectionScore = field(init=False)
+    frames: int = 0
+    seconds: float = 0.0
+    latency_ms: dict[str, list[float]] = field(default_factory=dict)
+    failed: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.ours = TrackScore(match_mm=self.spec.table.ball_diameter_mm)
+        self.peer = TrackScore(match_mm=self.spec.table.ball_diameter_mm)
+        self.dets = DetectionScore(self.spec)
+
+    def add(self, shot: Path, truth: list[c.JsonLine], result: RunResult, fps: float) -> None:
+        """One shot's run against its truth, and ByteTrack on the same detections."""
+        self.frames += result.frames
+        self.seconds += result.seconds
+        for kind, dt in result.latency_s:
+            self.latency_ms.setdefault(kind, []).append(dt * 1000)
+        truth_frames = _truth_frames(shot)
+        for record, (_, tracked), (_, d) in zip(
+            truth_frames, result.track_frames, result.detections, strict=False
+        ):
+            self.ours.add_frame(_on_table(record), tracked)
+            self.dets.add_frame(record, d)
+        for record, (_, tracked) in zip(
+            truth_frames, _bytetrack_frames(result.detections, fps), strict=False
+        ):
+            self.peer.add_frame(_on_table(record), tracked)
+        self.events.add(truth, in_truth_names(shot, result, self.spec.table.ball_diameter_mm))
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "detection": self.dets.as_dict(),
+            "tracking": {"arbiter": self.ours.as_dict(), "bytetrack_peer": self.peer.as_dict()},
+            **self.events.as_dict(),
+            "pipeline_fps": round(self.frames / self.seconds, 1) if self.seconds else None,
+            # Video time from the frame that shows an event to the frame after which it is written: the
+            # live delay on top of processing. shot_end waits for the table to settle by design.
+            "event_latency_ms": {
+                kind: {
+                    "mean": round(float(np.mean(v)), 1),
+                    "p95": round(float(np.percentile(v, 95)), 1),
+                    "max": round(float(np.max(v)), 1),
+                }
+                for kind, v in sorted(self.latency_ms.items())
+            },
+            "calibration_failures": self.failed,
+        }
 
 
 def evaluate_dir(
     root: Path,
     work: Path,
-    on_shot: Callable[[str, dict], None] | None = None,
+    on_shot: Callable[[str, dict[str, Any]], None] | None = None,
     detector: str = "classical",
     max_shots: int | None = None,
-) -> dict:
+) -> dict[str, Any]:
     """Score every ``shot_*`` under ``root`` (the first ``max_shots``) with ``detector`` (one of
     ``vision.detectors.DETECTORS``); pipeline outputs go under ``work``."""
     shots = sorted(p for p in root.glob("shot_*") if (p / "video.mp4").exists())[:max_shots]
     if not shots:
         raise FileNotFoundError(f"{root}: no shot_*/video.mp4; make one with 'arbiter synth billiards'")
     header, _ = c.read_stream(shots[0] / "truth.jsonl")
-    game = header.game
-    table = billiards(game).table
-    events = EventScore.new()
-    ours = TrackScore(match_mm=table.ball_diameter_mm)
-    peer = TrackScore(match_mm=table.ball_diameter_mm)
-    dets = DetectionScore(game)
-    frames_total, seconds = 0, 0.0
-    latency: dict[str, list[float]] = {}
-    failed: list[str] = []
+    spec = billiards(header.game)
+    score = _DirScore(spec)
     for shot in shots:
         _, truth = c.read_stream(shot / "truth.jsonl")
         source = FrameSource(shot / "video.mp4")
+        options = RunOptions(spec=spec, annotate=False, detector=detector)
         try:
-            result = referee_video(
-                source,
-                RunOptions(spec=billiards(game), annotate=False, detector=detector),
-                work / shot.name,
-                keep_detections=True,
-            )
+            result = referee_video(source, options, work / shot.name, keep_detections=True)
         except CalibrationError as exc:
-            failed.append(f"{shot.name}: {exc}")
+            score.failed.append(f"{shot.name}: {exc}")
             continue
-        frames_total += result.frames
-        for kind, dt in result.latency_s:
-            latency.setdefault(kind, []).append(dt * 1000)
-        seconds += result.seconds
-        truth_frames = [json.loads(x) for x in (shot / "frames.jsonl").read_text().splitlines()]
-        for record, (_, tracked), (_, d) in zip(
-            truth_frames, result.track_frames, result.detections, strict=False
-        ):
-            on = {k: tuple(b["xy_mm"]) for k, b in record["balls"].items() if not b["pocketed"]}
-            ours.add_frame(on, tracked)
-            dets.add_frame(record, d)
-        for record, (_, tracked) in zip(
-            truth_frames, _bytetrack_frames(result.detections, source.fps), strict=False
-        ):
-            peer.add_frame(
-                {k: tuple(b["xy_mm"]) for k, b in record["balls"].items() if not b["pocketed"]}, tracked
-            )
-        events.add(truth, in_truth_names(shot, result, table.ball_diameter_mm))
+        score.add(shot, truth, result, source.fps)
         if on_shot:
             on_shot(shot.name, {"frames": result.frames, "fps": round(result.fps, 1)})
-    return {
-        "game": game,
-        "detector": detector,
-        "shots": len(shots),
-        "detection": dets.as_dict(),
-        "tracking": {"arbiter": ours.as_dict(), "bytetrack_peer": peer.as_dict()},
-        **events.as_dict(),
-        "pipeline_fps": round(frames_total / seconds, 1) if seconds else None,
-        # Video time from the frame that shows an event to the frame after which it is written: the live delay
-        # on top of processing. shot_end waits for the table to settle by design.
-        "event_latency_ms": {
-            kind: {
-                "mean": round(float(np.mean(v)), 1),
-                "p95": round(float(np.percentile(v, 95)), 1),
-                "max": round(float(np.max(v)), 1),
-            }
-            for kind, v in sorted(latency.items())
-        },
-        "calibration_failures": failed,
-    }
+    return {"game": spec.id, "detector": detector, "shots": len(shots), **score.as_dict()}

@@ -14,32 +14,43 @@ import json
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any, Protocol
 
 import cv2
 import numpy as np
 
 from arbiter.balls import APPEARANCE_CLASSES
-from arbiter.games import billiards
+from arbiter.games import BilliardsSpec, billiards
+from arbiter.tables import TableModel
 from datasets.billiards.camera import Camera
 from datasets.billiards.look import Look
-from datasets.billiards.render import TableRenderer, bench_scene, exposure_times
-from datasets.billiards.scene import BallState, SceneSample
+from datasets.billiards.render import TableRenderer, bench_motion, bench_scene, exposure_times
+from datasets.billiards.scene import SceneSample
 from evaluation.scoring import match_detections
 from vision.classical import ClassicalConfig, ClassicalDetector
 from vision.types import Detections
 
 _EDGE_SAMPLES = 32  # points per table side when projecting the mask outline (lens distortion bends it)
 _BENCH_DISTINCT_FRAMES = 30  # rendered frames the bench cycles through
+_BENCH_FPS = 60.0
 _PIN_CLASSES = frozenset(APPEARANCE_CLASSES.index(c) for c in ("pin_standing", "pin_down"))
+_NEAR_MOVING = 4  # an unmatched detection within this many ball radii of a moving ball counts as "moving"
+STATES = ("rest", "moving")
 
 
-def table_mask_from_camera(camera, game: str) -> np.ndarray:
+class Detector(Protocol):
+    def detect(self, image: np.ndarray) -> Detections: ...
+
+
+MakeDetector = Callable[[BilliardsSpec, float, np.ndarray], Detector]
+
+
+def table_mask_from_camera(camera: Camera, table: TableModel) -> np.ndarray:
     """The playing area (cushion noses) at ball-centre height as seen by ``camera``: where a ball centre
     can be. (The pipeline's calibration draws it at cloth level, pocket throats included; the detector
     takes either.)"""
-    table = billiards(game).table
     s = np.linspace(0.0, 1.0, _EDGE_SAMPLES, endpoint=False)
     w, length, z = table.width_mm, table.length_mm, table.ball_radius_mm
     xs = np.concatenate([w * s, np.full_like(s, w), w * (1 - s), np.zeros_like(s)])
@@ -50,9 +61,8 @@ def table_mask_from_camera(camera, game: str) -> np.ndarray:
     return mask
 
 
-def ball_radius_from_camera(camera, game: str) -> float:
+def ball_radius_from_camera(camera: Camera, table: TableModel) -> float:
     """The apparent ball radius at the table centre."""
-    table = billiards(game).table
     centre = np.array([[table.width_mm / 2, table.length_mm / 2, table.ball_radius_mm]])
     return float(camera.radius_px(centre, table.ball_radius_mm)[0])
 
@@ -76,107 +86,144 @@ def _frames(shot_dir: Path) -> Iterator[tuple[int, np.ndarray]]:
     if not stills:
         raise FileNotFoundError(f"{shot_dir} has neither video.mp4 nor yolo/images/*.jpg to evaluate on")
     for path in stills:
-        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-        if image is None:
+        still = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        if still is None:
             raise ValueError(f"cannot read {path}")
-        yield int(path.stem.rsplit("_f", 1)[1]), image
+        yield int(path.stem.rsplit("_f", 1)[1]), still
 
 
-def evaluate_on_clip(
-    shot_dir: str | Path,
-    config: ClassicalConfig | None = None,
-    make_detector: Callable[[str, float, np.ndarray], object] | None = None,
-) -> dict:
-    """Run a detector over one synthetic shot and score it against ``frames.jsonl``.
+@dataclass
+class _ClipScore:
+    """Counts over a clip's frames, apart for balls at rest and moving (``evaluate_on_clip``)."""
 
-    ``make_detector(game, radius_px, table_mask)`` builds the detector (anything with ``detect(image) ->
-    Detections``); by default the classical one with ``config``. Returns counts and rates for balls at
-    rest and moving: ``recall`` (visible balls found), ``precision`` (detections that are a ball: those
-    near a moving ball count under ``moving``, the rest under ``rest``), ``class_accuracy`` among matches,
-    the median centre error, the confusions, and the mean detection time per frame."""
+    spec: BilliardsSpec
+    radius_px: float
+    counts: dict[str, Counter[str]] = field(default_factory=lambda: {s: Counter() for s in STATES})
+    errors: list[float] = field(default_factory=list)
+    offsets: list[np.ndarray] = field(default_factory=list)
+    confusion: Counter[tuple[str, str]] = field(default_factory=Counter)
 
-    shot_dir = Path(shot_dir)
-    game = json.loads((shot_dir / "shot.json").read_text())["game"]
-    camera = Camera.from_dict(json.loads((shot_dir / "camera.json").read_text()))
-    radius = ball_radius_from_camera(camera, game)
-    mask = table_mask_from_camera(camera, game)
-    if make_detector is None:
-        detector = ClassicalDetector(billiards(game), radius, mask, config or ClassicalConfig())
-    else:
-        detector = make_detector(game, radius, mask)
-    truth = [json.loads(line) for line in (shot_dir / "frames.jsonl").read_text().splitlines()]
-    counts = {s: Counter() for s in ("rest", "moving")}
-    errors: list[float] = []
-    offsets: list[np.ndarray] = []
-    confusion: Counter = Counter()
-    seconds = 0.0
-    n_frames = 0
-    for index, image in _frames(shot_dir):
-        if index >= len(truth):
-            break
-        start = time.perf_counter()
-        det: Detections = detector.detect(image)  # type: ignore[attr-defined]
-        seconds += time.perf_counter() - start
-        n_frames += 1
+    def add_frame(self, truth: dict[str, Any], det: Detections, shape: tuple[int, ...]) -> None:
         balls = det[~np.isin(det.cls, list(_PIN_CLASSES))] if len(det) else det
-        required, dont_care = [], []
-        for bid, b in truth[index]["balls"].items():
+        required: list[tuple[str, dict[str, Any]]] = []
+        dont_care: list[tuple[str, dict[str, Any]]] = []
+        for bid, b in truth["balls"].items():
             if b["xy_px"] is None or b["pocketed"]:
                 continue
             x, y = b["xy_px"]
             r = b["radius_px"]
-            inside = r <= x <= image.shape[1] - 1 - r and r <= y <= image.shape[0] - 1 - r
+            inside = r <= x <= shape[1] - 1 - r and r <= y <= shape[0] - 1 - r
             (dont_care if b["hidden"] or not inside else required).append((bid, b))
         everyone = required + dont_care
         true_xy = np.array([b["xy_px"] for _, b in everyone]).reshape(-1, 2)
         true_r = np.array([b["radius_px"] for _, b in everyone])
         pairs = match_detections(balls.xy_px, true_xy, true_r)
-        matched_det = {i for i, _ in pairs}
-        for state in ("rest", "moving"):
-            counts[state]["truth"] += sum((b["moving"] == (state == "moving")) for _, b in required)
+        for state in STATES:
+            self.counts[state]["truth"] += sum((b["moving"] == (state == "moving")) for _, b in required)
         for i, j in pairs:
-            bid, b = everyone[j]
-            if j >= len(required):
-                continue
-            state = "moving" if b["moving"] else "rest"
-            true_cls = APPEARANCE_CLASSES.index(billiards(game).look(bid).cls)
-            counts[state]["found"] += 1
-            counts[state]["detections"] += 1
-            counts[state]["correct_class"] += int(balls.cls[i] == true_cls)
-            if balls.cls[i] != true_cls:
-                confusion[(APPEARANCE_CLASSES[true_cls], APPEARANCE_CLASSES[balls.cls[i]])] += 1
-            if state == "rest":
-                off = balls.xy_px[i] - np.asarray(b["xy_px"])
-                errors.append(float(np.linalg.norm(off)))
-                offsets.append(off)
+            if j < len(required):
+                self._found(balls, i, *required[j])
         moving_xy = np.array([b["xy_px"] for _, b in required if b["moving"]]).reshape(-1, 2)
+        matched = {i for i, _ in pairs}
         for i in range(len(balls)):
-            if i in matched_det:
+            if i in matched:
                 continue
-            near_moving = (
-                len(moving_xy) and np.min(np.linalg.norm(moving_xy - balls.xy_px[i], axis=1)) < 4 * radius
-            )
-            state = "moving" if near_moving else "rest"
-            counts[state]["detections"] += 1
-            counts[state]["false"] += 1
-    out: dict = {"game": game, "frames": n_frames, "radius_px": radius}
-    for state, c in counts.items():
-        out[state] = {
-            "truth": c["truth"],
-            "found": c["found"],
-            "detections": c["detections"],
-            "false": c["false"],
-            "recall": c["found"] / c["truth"] if c["truth"] else float("nan"),
-            "precision": (c["detections"] - c["false"]) / c["detections"]
-            if c["detections"]
-            else float("nan"),
-            "class_accuracy": c["correct_class"] / c["found"] if c["found"] else float("nan"),
-        }
-    out["centre_error_px"] = float(np.median(errors)) if errors else float("nan")
-    out["centre_bias_px"] = np.mean(offsets, axis=0).round(3).tolist() if offsets else [float("nan")] * 2
-    out["confusion"] = {f"{t}->{p}": n for (t, p), n in confusion.most_common()}
+            dist = np.linalg.norm(moving_xy - balls.xy_px[i], axis=1)
+            state = "moving" if len(moving_xy) and np.min(dist) < _NEAR_MOVING * self.radius_px else "rest"
+            self.counts[state]["detections"] += 1
+            self.counts[state]["false"] += 1
+
+    def _found(self, balls: Detections, i: int, bid: str, b: dict[str, Any]) -> None:
+        """Detection ``i`` found required ball ``bid``: its class, and its centre's error at rest."""
+        state = "moving" if b["moving"] else "rest"
+        true_cls = APPEARANCE_CLASSES.index(self.spec.look(bid).cls)
+        self.counts[state]["found"] += 1
+        self.counts[state]["detections"] += 1
+        self.counts[state]["correct_class"] += int(balls.cls[i] == true_cls)
+        if balls.cls[i] != true_cls:
+            self.confusion[(APPEARANCE_CLASSES[true_cls], APPEARANCE_CLASSES[balls.cls[i]])] += 1
+        if state == "rest":
+            off = balls.xy_px[i] - np.asarray(b["xy_px"])
+            self.errors.append(float(np.linalg.norm(off)))
+            self.offsets.append(off)
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for state, c in self.counts.items():
+            out[state] = {
+                "truth": c["truth"],
+                "found": c["found"],
+                "detections": c["detections"],
+                "false": c["false"],
+                "recall": c["found"] / c["truth"] if c["truth"] else float("nan"),
+                "precision": (c["detections"] - c["false"]) / c["detections"]
+                if c["detections"]
+                else float("nan"),
+                "class_accuracy": c["correct_class"] / c["found"] if c["found"] else float("nan"),
+            }
+        offsets = np.mean(self.offsets, axis=0).round(3).tolist() if self.offsets else [float("nan")] * 2
+        out["centre_error_px"] = float(np.median(self.errors)) if self.errors else float("nan")
+        out["centre_bias_px"] = offsets
+        out["confusion"] = {f"{t}->{p}": n for (t, p), n in self.confusion.most_common()}
+        return out
+
+
+def evaluate_on_clip(
+    shot_dir: str | Path, config: ClassicalConfig | None = None, make_detector: MakeDetector | None = None
+) -> dict[str, Any]:
+    """Run a detector over one synthetic shot and score it against ``frames.jsonl``.
+
+    ``make_detector(spec, radius_px, table_mask)`` builds the detector (anything with ``detect(image) ->
+    Detections``); by default the classical one with ``config``. Returns counts and rates for balls at
+    rest and moving: ``recall`` (visible balls found), ``precision`` (detections that are a ball: those
+    near a moving ball count under ``moving``, the rest under ``rest``), ``class_accuracy`` among matches,
+    the median centre error, the confusions, and the mean detection time per frame."""
+    shot_dir = Path(shot_dir)
+    spec = billiards(json.loads((shot_dir / "shot.json").read_text())["game"])
+    camera = Camera.from_dict(json.loads((shot_dir / "camera.json").read_text()))
+    radius = ball_radius_from_camera(camera, spec.table)
+    mask = table_mask_from_camera(camera, spec.table)
+    detector: Detector = (
+        ClassicalDetector(spec, radius, mask, config or ClassicalConfig())
+        if make_detector is None
+        else make_detector(spec, radius, mask)
+    )
+    truth = [json.loads(line) for line in (shot_dir / "frames.jsonl").read_text().splitlines()]
+    score = _ClipScore(spec, radius)
+    seconds, n_frames = 0.0, 0
+    for index, image in _frames(shot_dir):
+        if index >= len(truth):
+            break
+        start = time.perf_counter()
+        det = detector.detect(image)
+        seconds += time.perf_counter() - start
+        n_frames += 1
+        score.add_frame(truth[index], det, image.shape)
+    out: dict[str, Any] = {"game": spec.id, "frames": n_frames, "radius_px": radius, **score.as_dict()}
     out["ms_per_frame"] = 1000.0 * seconds / max(n_frames, 1)
     return out
+
+
+def _bench_images(
+    spec: BilliardsSpec, camera: Camera, seed: int, frames: int
+) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """Rendered frames of the renderer's bench scene: all balls at rest, and three of them rolling."""
+    look = replace(Look(), cue=None, arm=None)
+    renderer = TableRenderer(spec, camera, look, seed)
+    table = spec.table
+    balls = bench_scene(table)
+    distinct = min(frames, _BENCH_DISTINCT_FRAMES)
+    rest = [renderer.render([SceneSample(i / _BENCH_FPS, tuple(balls))]).image for i in range(distinct)]
+    moving = [
+        renderer.render(
+            [
+                bench_motion(table, balls, t)
+                for t in exposure_times(i / _BENCH_FPS, _BENCH_FPS, look.exposure, 3)
+            ]
+        ).image
+        for i in range(distinct)
+    ]
+    return rest, moving
 
 
 def bench_classical(
@@ -189,37 +236,11 @@ def bench_classical(
     - ``rest``: the balls at rest (fresh sensor noise in every frame), what most of a match looks like;
     - ``moving``: three balls rolling at 1.5-2.6 m/s with motion blur, the rest at rest;
     - ``worst``: the moving frames with ``reuse_still`` off, so every blob is refitted every frame."""
-
-    game = "snooker"
-    table = billiards(game).table
-    camera = Camera.random(table, width, height, np.random.default_rng(seed))
-    look = replace(Look(), cue=None, arm=None)
-    renderer = TableRenderer(table, game, camera, look, seed)
-    balls = bench_scene(table)
-    velocity = {"white": (900.0, 2400.0), "red:1": (-1200.0, -800.0), "blue": (600.0, -1500.0)}  # mm/s
-    fps = 60.0
-
-    def at(t: float) -> SceneSample:
-        out = []
-        for b in balls:
-            v = velocity.get(b.id)
-            if v is None:
-                out.append(b)
-                continue
-            r = table.ball_radius_mm
-            x = r + (b.xy_mm[0] + v[0] * t - r) % (table.width_mm - 2 * r)
-            y = r + (b.xy_mm[1] + v[1] * t - r) % (table.length_mm - 2 * r)
-            out.append(BallState(b.id, (x, y), True))
-        return SceneSample(t, tuple(out))
-
-    distinct = min(frames, _BENCH_DISTINCT_FRAMES)
-    rest = [renderer.render([SceneSample(i / fps, tuple(balls))]).image for i in range(distinct)]
-    moving = [
-        renderer.render([at(t) for t in exposure_times(i / fps, fps, look.exposure, 3)]).image
-        for i in range(distinct)
-    ]
-    radius = ball_radius_from_camera(camera, game)
-    mask = table_mask_from_camera(camera, game)
+    spec = billiards("snooker")
+    camera = Camera.random(spec.table, width, height, np.random.default_rng(seed))
+    rest, moving = _bench_images(spec, camera, seed, frames)
+    radius = ball_radius_from_camera(camera, spec.table)
+    mask = table_mask_from_camera(camera, spec.table)
     threads = cv2.getNumThreads()
     cv2.setNumThreads(1)
     out: dict[str, float] = {}
@@ -229,7 +250,7 @@ def bench_classical(
             ("moving", moving, ClassicalConfig()),
             ("worst", moving, ClassicalConfig(reuse_still=False)),
         ):
-            detector = ClassicalDetector(billiards(game), radius, mask, config)
+            detector = ClassicalDetector(spec, radius, mask, config)
             detector.detect(images[0])  # learns the cloth
             start = time.process_time()
             for i in range(frames):

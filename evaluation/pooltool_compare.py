@@ -50,7 +50,7 @@ from typing import Any
 
 from adjudication.billiards import geometry, snooker
 from adjudication.billiards.snooker import COLOUR, COLOURS, RADIUS, RED, WHITE, Reason
-from arbiter.contract import Declare, Match
+from arbiter.contract import Decision, Declare, Match
 from datasets.billiards.physics import simulate
 from datasets.billiards.synth import MAX_SHOT_S, SimulatedShot, SynthConfig, simulate_shot, truth_events
 
@@ -87,35 +87,35 @@ EXPLAINED: Mapping[str, str] = MappingProxyType(
         NO_MISS: (
             "pooltool has no foul and a miss (snooker/core.py is_turn_over: 'Hit and a miss ... not "
             "implemented'); ours calls one when the white fails to hit a ball on it could see and neither "
-            "player needs snookers (seed 004 sec 20; WPBSA 3.14)"
+            "player needs snookers (WPBSA 2.21, 3.14)"
         ),
         NO_FREE_BALL: (
             "pooltool does not give a free ball after a foul that leaves the incoming player snookered on "
-            "every ball on (seed 004 sec 21; WPBSA 3.12)"
+            "every ball on (WPBSA 2.13, 3.12)"
         ),
         PLAYED_AT_RED: (
             "a red hit first with a colour on: ours calls the 7-point foul of playing at reds in successive "
-            "strokes (seed 004 sec 23.4(3)); pooltool, which has no 7-point foul, a ball not on hit first "
+            "strokes (WPBSA 3.11); pooltool, which has no 7-point foul, a ball not on hit first "
             "worth max(4, the called colour, the balls concerned)"
         ),
         FOUL_ORDER: (
             "several fouls in one stroke: pooltool reports the first of its fixed checks (cue ball "
             "potted, no ball hit, ball not on hit first, ball not on potted; snooker/core.py is_legal), "
             "ours the foul of highest value, the first found on a tie (the white's contact comes before "
-            "the pots; seed 004 sec 22.2); pooltool's foul is among ours"
+            "the pots; WPBSA 3.10); pooltool's foul is among ours"
         ),
         NOT_NOMINATED: (
-            "a colour other than the nominated one potted: ours names that foul apart (seed 004 sec 9.6, "
-            "23.2(1)); pooltool has one reason for any ball not on potted"
+            "a colour other than the nominated one potted: ours names that foul apart (WPBSA "
+            "2.12, 3.11); pooltool has one reason for any ball not on potted"
         ),
         FINAL_BLACK_RESPOT: (
             "the frame ends on the last ball: pooltool's re-spotting then looks for the lowest colour left "
             "and fails (snooker/utils.py get_lowest_pottable: min() of no colours, ValueError); ours "
-            "re-spots nothing at the end of the frame (seed 004 sec 7)"
+            "re-spots nothing at the end of the frame (WPBSA 3.4)"
         ),
         TOUCHING: (
             "the white starts against a ball: ours applies the touching ball (a touching ball on counts as "
-            "hit, moving it is a push stroke; seed 004 sec 18; WPBSA 3.8); pooltool has neither rule "
+            "hit, moving it is a push stroke; WPBSA 3.8, 2.19); pooltool has neither rule "
             "(core.py is_legal: push shot not implemented)"
         ),
     }
@@ -225,7 +225,8 @@ def arbiter_verdict(cfg: SynthConfig, shot: SimulatedShot, scenario: Scenario) -
     """Our engine, started from the layout, fed the shot's truth lines."""
 
     header, *lines = truth_events(cfg, shot)
-    assert isinstance(header, Match)
+    if not isinstance(header, Match):
+        raise TypeError(f"the truth of shot {shot.index} does not start with its match header")
     state = snooker.from_position(
         header,
         scenario.layout,
@@ -234,10 +235,11 @@ def arbiter_verdict(cfg: SynthConfig, shot: SimulatedShot, scenario: Scenario) -
         opening=scenario.opening,
     )
     striker = state.striker
-    assert striker is not None
+    if striker is None:
+        raise RuntimeError(f"shot {shot.index}: the engine started from the layout has no striker")
     if scenario.nominated is not None:
         state, _ = snooker.step(state, Declare(player=striker, ball=scenario.nominated))
-    decisions = []
+    decisions: list[Decision] = []
     for line in lines:
         state, out = snooker.step(state, line)
         decisions.extend(out)
@@ -261,7 +263,8 @@ def arbiter_verdict(cfg: SynthConfig, shot: SimulatedShot, scenario: Scenario) -
 # --- pooltool's call -------------------------------------------------------------------------------------
 
 
-def _constraints(scenario: Scenario):
+def _constraints(scenario: Scenario) -> tuple[Any, Any]:
+    """pooltool's shot constraints and game phase for the scenario's situation."""
     from pooltool.ruleset.datatypes import BallInHandOptions, ShotConstraints
     from pooltool.ruleset.snooker.balls import BallGroup
     from pooltool.ruleset.snooker.utils import GamePhase
@@ -286,7 +289,7 @@ def _constraints(scenario: Scenario):
     return constraints, phase
 
 
-def _pooltool_on(constraints) -> str:
+def _pooltool_on(constraints: Any) -> str:
     from pooltool.ruleset.snooker.balls import BallGroup
 
     hittable = tuple(constraints.hittable)
@@ -295,7 +298,7 @@ def _pooltool_on(constraints) -> str:
     return COLOUR if len(hittable) > 1 else hittable[0]
 
 
-def pooltool_system(shot: SimulatedShot):
+def pooltool_system(shot: SimulatedShot) -> Any:
     """The shot simulated again by pooltool, reds under pooltool's ids; its contacts must be the shot's."""
 
     trace = shot.trace
@@ -312,12 +315,13 @@ def pooltool_system(shot: SimulatedShot):
 def pooltool_verdict(shot: SimulatedShot, scenario: Scenario, players: tuple[str, str]) -> Verdict:
     """pooltool's snooker ruleset on the re-simulated shot, set to the same situation."""
     import pooltool.constants as const
-    from pooltool.ruleset import GameType, Player, get_ruleset
+    from pooltool.game.datatypes import GameType
+    from pooltool.ruleset import Player, get_ruleset
     from pooltool.ruleset.snooker.utils import Reason as PooltoolReason
 
     system = pooltool_system(shot)
     striker, opponent = players
-    game = get_ruleset(GameType.SNOOKER)(players=[Player(striker), Player(opponent)])
+    game: Any = get_ruleset(GameType.SNOOKER)(players=[Player(striker), Player(opponent)])
     game.shot_constraints, game.phase = _constraints(scenario)
     down = {b for b, ball in system.balls.items() if ball.state.s == const.pocketed and b != WHITE}
     respotted: frozenset[str] | None

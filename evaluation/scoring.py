@@ -10,15 +10,21 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Any
 
 import numpy as np
 
 from arbiter import contract as c
 from arbiter.balls import APPEARANCE_CLASSES
-from arbiter.games import billiards
+from arbiter.games import BilliardsSpec
+from vision.types import Detections
 
-EVENT_TYPES = ("shot_start", "ball_ball", "cushion", "pocket", "off_table", "pin_down", "shot_end")
+CameraEvent = c.ShotStart | c.BallBall | c.Cushion | c.Pot | c.OffTable | c.PinDown | c.ShotEnd
+CAMERA_EVENTS: tuple[type[CameraEvent], ...] = (
+    c.ShotStart, c.BallBall, c.Cushion, c.Pot, c.OffTable, c.PinDown, c.ShotEnd
+)  # fmt: skip
+EVENT_TYPES = tuple(e.TYPE for e in CAMERA_EVENTS)
 # Matching windows: a contact must be found within two frames at 60 fps; a shot's start and end are
 # softer (the end is "everything has stopped", which a camera sees late by nature).
 TOLERANCE_S = {
@@ -32,7 +38,7 @@ TOLERANCE_S = {
 }
 
 
-def _key(event: object) -> tuple:
+def _key(event: object) -> tuple[object, ...]:
     match event:
         case c.BallBall():
             return (frozenset(event.balls),)
@@ -66,37 +72,32 @@ class EventScore:
         return cls(defaultdict(int), defaultdict(int), defaultdict(int), [], 0, 0, 0, 0)
 
     def add(self, truth: Iterable[object], predicted: Iterable[object]) -> None:
-        truth = [e for e in truth if getattr(e, "TYPE", None) in EVENT_TYPES]
-        predicted = [e for e in predicted if getattr(e, "TYPE", None) in EVENT_TYPES]
+        """One shot: its true lines and the predicted ones (lines other than camera events are ignored)."""
+        true_events = [e for e in truth if isinstance(e, CAMERA_EVENTS)]
+        found = [e for e in predicted if isinstance(e, CAMERA_EVENTS)]
         used: set[int] = set()
-        for ev in truth:
-            tol = TOLERANCE_S[ev.TYPE]
-            best, best_dt = None, tol
-            for j, pe in enumerate(predicted):
-                if j in used or pe.TYPE != ev.TYPE or _key(pe) != _key(ev):
-                    continue
-                dt = abs(pe.t - ev.t)
-                if dt <= best_dt:
-                    best, best_dt = j, dt
+        for ev in true_events:
+            best = _nearest(ev, found, used)
             if best is None:
                 self.fn[ev.TYPE] += 1
                 continue
             used.add(best)
             self.tp[ev.TYPE] += 1
-            if ev.TYPE == "ball_ball":
-                self.contact_dt.append(predicted[best].t - ev.t)
+            match = found[best]
+            if isinstance(ev, c.BallBall) and isinstance(match, c.BallBall):
+                self.contact_dt.append(match.t - ev.t)
                 self.order_total += 1
-                self.order_right += predicted[best].balls == ev.balls
-        for j, pe in enumerate(predicted):
+                self.order_right += match.balls == ev.balls
+        for j, pe in enumerate(found):
             if j not in used:
                 self.fp[pe.TYPE] += 1
         self.first_total += 1
-        t_first, p_first = first_contact(truth), first_contact(predicted)
+        t_first, p_first = first_contact(true_events), first_contact(found)
         self.first_right += t_first == p_first
         # The rules look at the kind only (architecture.md): which red was hit first never matters.
         self.first_kind_right += (t_first and t_first.split(":")[0]) == (p_first and p_first.split(":")[0])
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         per_type = {}
         for t in EVENT_TYPES:
             tp, fp, fn = self.tp[t], self.fp[t], self.fn[t]
@@ -125,6 +126,18 @@ class EventScore:
             },
             "shots": self.first_total,
         }
+
+
+def _nearest(ev: CameraEvent, found: list[CameraEvent], used: set[int]) -> int | None:
+    """The unused found event of ``ev``'s type and balls nearest to it in time, within its tolerance."""
+    best, best_dt = None, TOLERANCE_S[ev.TYPE]
+    for j, pe in enumerate(found):
+        if j in used or pe.TYPE != ev.TYPE or _key(pe) != _key(ev):
+            continue
+        dt = abs(pe.t - ev.t)
+        if dt <= best_dt:
+            best, best_dt = j, dt
+    return best
 
 
 def first_contact(events: Iterable[object]) -> str | None:
@@ -163,7 +176,7 @@ class TrackScore:
     def add_frame(
         self, truth: dict[str, tuple[float, float]], predicted: dict[str, tuple[float, float]]
     ) -> None:
-        from scipy.optimize import linear_sum_assignment
+        from scipy.optimize import linear_sum_assignment  # slow to import; only scoring needs it
 
         t_ids, p_ids = list(truth), list(predicted)
         self.gt += len(t_ids)
@@ -201,9 +214,9 @@ class TrackScore:
 
     def identity_map(self) -> dict[str, str]:
         """Each predicted id's most frequent true id: to read predicted events in the truth's names."""
-        return {p: max(v, key=v.get) for p, v in self._votes.items()}
+        return {p: max(v, key=lambda t: v[t]) for p, v in self._votes.items()}
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         return {
             "mota": round(1 - (self.fn + self.fp + self.idsw) / self.gt, 4) if self.gt else None,
             "id_switches": self.idsw,
@@ -216,11 +229,9 @@ class TrackScore:
 
 def rename(event: object, ids: dict[str, str]) -> object:
     """The event with its ball ids read through ``ids`` (unknown ids stay)."""
-    from dataclasses import replace
-
     match event:
         case c.BallBall():
-            pair = tuple(ids.get(b, b) for b in event.balls)
+            pair = (ids.get(event.balls[0], event.balls[0]), ids.get(event.balls[1], event.balls[1]))
             # Two tracks that followed the same true ball keep their own names: the contact is then scored
             # as not found, which is what it is.
             return replace(event, balls=pair) if pair[0] != pair[1] else event
@@ -254,13 +265,12 @@ class DetectionScore:
     """Detector recall, precision and class accuracy against ``frames.jsonl``, apart for balls at rest and
     moving. Hidden balls are neither required nor counted against a detection that finds them."""
 
-    game: str
+    spec: BilliardsSpec
 
     def __post_init__(self) -> None:
-        self.counts = {s: defaultdict(int) for s in ("rest", "moving")}
+        self.counts: dict[str, defaultdict[str, int]] = {s: defaultdict(int) for s in ("rest", "moving")}
 
-    def add_frame(self, record: dict, detections) -> None:
-
+    def add_frame(self, record: dict[str, Any], detections: Detections) -> None:
         required = [
             (bid, b) for bid, b in record["balls"].items() if b["xy_px"] is not None and not b["hidden"]
         ]
@@ -276,7 +286,7 @@ class DetectionScore:
             state = self.counts["moving" if b["moving"] else "rest"]
             state["found"] += 1
             state["right_class"] += int(
-                detections.cls[i] == APPEARANCE_CLASSES.index(billiards(self.game).look(bid).cls)
+                detections.cls[i] == APPEARANCE_CLASSES.index(self.spec.look(bid).cls)
             )
             matched.add(i)
         moving_xy = np.array([b["xy_px"] for _, b in required if b["moving"]]).reshape(-1, 2)
@@ -291,7 +301,7 @@ class DetectionScore:
             near_moving = len(moving_xy) and np.min(np.linalg.norm(moving_xy - p, axis=1)) < 2 * r
             self.counts["moving" if near_moving else "rest"]["false"] += 1
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         out = {}
         for state, k in self.counts.items():
             found, truth, false = k["found"], k["truth"], k["false"]

@@ -16,14 +16,17 @@ import os
 import platform
 import shutil
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from datasets.billiards.detector_data import TILE, DatasetRecipe, build
 from vision.table_view import VIEW_SIZE
 from vision.yolo import MODELS_DIR
 
 DETECTOR_NAME = "billiards_yolo11n"
+Log = Callable[[str], None]
 
 
 @dataclass(frozen=True)
@@ -60,20 +63,60 @@ def offline_ultralytics(config_dir: Path) -> None:
             shutil.copyfile(font, config_dir / name)
 
 
-def train_detector(
-    recipe: DatasetRecipe, settings: TrainSettings, work: Path, models: Path = MODELS_DIR, log=print
-) -> dict:
-    """Build the dataset (unless ``work/data`` already holds it), train, export ONNX into ``models``, and
-    write the record (recipe, settings, validation figures, times, versions) beside it."""
-    offline_ultralytics(work / "ultralytics")
-    data_dir = work / "data"
-    started = time.time()
+def _dataset(recipe: DatasetRecipe, data_dir: Path, log: Log) -> dict[str, Any]:
+    """The dataset's counts, building it first unless ``data_dir`` already holds it."""
     counts_file = data_dir / "counts.json"
     if not counts_file.exists():
         log(f"building the dataset in {data_dir}")
         counts_file.parent.mkdir(parents=True, exist_ok=True)
         counts_file.write_text(json.dumps(build(recipe, data_dir, lambda g, i: log(f"  {g} shot {i}"))))
-    counts = json.loads(counts_file.read_text())
+    counts: dict[str, Any] = json.loads(counts_file.read_text())
+    return counts
+
+
+def _train_arguments(settings: TrainSettings, data_dir: Path, work: Path) -> dict[str, Any]:
+    """What ``YOLO.train`` is given: the settings, on the CPU, deterministic, no plots."""
+    return {
+        "data": str(data_dir / "data.yaml"),
+        "epochs": settings.epochs,
+        "imgsz": TILE,
+        "batch": settings.batch,
+        "device": "cpu",
+        "workers": settings.workers,
+        "seed": settings.seed,
+        "deterministic": True,
+        "pretrained": False,
+        "amp": False,
+        "plots": False,
+        "project": str(work / "runs"),
+        "name": "detector",
+        "exist_ok": True,
+        "patience": settings.patience,
+        "optimizer": settings.optimizer,
+        "nbs": settings.nominal_batch,
+        "lr0": settings.lr0,
+        # The table view has no up or down: both flips are real tables. Scale stays near 1 because a ball's
+        # size in the view is fixed by design; colour jitter stands in for lighting the renderer lacks.
+        "fliplr": 0.5,
+        "flipud": 0.5,
+        "scale": 0.15,
+        "translate": 0.1,
+        "degrees": 0.0,
+        "mosaic": 1.0,
+        "close_mosaic": max(1, settings.epochs // 5),
+        "verbose": False,
+    }
+
+
+def train_detector(
+    recipe: DatasetRecipe, settings: TrainSettings, work: Path, models: Path = MODELS_DIR, log: Log = print
+) -> dict[str, Any]:
+    """Build the dataset (unless ``work/data`` already holds it), train, export ONNX into ``models``, and
+    write the record (recipe, settings, validation figures, times, versions) beside it."""
+    offline_ultralytics(work / "ultralytics")
+    data_dir = work / "data"
+    started = time.time()
+    counts = _dataset(recipe, data_dir, log)
     built = time.time()
 
     import torch
@@ -81,36 +124,7 @@ def train_detector(
 
     torch.set_num_threads(os.cpu_count() or 1)
     model = YOLO(settings.architecture)
-    model.train(
-        data=str(data_dir / "data.yaml"),
-        epochs=settings.epochs,
-        imgsz=TILE,
-        batch=settings.batch,
-        device="cpu",
-        workers=settings.workers,
-        seed=settings.seed,
-        deterministic=True,
-        pretrained=False,
-        amp=False,
-        plots=False,
-        project=str(work / "runs"),
-        name="detector",
-        exist_ok=True,
-        patience=settings.patience,
-        optimizer=settings.optimizer,
-        nbs=settings.nominal_batch,
-        lr0=settings.lr0,
-        # The table view has no up or down: both flips are real tables. Scale stays near 1 because a ball's
-        # size in the view is fixed by design; colour jitter stands in for lighting the renderer lacks.
-        fliplr=0.5,
-        flipud=0.5,
-        scale=0.15,
-        translate=0.1,
-        degrees=0.0,
-        mosaic=1.0,
-        close_mosaic=max(1, settings.epochs // 5),
-        verbose=False,
-    )
+    model.train(**_train_arguments(settings, data_dir, work))
     trained = time.time()
     metrics = model.val(
         data=str(data_dir / "data.yaml"), imgsz=TILE, batch=settings.batch, device="cpu", plots=False
@@ -127,7 +141,7 @@ def train_detector(
     return export_detector(Path(model.trainer.best), models, record)
 
 
-def export_detector(weights: Path, models: Path, record: dict) -> dict:
+def export_detector(weights: Path, models: Path, record: dict[str, Any]) -> dict[str, Any]:
     """Export trained ``weights`` (.pt) to ONNX in ``models`` with dynamic input size (the table view at
     run time, whole frames for the benchmark's peer) and write ``record`` beside it."""
     w, h = VIEW_SIZE
@@ -140,7 +154,7 @@ def export_detector(weights: Path, models: Path, record: dict) -> dict:
     )
 
 
-def validation_figures(metrics) -> dict:
+def validation_figures(metrics: Any) -> dict[str, float]:
     """The headline figures of an ultralytics validation run."""
     return {
         "mAP50": round(float(metrics.box.map50), 4),
@@ -150,7 +164,7 @@ def validation_figures(metrics) -> dict:
     }
 
 
-def environment(device: str) -> dict:
+def environment(device: str) -> dict[str, Any]:
     """What a model was trained with and on, for its record."""
     import torch
     import ultralytics
@@ -165,7 +179,13 @@ def environment(device: str) -> dict:
     }
 
 
-def export_onnx(weights: Path, target: Path, imgsz, input_desc: dict, record: dict) -> dict:
+def export_onnx(
+    weights: Path,
+    target: Path,
+    imgsz: int | tuple[int, int],
+    input_desc: dict[str, Any],
+    record: dict[str, Any],
+) -> dict[str, Any]:
     """Export ``weights`` (.pt) to ONNX (opset 18, dynamic input size) as ``target``, and write the model's
     record (``record`` with the file name, its input and classes) beside it as JSON; returns the record."""
     from ultralytics import YOLO

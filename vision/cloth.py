@@ -95,7 +95,7 @@ def classify(image: np.ndarray, field: np.ndarray, field_sq: np.ndarray, cfg: Cl
     inv = 1.0 / field_sq
     ratio = cv2.multiply(dot, inv)
     # |I|^2 - (I.B)^2 / |B|^2 is the squared part of I orthogonal to the cloth colour.
-    chroma = cv2.sqrt(cv2.multiply(cv2.max(sq - cv2.multiply(dot, ratio), 0.0), inv))
+    chroma = cv2.sqrt(cv2.multiply(np.maximum(sq - cv2.multiply(dot, ratio), 0.0), inv))
     # One score: the largest of the three tests, each scaled so that its threshold is 1.
     score = cv2.max(chroma * (1.0 / cfg.chroma), (ratio - 1.0) * (1.0 / (cfg.bright - 1.0)))
     score = cv2.max(score, (1.0 - ratio) * (1.0 / (1.0 - cfg.dark)))
@@ -197,8 +197,8 @@ class ClothModel:
         if self._grid is None:
             return
         h, w = self._mask.shape
-        self._field = cv2.resize(self._grid, (w, h), interpolation=cv2.INTER_LINEAR)
-        self._field_sq = cv2.transform(cv2.multiply(self._field, self._field), _SUM3)
+        self._field = np.asarray(cv2.resize(self._grid, (w, h), interpolation=cv2.INTER_LINEAR), np.float32)
+        self._field_sq = np.asarray(cv2.transform(cv2.multiply(self._field, self._field), _SUM3), np.float32)
         self._level = float(np.sqrt((self._grid * self._grid).sum(axis=2).mean()))
 
 

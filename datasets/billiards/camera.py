@@ -85,12 +85,14 @@ class Camera:
     @cached_property
     def rotation(self) -> np.ndarray:
         """World -> camera rotation matrix (rows are the camera axes in world coordinates)."""
-        return cv2.Rodrigues(self._rvec)[0]
+        rot: np.ndarray = cv2.Rodrigues(self._rvec)[0]
+        return rot
 
     @cached_property
     def centre_mm(self) -> np.ndarray:
         """The camera's optical centre in world (table) millimetres."""
-        return -self.rotation.T @ self._tvec
+        centre: np.ndarray = -self.rotation.T @ self._tvec
+        return centre
 
     # --- projection ---
     def project(self, xyz_mm: np.ndarray) -> np.ndarray:
@@ -119,20 +121,23 @@ class Camera:
         """Unit-free world directions (N, 3) of the rays through pixels (N, 2)."""
         n = self.normalized(xy_px, precise)
         d_cam = np.concatenate([n, np.ones((len(n), 1))], axis=1)
-        return d_cam @ self.rotation  # == (R.T @ d.T).T
+        world: np.ndarray = d_cam @ self.rotation  # == (R.T @ d.T).T
+        return world
 
     def px_to_table(self, xy_px: np.ndarray, z_mm: float, precise: bool = True) -> np.ndarray:
         """Pixels (N, 2) -> the (x, y) mm where their rays meet the plane ``z = z_mm``."""
         d = self.rays(xy_px, precise)
         c = self.centre_mm
         s = (z_mm - c[2]) / d[:, 2]
-        return c[None, :2] + s[:, None] * d[:, :2]
+        xy: np.ndarray = c[None, :2] + s[:, None] * d[:, :2]
+        return xy
 
     def radius_px(self, xyz_mm: np.ndarray, radius_mm: float) -> np.ndarray:
         """Apparent radius (N,) of spheres of ``radius_mm`` centred at ``xyz_mm``: the geometric mean of the
         semi-axes of their (slightly elliptical, distorted) silhouettes."""
         axes = self.sphere_axes_px(xyz_mm, radius_mm)[1]
-        return np.sqrt(np.abs(np.linalg.det(axes)))
+        radius: np.ndarray = np.sqrt(np.abs(np.linalg.det(axes)))
+        return radius
 
     def sphere_axes_px(self, xyz_mm: np.ndarray, radius_mm: float) -> tuple[np.ndarray, np.ndarray]:
         """Silhouette of spheres as ellipses: centres (N, 2) and 2x2 maps ``A`` (N, 2, 2) taking a unit
@@ -166,7 +171,8 @@ class Camera:
         dx, dy = np.array([step, 0.0, 0.0]), np.array([0.0, step, 0.0])
         px = self.project(np.concatenate([p, p + dx, p + dy])).reshape(3, -1, 2)
         jx, jy = px[1] - px[0], px[2] - px[0]
-        return np.sqrt(np.abs(jx[:, 0] * jy[:, 1] - jx[:, 1] * jy[:, 0])) / step
+        scale: np.ndarray = np.sqrt(np.abs(jx[:, 0] * jy[:, 1] - jx[:, 1] * jy[:, 0])) / step
+        return scale
 
     # --- serialisation ---
     def to_dict(self) -> dict[str, Any]:
@@ -222,25 +228,8 @@ class Camera:
         if width < 16 or height < 16:
             raise ValueError(f"camera image must be at least 16 x 16 px, got {width} x {height}")
         r = ranges or CameraRanges()
-        hfov = math.radians(rng.uniform(*r.hfov_deg))
-        f = (width / 2) / math.tan(hfov / 2)
-        cx = width / 2 + rng.uniform(-1, 1) * r.principal_jitter * width
-        cy = height / 2 + rng.uniform(-1, 1) * r.principal_jitter * height
-        k = np.array([[f, 0.0, cx], [0.0, f, cy], [0.0, 0.0, 1.0]])
-        k1 = rng.uniform(-r.k1, r.k1)
-        k2 = -np.sign(k1) * rng.uniform(0, r.k2_ratio) * abs(k1)  # opposite sign: real lenses flatten out
-        p1, p2 = rng.uniform(-r.tangential, r.tangential, size=2)
-        dist = np.array([k1, k2, p1, p2, 0.0])
-
-        # Base pose: camera x = table +y (long axis across the image), camera y = table +x, looking down.
-        base = np.array([[0.0, 1.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, -1.0]])
-        tilt = math.radians(rng.uniform(*r.tilt_deg))
-        azimuth = rng.uniform(0, 2 * math.pi)
-        yaw = math.radians(rng.uniform(-r.yaw_deg, r.yaw_deg))
-        pert = np.array([tilt * math.cos(azimuth), tilt * math.sin(azimuth), yaw])
-        rot = cv2.Rodrigues(pert)[0] @ base
-        axis = rot[2]  # optical axis in world coordinates
-
+        k, dist = _random_lens(width, height, rng, r)
+        rot = _random_attitude(rng, r)
         aim = np.array(
             [
                 table.width_mm * (0.5 + rng.uniform(-1, 1) * r.aim_jitter),
@@ -249,26 +238,71 @@ class Camera:
             ]
         )
         margin_px = rng.uniform(*r.margin) * width
-        outline = _fit_outline(table)
-
-        def fits(distance: float) -> bool:
-            t = -rot @ (aim - distance * axis)
-            px, _ = cv2.projectPoints(outline, cv2.Rodrigues(rot)[0], t, k, dist)
-            px = px.reshape(-1, 2)
-            return bool(
-                np.all(px >= margin_px)
-                and np.all(px[:, 0] <= width - margin_px)
-                and np.all(px[:, 1] <= height - margin_px)
-            )
-
-        lo, hi = 100.0, 100_000.0
-        if not fits(hi):
-            raise ValueError(f"the table cannot fit a {width} x {height} image with this lens")
-        for _ in range(60):  # bisection on the distance along the optical axis: ~1e-14 relative
-            mid = 0.5 * (lo + hi)
-            lo, hi = (lo, mid) if fits(mid) else (mid, hi)
-        tvec = -rot @ (aim - hi * axis)
+        distance = _fitting_distance(table, (width, height), k, dist, rot, aim, margin_px)
+        tvec = -rot @ (aim - distance * rot[2])
         return cls.from_arrays(width, height, k, dist, cv2.Rodrigues(rot)[0], tvec)
+
+
+def _random_lens(
+    width: int, height: int, rng: np.random.Generator, r: CameraRanges
+) -> tuple[np.ndarray, np.ndarray]:
+    """Intrinsics ``K`` and distortion (k1, k2, p1, p2, k3) of a lens drawn within ``r``."""
+    hfov = math.radians(rng.uniform(*r.hfov_deg))
+    f = (width / 2) / math.tan(hfov / 2)
+    cx = width / 2 + rng.uniform(-1, 1) * r.principal_jitter * width
+    cy = height / 2 + rng.uniform(-1, 1) * r.principal_jitter * height
+    k = np.array([[f, 0.0, cx], [0.0, f, cy], [0.0, 0.0, 1.0]])
+    k1 = rng.uniform(-r.k1, r.k1)
+    k2 = -np.sign(k1) * rng.uniform(0, r.k2_ratio) * abs(k1)  # opposite sign: real lenses flatten out
+    p1, p2 = rng.uniform(-r.tangential, r.tangential, size=2)
+    return k, np.array([k1, k2, p1, p2, 0.0])
+
+
+def _random_attitude(rng: np.random.Generator, r: CameraRanges) -> np.ndarray:
+    """World -> camera rotation: looking down, the table's long axis across the image, tilted and turned a
+    little (its last row is the optical axis in world coordinates)."""
+    # Base pose: camera x = table +y (long axis across the image), camera y = table +x, looking down.
+    base = np.array([[0.0, 1.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, -1.0]])
+    tilt = math.radians(rng.uniform(*r.tilt_deg))
+    azimuth = rng.uniform(0, 2 * math.pi)
+    yaw = math.radians(rng.uniform(-r.yaw_deg, r.yaw_deg))
+    pert = np.array([tilt * math.cos(azimuth), tilt * math.sin(azimuth), yaw])
+    rot: np.ndarray = cv2.Rodrigues(pert)[0] @ base
+    return rot
+
+
+def _fitting_distance(
+    table: TableModel,
+    size: tuple[int, int],
+    k: np.ndarray,
+    dist: np.ndarray,
+    rot: np.ndarray,
+    aim: np.ndarray,
+    margin_px: float,
+) -> float:
+    """The nearest distance along the optical axis from ``aim`` at which the cushions' outer edge stays
+    ``margin_px`` inside an image of ``size``."""
+    width, height = size
+    axis = rot[2]
+    outline = _fit_outline(table)
+
+    def fits(distance: float) -> bool:
+        t = -rot @ (aim - distance * axis)
+        px, _ = cv2.projectPoints(outline, cv2.Rodrigues(rot)[0], t, k, dist)
+        px = px.reshape(-1, 2)
+        return bool(
+            np.all(px >= margin_px)
+            and np.all(px[:, 0] <= width - margin_px)
+            and np.all(px[:, 1] <= height - margin_px)
+        )
+
+    lo, hi = 100.0, 100_000.0
+    if not fits(hi):
+        raise ValueError(f"the table cannot fit a {width} x {height} image with this lens")
+    for _ in range(60):  # bisection on the distance along the optical axis: ~1e-14 relative
+        mid = 0.5 * (lo + hi)
+        lo, hi = (lo, mid) if fits(mid) else (mid, hi)
+    return hi
 
 
 def _fit_outline(table: TableModel, per_side: int = 24) -> np.ndarray:

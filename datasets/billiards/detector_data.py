@@ -16,9 +16,10 @@ Layout under ``out``: ``images/{train,val}/*.jpg``, ``labels/{train,val}/*.txt``
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -29,9 +30,8 @@ from arbiter.games import BILLIARDS_GAMES
 from vision.table_view import TableView
 
 from .camera import Camera
-from .look import Look
-from .render import RenderedFrame, Stroke, TableRenderer
-from .synth import SynthConfig, frame_times, rng_for, scenes, simulate_shot
+from .render import RenderedFrame
+from .synth import SynthConfig, film, frame_times, scenes, simulate_shot
 
 TILE = 352  # square training tile, the view's height: two tiles cover the 640-wide view with overlap
 MIN_VISIBLE = 0.5  # a box cut by a tile edge is kept when at least this share of it is inside
@@ -39,6 +39,8 @@ MIN_VISIBLE = 0.5  # a box cut by a tile edge is kept when at least this share o
 # network's assigner (which takes anchors whose centres fall inside a box, every 8 px) too little to start
 # from scratch. Only centres are used at run time; two touching snooker balls' boxes still overlap < 0.3 IoU.
 MIN_BOX_PX = 16.0
+
+Box = tuple[int, float, float, float, float]  # class, u0, v0, u1, v1 in view pixels
 
 
 @dataclass(frozen=True)
@@ -57,7 +59,7 @@ class DatasetRecipe:
     rotation_error_deg: float = 0.3
     scale_error: float = 0.004
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {k: (list(v) if isinstance(v, tuple) else v) for k, v in self.__dict__.items()}
 
 
@@ -72,7 +74,7 @@ def _placement_error(recipe: DatasetRecipe, rng: np.random.Generator) -> tuple[n
 
 def view_labels(
     view: TableView, rendered: RenderedFrame, camera: Camera, to_assumed: Callable[[np.ndarray], np.ndarray]
-) -> list[tuple[int, float, float, float, float]]:
+) -> list[Box]:
     """``(cls, u0, v0, u1, v1)`` in view pixels for every object not hidden: balls as squares of their true
     diameter (at least ``MIN_BOX_PX``) at their true centre; pins by their image box carried back onto the
     table, widened the same way."""
@@ -102,7 +104,7 @@ def tiles(width: int) -> tuple[int, ...]:
     return (0, width - TILE) if width > TILE else (0,)
 
 
-def tile_lines(boxes: Iterable[tuple[int, float, float, float, float]], left: int, height: int) -> list[str]:
+def tile_lines(boxes: Iterable[Box], left: int, height: int) -> list[str]:
     lines = []
     for cls, u0, v0, u1, v1 in boxes:
         a0, a1 = max(u0, left), min(u1, left + TILE)
@@ -114,46 +116,41 @@ def tile_lines(boxes: Iterable[tuple[int, float, float, float, float]], left: in
     return lines
 
 
-def _shot_views(recipe: DatasetRecipe, game: str, seed: int, index: int):
-    """Yield ``(name, view image, boxes)`` for the chosen frames of one shot."""
+View = tuple[str, np.ndarray, list[Box], int]  # name, view image, labels, JPEG quality
+
+
+def _shot_views(recipe: DatasetRecipe, game: str, seed: int, index: int) -> Iterator[View]:
+    """Yield ``(name, view image, boxes, JPEG quality)`` for the chosen frames of one shot."""
     rng = np.random.default_rng([seed, index, 7])
     width, height = recipe.sizes[int(rng.integers(len(recipe.sizes)))]
     cfg = SynthConfig(game=game, seed=seed, width=width, height=height, video=False)
     shot = simulate_shot(cfg, index)
-    table = shot.trace.table
-    camera = Camera.random(table, width, height, rng_for(seed, index, "camera"))
-    look = Look.random(rng_for(seed, index, "look"))
-    strike = shot.trace.strike
-    renderer = TableRenderer(
-        table,
-        game,
-        camera,
-        look,
-        seed=int(rng_for(seed, index, "render").integers(2**31)),
-        stroke=Stroke(shot.t0, shot.trace.start[strike.cue_ball], math.radians(strike.phi_deg)),
-        clip_s=shot.clip_s,
-    )
-    times, sub_times = frame_times(cfg, shot, look)
+    filming = film(cfg, shot)
+    camera, table = filming.camera, cfg.spec.table
+    times, sub_times = frame_times(cfg, shot, filming.look)
     picks = np.sort(rng.choice(len(times), size=min(recipe.frames_per_shot, len(times)), replace=False))
     view = TableView(table)
     r = table.ball_radius_mm
     for k, exposure in zip(picks, scenes(cfg, shot, sub_times[picks]), strict=True):
         a, b = _placement_error(recipe, rng)
         a_inv = np.linalg.inv(a)
-        rectify = view.rectifier(
-            lambda xy, a=a, b=b: camera.project(np.c_[xy @ a.T + b, np.full(len(xy), r)])
-        )
-        rendered = renderer.render(exposure)
-        boxes = view_labels(view, rendered, camera, lambda xy, a_inv=a_inv, b=b: (xy - b) @ a_inv.T)
-        yield (
-            f"{game}_{seed}_{index:03d}_f{int(k):04d}",
-            rectify(rendered.image),
-            boxes,
-            int(look.jpeg_quality),
-        )
+
+        def to_image(xy: np.ndarray, a: np.ndarray = a, b: np.ndarray = b) -> np.ndarray:
+            return camera.project(np.c_[xy @ a.T + b, np.full(len(xy), r)])
+
+        def to_assumed(xy: np.ndarray, a_inv: np.ndarray = a_inv, b: np.ndarray = b) -> np.ndarray:
+            result: np.ndarray = (xy - b) @ a_inv.T
+            return result
+
+        rendered = filming.renderer.render(exposure)
+        boxes = view_labels(view, rendered, camera, to_assumed)
+        image = view.rectifier(to_image)(rendered.image)
+        yield f"{game}_{seed}_{index:03d}_f{int(k):04d}", image, boxes, int(filming.look.jpeg_quality)
 
 
-def build(recipe: DatasetRecipe, out: Path, on_shot: Callable[[str, int], None] | None = None) -> dict:
+def build(
+    recipe: DatasetRecipe, out: Path, on_shot: Callable[[str, int], None] | None = None
+) -> dict[str, dict[str, int]]:
     """Write the dataset under ``out``; returns counts per split."""
     counts = {"train": {"views": 0, "tiles": 0, "boxes": 0}, "val": {"views": 0, "tiles": 0, "boxes": 0}}
     for split, seed, n in (

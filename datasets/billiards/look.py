@@ -195,68 +195,27 @@ class Look:
 
     @classmethod
     def random(cls, rng: np.random.Generator, ranges: LookRanges | None = None) -> Look:
+        """A plausible room, drawn within ``ranges`` (``LookRanges()`` by default)."""
         r = ranges or LookRanges()
 
         def u(lo_hi: tuple[float, float]) -> float:
             return float(rng.uniform(*lo_hi))
 
-        def jitter(rgb: RGB, amount: float) -> RGB:
-            return tuple(int(np.clip(c + rng.normal(0, amount), 0, 255)) for c in rgb)  # type: ignore[return-value]
-
         if len(r.cloth_weights) != len(CLOTH_RGB):
             raise ValueError(f"LookRanges.cloth_weights needs one weight per cloth: {list(CLOTH_RGB)}")
         odds = np.asarray(r.cloth_weights, dtype=np.float64)
-        j_cloth, j_rail, j_floor, j_shaft, j_butt = r.colour_jitter
-        cloth = jitter(list(CLOTH_RGB.values())[rng.choice(len(CLOTH_RGB), p=odds / odds.sum())], j_cloth)
-        rail = jitter(list(RAIL_RGB.values())[rng.integers(len(RAIL_RGB))], j_rail)
-        n_lamps = int(rng.integers(r.lamps[0], r.lamps[1] + 1))
-        lamps = tuple(
-            Lamp(
-                (
-                    float(0.5 + rng.normal(0, r.lamp_jitter[0])),
-                    float((i + 0.5) / n_lamps + rng.normal(0, r.lamp_jitter[1])),
-                ),
-                u(r.lamp_sigma),
-                u(r.lamp_gain),
-            )
-            for i in range(n_lamps)
+        j_cloth, j_rail, j_floor, _, _ = r.colour_jitter
+        cloth = _jitter(
+            rng, list(CLOTH_RGB.values())[rng.choice(len(CLOTH_RGB), p=odds / odds.sum())], j_cloth
         )
+        rail = _jitter(rng, list(RAIL_RGB.values())[rng.integers(len(RAIL_RGB))], j_rail)
+        lamps = _random_lamps(rng, r)
         angle = rng.uniform(0, 2 * math.pi)
         hl = u(r.highlight_radius)
         sh_angle = rng.uniform(0, 2 * math.pi)
         sh = u(r.shadow_offset)
-        cue = None
-        if rng.random() < r.cue_probability:
-            skin = SKIN_RGB[rng.integers(len(SKIN_RGB))]
-            cue = CueLook(
-                length_mm=float(rng.uniform(1420, 1500)),
-                tip_mm=float(rng.uniform(9.5, 13.0)),
-                butt_mm=float(rng.uniform(28.0, 32.0)),
-                elevation_deg=float(rng.uniform(4.0, 12.0)),
-                shaft_rgb=jitter(CueLook.shaft_rgb, j_shaft),
-                butt_rgb=jitter(CueLook.butt_rgb, j_butt),
-                gap_mm=(float(rng.uniform(5, 15)), float(rng.uniform(40, 90))),
-                feather_hz=float(rng.uniform(0.8, 1.8)),
-                stroke_s=float(rng.uniform(0.25, 0.5)),
-                follow_mm=float(rng.uniform(30, 120)),
-                withdraw_s=float(rng.uniform(0.5, 1.5)),
-                bridge_hand=bool(rng.random() < r.bridge_probability),
-                skin_rgb=skin,
-                bridge_mm=float(rng.uniform(150, 260)),
-            )
-        arm = None
-        if rng.random() < r.arm_probability:
-            arm = ArmLook(
-                start_frac=float(rng.uniform(0.1, 0.7)),
-                duration_frac=float(rng.uniform(0.1, 0.3)),
-                side=SIDES[rng.integers(len(SIDES))],
-                reach_uv=(float(rng.uniform(0.15, 0.85)), float(rng.uniform(0.1, 0.9))),
-                width_mm=float(rng.uniform(80, 120)),
-                height_mm=float(rng.uniform(120, 400)),
-                move_s=float(rng.uniform(0.2, 0.6)),
-                sleeve_rgb=SLEEVE_RGB[rng.integers(len(SLEEVE_RGB))],
-                skin_rgb=SKIN_RGB[rng.integers(len(SKIN_RGB))],
-            )
+        cue = _random_cue(rng, r) if rng.random() < r.cue_probability else None
+        arm = _random_arm(rng) if rng.random() < r.arm_probability else None
         return cls(
             cloth_rgb=cloth,
             cloth_texture=u(r.cloth_texture),
@@ -275,7 +234,7 @@ class Look:
             ball_ambient=u(r.ball_ambient),
             cloth_reflection=u(r.cloth_reflection),
             face_shade=u(r.face_shade),
-            floor_rgb=jitter(Look.floor_rgb, j_floor),
+            floor_rgb=_jitter(rng, Look.floor_rgb, j_floor),
             shadow_offset=(float(sh * math.cos(sh_angle)), float(sh * math.sin(sh_angle))),
             shadow_strength=u(r.shadow_strength),
             shadow_softness=u(r.shadow_softness),
@@ -288,7 +247,8 @@ class Look:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-friendly (tuples become lists); ``from_dict`` restores an equal Look."""
-        return _jsonable(dataclasses.asdict(self))
+        out: dict[str, Any] = _jsonable(dataclasses.asdict(self))
+        return out
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Look:
@@ -322,3 +282,62 @@ def _jsonable(v: Any) -> Any:
 def _tuples(d: dict[str, Any]) -> dict[str, Any]:
     """Lists from JSON back to the tuples the frozen dataclasses hold (so equality survives a round trip)."""
     return {k: tuple(v) if isinstance(v, list) else v for k, v in d.items()}
+
+
+def _jitter(rng: np.random.Generator, rgb: RGB, amount: float) -> RGB:
+    """``rgb`` wandered by gaussian noise of ``amount`` levels per channel."""
+    r, g, b = (int(np.clip(c + rng.normal(0, amount), 0, 255)) for c in rgb)
+    return (r, g, b)
+
+
+def _random_lamps(rng: np.random.Generator, r: LookRanges) -> tuple[Lamp, ...]:
+    """One to a few lamps hanging in a row along the table, each a little off the row."""
+    n_lamps = int(rng.integers(r.lamps[0], r.lamps[1] + 1))
+    return tuple(
+        Lamp(
+            (
+                float(0.5 + rng.normal(0, r.lamp_jitter[0])),
+                float((i + 0.5) / n_lamps + rng.normal(0, r.lamp_jitter[1])),
+            ),
+            float(rng.uniform(*r.lamp_sigma)),
+            float(rng.uniform(*r.lamp_gain)),
+        )
+        for i in range(n_lamps)
+    )
+
+
+def _random_cue(rng: np.random.Generator, r: LookRanges) -> CueLook:
+    """A cue stick and a player's stroke: sizes, colours and timing of real sticks and players."""
+    _, _, _, j_shaft, j_butt = r.colour_jitter
+    skin = SKIN_RGB[rng.integers(len(SKIN_RGB))]
+    return CueLook(
+        length_mm=float(rng.uniform(1420, 1500)),
+        tip_mm=float(rng.uniform(9.5, 13.0)),
+        butt_mm=float(rng.uniform(28.0, 32.0)),
+        elevation_deg=float(rng.uniform(4.0, 12.0)),
+        shaft_rgb=_jitter(rng, CueLook.shaft_rgb, j_shaft),
+        butt_rgb=_jitter(rng, CueLook.butt_rgb, j_butt),
+        gap_mm=(float(rng.uniform(5, 15)), float(rng.uniform(40, 90))),
+        feather_hz=float(rng.uniform(0.8, 1.8)),
+        stroke_s=float(rng.uniform(0.25, 0.5)),
+        follow_mm=float(rng.uniform(30, 120)),
+        withdraw_s=float(rng.uniform(0.5, 1.5)),
+        bridge_hand=bool(rng.random() < r.bridge_probability),
+        skin_rgb=skin,
+        bridge_mm=float(rng.uniform(150, 260)),
+    )
+
+
+def _random_arm(rng: np.random.Generator) -> ArmLook:
+    """An arm reaching in over a random cushion for part of the clip."""
+    return ArmLook(
+        start_frac=float(rng.uniform(0.1, 0.7)),
+        duration_frac=float(rng.uniform(0.1, 0.3)),
+        side=SIDES[rng.integers(len(SIDES))],
+        reach_uv=(float(rng.uniform(0.15, 0.85)), float(rng.uniform(0.1, 0.9))),
+        width_mm=float(rng.uniform(80, 120)),
+        height_mm=float(rng.uniform(120, 400)),
+        move_s=float(rng.uniform(0.2, 0.6)),
+        sleeve_rgb=SLEEVE_RGB[rng.integers(len(SLEEVE_RGB))],
+        skin_rgb=SKIN_RGB[rng.integers(len(SKIN_RGB))],
+    )

@@ -19,6 +19,7 @@ def truth_detections(
 ) -> Iterator[tuple[float, Detections]]:
     """Per frame of ``frames.jsonl``: every visible ball as a detection at its true position plus gaussian
     noise of ``noise_mm``; each is dropped with probability ``miss_rate``."""
+    spec = billiards(game)
     rng = np.random.default_rng(seed)
     with (Path(shot_dir) / "frames.jsonl").open() as lines:
         for line in lines:
@@ -28,7 +29,7 @@ def truth_detections(
                 if b["pocketed"] or b["hidden"] or b["xy_px"] is None or rng.random() < miss_rate:
                     continue
                 xy.append(np.asarray(b["xy_mm"]) + rng.normal(0.0, noise_mm, 2))
-                cls.append(APPEARANCE_CLASSES.index(billiards(game).look(bid).cls))
+                cls.append(APPEARANCE_CLASSES.index(spec.look(bid).cls))
             n = len(xy)
             yield (
                 frame["t"],

@@ -17,6 +17,7 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
+from typing import Any
 
 import numpy as np
 
@@ -80,7 +81,7 @@ class ShotTrace:
         """The simulated pooltool ``System`` (for pooltool's own tools, such as its rulesets)."""
         return self._system
 
-    def states_at(self, times: Sequence[float]) -> list[tuple[BallState, ...]]:
+    def states_at(self, times: Sequence[float] | np.ndarray) -> list[tuple[BallState, ...]]:
         """Every ball's state at each time in ``times`` (seconds after the strike; clamped to the shot)."""
         import pooltool as pt
 
@@ -89,10 +90,10 @@ class ShotTrace:
         waiting = raw < 0.0
         ts = np.clip(raw, 0.0, self.duration_s)
         order = np.argsort(ts, kind="stable")
-        per_ball: dict[str, list] = {}
+        per_ball: dict[str, list[Any]] = {}
         for bid, ball in self._system.balls.items():  # type: ignore[attr-defined]
             states = pt.interpolate_ball_states(ball, ts[order], extrapolate=True)
-            unsorted = [None] * len(ts)
+            unsorted: list[Any] = [None] * len(ts)
             for i, st in zip(order, states, strict=True):
                 unsorted[i] = st
             per_ball[bid] = unsorted
@@ -126,22 +127,24 @@ class ShotTrace:
         return {b.id: b.xy_mm for b in final if b.on_table}
 
 
-def _pooltool_table(table: TableModel):
+def _pooltool_table(table: TableModel) -> Any:
+    """pooltool's table of ``table``: a carom table, or one with pockets of its openings and jaw angles."""
     import pooltool as pt
     from pooltool.objects.table.specs import BilliardTableSpecs, PocketTableSpecs
 
-    common = {
-        "l": table.length_mm / MM_PER_M,
-        "w": table.width_mm / MM_PER_M,
-        "cushion_width": table.cushion_width_mm / MM_PER_M,
-        "cushion_height": table.cushion_height_mm / MM_PER_M,
-    }
+    length, width = table.length_mm / MM_PER_M, table.width_mm / MM_PER_M
+    cushion_width, cushion_height = table.cushion_width_mm / MM_PER_M, table.cushion_height_mm / MM_PER_M
     if not table.pockets:
-        return pt.Table.from_table_specs(BilliardTableSpecs(**common))
+        return pt.Table.from_table_specs(
+            BilliardTableSpecs(l=length, w=width, cushion_width=cushion_width, cushion_height=cushion_height)
+        )
     corner = next(p for p in table.pockets if p.corner)
     middle = next(p for p in table.pockets if not p.corner)
     specs = PocketTableSpecs(
-        **common,
+        l=length,
+        w=width,
+        cushion_width=cushion_width,
+        cushion_height=cushion_height,
         corner_pocket_width=corner.opening_mm / MM_PER_M,
         side_pocket_width=middle.opening_mm / MM_PER_M,
         corner_pocket_angle=corner.jaw_angle_deg,
@@ -150,7 +153,7 @@ def _pooltool_table(table: TableModel):
     return pt.Table.from_table_specs(specs)
 
 
-def _cushion_sides(pt_table, table: TableModel) -> dict[str, str]:
+def _cushion_sides(pt_table: Any, table: TableModel) -> dict[str, str]:
     """Map every cushion segment id to the side of the table it belongs to, by where its middle lies."""
     w, length = table.width_mm / MM_PER_M, table.length_mm / MM_PER_M
     sides = {}
@@ -162,7 +165,7 @@ def _cushion_sides(pt_table, table: TableModel) -> dict[str, str]:
     return sides
 
 
-def _moving_first(event) -> tuple[str, str]:
+def _moving_first(event: Any) -> tuple[str, str]:
     """Order the two balls of a contact: the one whose velocity carries it into the other comes first."""
     a, b = event.agents
     pa, va = a.initial.state.rvw[0][:2], a.initial.state.rvw[1][:2]
@@ -194,8 +197,8 @@ def simulate(
     if len(ids) > 1:
         d = np.linalg.norm(pts[:, None] - pts[None], axis=-1) + np.eye(len(ids)) * 1e9
         if d.min() < 2 * r * 0.999:
-            i, j = np.unravel_index(np.argmin(d), d.shape)
-            raise ValueError(f"balls {ids[i]} and {ids[j]} overlap ({d[i, j]:.1f} mm apart)")
+            a, b = (int(k) for k in np.unravel_index(np.argmin(d), d.shape))
+            raise ValueError(f"balls {ids[a]} and {ids[b]} overlap ({d[a, b]:.1f} mm apart)")
 
     pt_table = _pooltool_table(table)
     balls = {
@@ -213,6 +216,8 @@ def simulate(
     for ev in system.events:
         et = ev.event_type
         kind = None
+        ids_: tuple[str, ...]
+        where: str | None
         if et == pt.EventType.STICK_BALL:
             kind, ids_, where = "stick", (ev.ids[1],), None
         elif et == pt.EventType.BALL_BALL:

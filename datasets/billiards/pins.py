@@ -17,7 +17,7 @@ import numpy as np
 from arbiter.tables import PinSpec, TableModel
 
 from .physics import ShotTrace
-from .scene import PinState
+from .scene import XY, PinState
 
 # Sampling step for the ball-pin distance: a ball at 8 m/s moves 8 mm a step, a quarter of its radius;
 # the contact time is then refined linearly between the two samples around it.
@@ -32,7 +32,7 @@ class PinFall:
     pin: str
     t: float
     by: str  # the ball, or the pin, that knocked it down
-    rest_xy_mm: tuple[float, float]
+    rest_xy_mm: XY
     angle_rad: float
 
 
@@ -94,7 +94,7 @@ def knockdowns(trace: ShotTrace) -> tuple[PinFall, ...]:
     return tuple(sorted(falls.values(), key=lambda f: f.t))
 
 
-def _segment_distance(p, a, b) -> tuple[float, float]:
+def _segment_distance(p: XY, a: XY, b: XY) -> tuple[float, float]:
     """Distance from ``p`` to segment ``a``-``b`` and the fraction along it of the nearest point."""
     ax, ay = a
     dx, dy = b[0] - ax, b[1] - ay

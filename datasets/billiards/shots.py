@@ -8,13 +8,16 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 import numpy as np
 
-from arbiter.games import billiards
+from arbiter.balls import kind
+from arbiter.games import BilliardsSpec
 from arbiter.tables import Pocket, TableModel
 
 from .physics import Strike, simulate
+from .world import AIM_ERROR_DEG, BreakShot, world_of
 
 XY = tuple[float, float]
 
@@ -27,12 +30,6 @@ HEADING_TOLERANCE_DEG = 0.05
 SECANT_STEP_DEG = 0.2
 ROLL_DECEL = 0.098  # pooltool's rolling resistance times g (u_r = 0.01)
 SLIDE_LOSS = 1.4  # a struck ball keeps 5/7 of its speed once it rolls
-# Aiming error of a good amateur, in degrees: shots are tried, not guaranteed. At 0.15 degrees about half of
-# the aimed pots drop on a snooker table's tight pockets, a club player's rate.
-AIM_ERROR_DEG = 0.15
-# Pyramid pockets leave 4-5 mm over the ball: the game is played, and filmed, by players about three times
-# as precise (pooltool's jaws are rigid, real ones give a little), or hardly an aimed ball would drop.
-AIM_ERROR_DEG_BY_GAME = {"pyramid": 0.03}
 
 
 @dataclass(frozen=True)
@@ -43,6 +40,19 @@ class PlannedShot:
     pocket: str | None = None  # the pocket the intent aims for
     potter: str | None = None  # the ball meant to drop (the cue ball for an in-off)
     heading_deg: float | None = None  # the direction the potter must leave its contact in
+
+
+class _Aim(NamedTuple):
+    """One makeable try at an aimed intent."""
+
+    difficulty: float  # grows with distance, cut and approach angle
+    intent: str
+    target: str  # the first ball hit
+    pocket: str
+    potter: str  # the ball meant to drop
+    phi_deg: float  # the cue ball's direction
+    legs_mm: tuple[float, ...]  # the legs of the path, cue ball first
+    heading_deg: float  # the direction the potter must leave its contact in
 
 
 def _pocket_aim(pocket: Pocket, r: float) -> XY:
@@ -139,7 +149,7 @@ def _spin(rng: np.random.Generator) -> tuple[float, float]:
 
 
 def plan(
-    table: TableModel,
+    spec: BilliardsSpec,
     layout: dict[str, XY],
     intent: str,
     rng: np.random.Generator,
@@ -149,7 +159,8 @@ def plan(
     clear line (no pottable ball, no pocket for a double), and names the intent it really used."""
     if intent not in INTENTS:
         raise ValueError(f"unknown shot intent {intent!r}; choose one of {', '.join(INTENTS)}")
-    cue = cue_ball or billiards(table.game).cue_ball
+    table = spec.table
+    cue = cue_ball or spec.cue_ball
     r = table.ball_radius_mm
     c = layout[cue]
     objects = [b for b in layout if b != cue]
@@ -167,13 +178,13 @@ def plan(
     if intent == "break" or not objects:
         if not objects:
             return PlannedShot("miss", strike(float(rng.uniform(0, 360)), "medium"))
-        return _break(table, layout, cue, objects, rng)
+        return _BREAKS[world_of(spec).opening.shot](spec, layout, cue, objects, rng)
 
     if intent in ("pot", "double", "plant", "in_off") and table.pockets:
         options = _aimed_options(table, layout, cue, intent, rng)
         if options:
             # A player takes one of the easiest shots on, not the first he sees.
-            options.sort(key=lambda o: o[0])
+            options.sort(key=lambda o: o.difficulty)
             _, kind, target, pocket, potter, phi, legs, heading = options[
                 int(rng.integers(min(3, len(options))))
             ]
@@ -196,97 +207,145 @@ def plan(
     return PlannedShot("power", strike(_phi(c, t), "hard"), target)
 
 
+def _plants(
+    table: TableModel, layout: dict[str, XY], cue: str, target: str, pocket: Pocket, approach: float
+) -> list[_Aim]:
+    """Plants into ``pocket``: a first ball hit into ``target`` so that the target goes to the pocket."""
+    r = table.ball_radius_mm
+    c, t = layout[cue], layout[target]
+    mouth = _pocket_aim(pocket, r)
+    g2 = _ghost(t, mouth, r)
+    if not _path_clear(t, mouth, layout, {target, cue}, 2 * r):
+        return []
+    out = []
+    for first in layout:
+        f = layout[first]
+        if first in (cue, target) or not _path_clear(f, g2, layout, {first, target, cue}, 2 * r):
+            continue
+        g1 = _ghost(f, g2, r)
+        if _path_clear(c, g1, layout, {cue, first}, 2 * r) and _cut_ok(c, g1, f):
+            legs = (math.dist(c, g1), math.dist(f, g2), math.dist(t, mouth))
+            hard = sum(legs) / 1000 + _cut_deg(c, g1, f) / 30 + approach / 15
+            out.append(_Aim(hard, "plant", first, pocket.id, target, _phi(c, g1), legs, _phi(t, mouth)))
+    return out
+
+
+def _in_off(table: TableModel, layout: dict[str, XY], cue: str, target: str, pocket: Pocket) -> _Aim | None:
+    """The cue ball off ``target`` into ``pocket``, along the tangent line of a stun contact."""
+    r = table.ball_radius_mm
+    c, t = layout[cue], layout[target]
+    mouth = _pocket_aim(pocket, r)
+    g = _in_off_ghost(t, mouth, r, c)
+    if not g or not _path_clear(c, g, layout, {cue, target}, 2 * r):
+        return None
+    legs = (math.dist(c, g), math.dist(g, mouth))
+    hard = sum(legs) / 1000 + _cut_deg(c, g, t) / 30
+    return _Aim(hard, "in_off", target, pocket.id, cue, _phi(c, g), legs, _phi(g, mouth))
+
+
+def _pot(
+    table: TableModel,
+    layout: dict[str, XY],
+    cue: str,
+    target: str,
+    pocket: Pocket,
+    approach: float,
+    aim_at: XY,
+    intent: str,
+) -> _Aim | None:
+    """``target`` sent toward ``aim_at``: the pocket itself (a pot), or its mirror in a cushion (a double)."""
+    r = table.ball_radius_mm
+    c, t = layout[cue], layout[target]
+    g = _ghost(t, aim_at, r)
+    if not _path_clear(t, aim_at, layout, {target, cue}, 2 * r):
+        return None
+    if not (_path_clear(c, g, layout, {cue, target}, 2 * r) and _cut_ok(c, g, t)):
+        return None
+    legs = (math.dist(c, g), math.dist(t, aim_at))
+    hard = sum(legs) / 1000 + _cut_deg(c, g, t) / 30 + approach / 15
+    return _Aim(hard, intent, target, pocket.id, target, _phi(c, g), legs, _phi(t, aim_at))
+
+
 def _aimed_options(
     table: TableModel, layout: dict[str, XY], cue: str, intent: str, rng: np.random.Generator
-) -> list[tuple[float, str, str, str, str, float, tuple[float, ...], float]]:
-    """Every makeable try at ``intent``: (difficulty, intent, first ball, pocket, potter, cue direction,
-    legs of the path in mm, the potter's heading). Difficulty grows with distance, cut and approach angle."""
-    r = table.ball_radius_mm
-    c = layout[cue]
-    objects = [b for b in layout if b != cue]
-    out = []
-    for target in objects:
+) -> list[_Aim]:
+    """Every makeable try at ``intent``. Difficulty grows with distance, cut and approach angle."""
+    out: list[_Aim] = []
+    for target in (b for b in layout if b != cue):
         t = layout[target]
         for p in table.pockets:
             approach = _approach_deg(p, t)
             if approach > _max_approach_deg(p, table.ball_diameter_mm):
                 continue  # no player tries a pocket at this angle: the near jaw is in the way
-            mouth = _pocket_aim(p, r)
             if intent == "plant":
-                # Hit a first ball into the target so that the target goes to the pocket.
-                g2 = _ghost(t, mouth, r)
-                if not _path_clear(t, mouth, layout, {target, cue}, 2 * r):
-                    continue
-                for first in objects:
-                    f = layout[first]
-                    if first == target or not _path_clear(f, g2, layout, {first, target, cue}, 2 * r):
-                        continue
-                    g1 = _ghost(f, g2, r)
-                    if _path_clear(c, g1, layout, {cue, first}, 2 * r) and _cut_ok(c, g1, f):
-                        legs = (math.dist(c, g1), math.dist(f, g2), math.dist(t, mouth))
-                        hard = sum(legs) / 1000 + _cut_deg(c, g1, f) / 30 + approach / 15
-                        out.append((hard, "plant", first, p.id, target, _phi(c, g1), legs, _phi(t, mouth)))
+                out += _plants(table, layout, cue, target, p, approach)
                 continue
+            aim: _Aim | None
             if intent == "in_off":
-                g = _in_off_ghost(t, mouth, r, c)
-                if g and _path_clear(c, g, layout, {cue, target}, 2 * r):
-                    legs = (math.dist(c, g), math.dist(g, mouth))
-                    hard = sum(legs) / 1000 + _cut_deg(c, g, t) / 30
-                    out.append((hard, "in_off", target, p.id, cue, _phi(c, g), legs, _phi(g, mouth)))
-                continue
-            aim_at = _mirror_pocket(table, mouth, rng) if intent == "double" else mouth
-            g = _ghost(t, aim_at, r)
-            if not _path_clear(t, aim_at, layout, {target, cue}, 2 * r):
-                continue
-            if _path_clear(c, g, layout, {cue, target}, 2 * r) and _cut_ok(c, g, t):
-                legs = (math.dist(c, g), math.dist(t, aim_at))
-                hard = sum(legs) / 1000 + _cut_deg(c, g, t) / 30 + approach / 15
-                out.append((hard, intent, target, p.id, target, _phi(c, g), legs, _phi(t, aim_at)))
+                aim = _in_off(table, layout, cue, target, p)
+            else:
+                mouth = _pocket_aim(p, table.ball_radius_mm)
+                aim_at = _mirror_pocket(table, mouth, rng) if intent == "double" else mouth
+                aim = _pot(table, layout, cue, target, p, approach, aim_at, intent)
+            if aim is not None:
+                out.append(aim)
     return out
 
 
-def _break(
-    table: TableModel, layout: dict[str, XY], cue: str, objects: list[str], rng: np.random.Generator
+def _break_off(
+    spec: BilliardsSpec, layout: dict[str, XY], cue: str, objects: list[str], rng: np.random.Generator
 ) -> PlannedShot:
-    """The opening shot of each game: a power break into the apex ball (14.1, pyramid), a thin contact on
-    an outside red of the pack at medium pace (snooker), the opponent's ball first (five-pins)."""
+    """Snooker's break-off: from the D toward the end red of the back row on the cue ball's side, a thin
+    contact on its outside half at medium pace, so the white comes off the top and side cushions back
+    toward baulk."""
+    table, c, r = spec.table, layout[cue], spec.table.ball_radius_mm
+    reds = [b for b in objects if kind(b) == "red"] or objects
+    back = max(layout[b][1] for b in reds)
+    row = [b for b in reds if abs(layout[b][1] - back) < 1]
+    target = (
+        max(row, key=lambda b: layout[b][0])
+        if c[0] >= table.width_mm / 2
+        else min(row, key=lambda b: layout[b][0])
+    )
+    t = layout[target]
+    ux, uy = _unit((t[0] - c[0], t[1] - c[1]))
+    outside = 1.0 if t[0] >= table.width_mm / 2 else -1.0
+    normal = (outside * uy, -outside * ux) if uy * outside > 0 else (-outside * uy, outside * ux)
+    clip = 2 * r * float(rng.uniform(0.8, 0.95))
+    ghost = (t[0] + normal[0] * clip, t[1] + normal[1] * clip)
+    speed = float(rng.uniform(3.0, 4.5))
+    side, follow = float(rng.uniform(-0.3, 0.3)), float(rng.uniform(0.0, 0.3))
+    return PlannedShot("break", Strike(cue, speed, _phi(c, ghost), 0.0, side, follow), target)
+
+
+def _break_at_opponent(
+    spec: BilliardsSpec, layout: dict[str, XY], cue: str, objects: list[str], rng: np.random.Generator
+) -> PlannedShot:
+    """Five-pins: the other player's ball first."""
     c = layout[cue]
-    r = table.ball_radius_mm
-    if table.game == "snooker":
-        # Break-off: from the D toward the end red of the back row on the cue ball's side, a thin contact on
-        # its outside half, so the white comes off the top and side cushions back toward baulk.
-        reds = [b for b in objects if b.startswith("red:")] or objects
-        back = max(layout[b][1] for b in reds)
-        row = [b for b in reds if abs(layout[b][1] - back) < 1]
-        target = (
-            max(row, key=lambda b: layout[b][0])
-            if c[0] >= table.width_mm / 2
-            else min(row, key=lambda b: layout[b][0])
-        )
-        t = layout[target]
-        ux, uy = _unit((t[0] - c[0], t[1] - c[1]))
-        outside = 1.0 if t[0] >= table.width_mm / 2 else -1.0
-        normal = (outside * uy, -outside * ux) if uy * outside > 0 else (-outside * uy, outside * ux)
-        clip = 2 * r * float(rng.uniform(0.8, 0.95))
-        ghost = (t[0] + normal[0] * clip, t[1] + normal[1] * clip)
-        speed = float(rng.uniform(3.0, 4.5))
-        return PlannedShot(
-            "break",
-            Strike(
-                cue, speed, _phi(c, ghost), 0.0, float(rng.uniform(-0.3, 0.3)), float(rng.uniform(0.0, 0.3))
-            ),
-            target,
-        )
-    if table.game == "five-pins":
-        target = "yellow" if cue == "white" else "white"
-        target = target if target in layout else objects[0]
-        phi = _phi(c, layout[target]) + float(rng.normal(0, 1.5))
-        return PlannedShot("break", Strike(cue, _speed(rng, "medium"), phi % 360, 0.0, *_spin(rng)), target)
+    others = [b for b in spec.cue_balls if b != cue and b in layout]
+    target = others[0] if others else objects[0]
+    phi = _phi(c, layout[target]) + float(rng.normal(0, 1.5))
+    return PlannedShot("break", Strike(cue, _speed(rng, "medium"), phi % 360, 0.0, *_spin(rng)), target)
+
+
+def _power_break(
+    spec: BilliardsSpec, layout: dict[str, XY], cue: str, objects: list[str], rng: np.random.Generator
+) -> PlannedShot:
+    """14.1 and pyramid: a power break into the nearest ball, the apex of the rack."""
+    c = layout[cue]
     target = min(objects, key=lambda b: math.dist(c, layout[b]))
     phi = _phi(c, layout[target]) + float(rng.normal(0, 0.5))
     return PlannedShot(
         "break", Strike(cue, _speed(rng, "break"), phi % 360, 0.0, 0.0, float(rng.uniform(-0.2, 0.2))), target
     )
+
+
+_BREAKS = {
+    BreakShot.THIN_ON_PACK: _break_off,
+    BreakShot.OPPONENT_BALL: _break_at_opponent,
+    BreakShot.POWER: _power_break,
+}
 
 
 def _cut_deg(cue: XY, ghost: XY, obj: XY) -> float:
@@ -324,8 +383,33 @@ def _in_off_ghost(obj: XY, pocket: XY, r: float, cue: XY) -> XY | None:
     return best if _cut_ok(cue, best, obj, 80.0) else None
 
 
+def _heading_error(
+    table: TableModel, layout: dict[str, XY], strike: Strike, potter: str, heading: float
+) -> float | None:
+    """How far (degrees, signed) the potter leaves its first contact off ``heading`` under ``strike``,
+    measured in the engine; None when it is not hit or hardly moves."""
+    trace = simulate(table, layout, strike)
+    cue = strike.cue_ball
+    first = next(
+        (
+            c
+            for c in trace.contacts
+            if c.kind == "ball_ball" and potter in c.ids and (potter != cue or c.ids[0] == cue)
+        ),
+        None,
+    )
+    if first is None:
+        return None
+    start, later = trace.states_at([first.t, first.t + HEADING_WINDOW_S])
+    a = next(b.xy_mm for b in start if b.id == potter)
+    b = next(b.xy_mm for b in later if b.id == potter)
+    if math.dist(a, b) < 1.0:
+        return None
+    return (_phi(a, b) - heading + 180.0) % 360.0 - 180.0
+
+
 def refine_aim(
-    table: TableModel,
+    spec: BilliardsSpec,
     layout: dict[str, XY],
     planned: PlannedShot,
     rng: np.random.Generator,
@@ -337,30 +421,12 @@ def refine_aim(
     under side spin, which together move the object ball a few degrees: enough to miss a pocket. Secant
     steps on the cue direction bring the potter's departure heading onto the intended one, measured in the
     engine itself."""
-    if planned.potter is None or planned.heading_deg is None:
+    potter, heading = planned.potter, planned.heading_deg
+    if potter is None or heading is None:
         return planned
 
     def error(phi: float) -> float | None:
-        trace = simulate(table, layout, replace(planned.strike, phi_deg=phi % 360))
-        cue = planned.strike.cue_ball
-        first = next(
-            (
-                c
-                for c in trace.contacts
-                if c.kind == "ball_ball"
-                and planned.potter in c.ids
-                and (planned.potter != cue or c.ids[0] == cue)
-            ),
-            None,
-        )
-        if first is None:
-            return None
-        start, later = trace.states_at([first.t, first.t + HEADING_WINDOW_S])
-        a = next(b.xy_mm for b in start if b.id == planned.potter)
-        b = next(b.xy_mm for b in later if b.id == planned.potter)
-        if math.dist(a, b) < 1.0:
-            return None
-        return (_phi(a, b) - planned.heading_deg + 180.0) % 360.0 - 180.0
+        return _heading_error(spec.table, layout, replace(planned.strike, phi_deg=phi % 360), potter, heading)
 
     phi0 = planned.strike.phi_deg
     e0 = error(phi0)
@@ -374,6 +440,6 @@ def refine_aim(
             e1 = error(phi1)
         if e1 is not None and abs(e1) < abs(e0):
             phi0 = phi1
-    sigma = AIM_ERROR_DEG_BY_GAME.get(table.game, AIM_ERROR_DEG)
+    sigma = world_of(spec).aim_error_deg
     aimed = replace(planned.strike, phi_deg=(phi0 + float(rng.normal(0.0, sigma))) % 360)
     return replace(planned, strike=aimed)

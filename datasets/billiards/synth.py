@@ -23,20 +23,21 @@ import math
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
+import yaml
 
 from arbiter import contract as c
 from arbiter.balls import APPEARANCE_CLASSES
-from arbiter.games import billiards
-from arbiter.tables import TableModel
+from arbiter.games import BilliardsSpec, billiards
 from vision.video import VideoWriter
 
 from . import layouts, pins, shots
 from .camera import Camera
 from .look import Look
-from .physics import ShotTrace, simulate
+from .physics import Contact, ShotTrace, simulate
 from .render import RenderedFrame, Stroke, TableRenderer, exposure_times
 from .scene import SceneSample
 
@@ -74,9 +75,10 @@ class SynthConfig:
     pre_roll_s: tuple[float, float] = (0.6, 1.0)
     post_roll_s: float = 0.5
     intents: dict[str, float] = field(default_factory=lambda: dict(INTENT_WEIGHTS))
+    spec: BilliardsSpec = field(init=False, repr=False, compare=False)  # the game's, resolved once here
 
     def __post_init__(self) -> None:
-        billiards(self.game)  # raises UnknownGameError naming the billiards games
+        object.__setattr__(self, "spec", billiards(self.game))  # UnknownGameError names the billiards games
         if self.shots < 1:
             raise ValueError(f"shots must be at least 1 (got {self.shots})")
         if not 1 <= self.fps <= 1000:
@@ -110,28 +112,36 @@ class SimulatedShot:
         return self.t0 + shot_time
 
 
+def _draw_shot(
+    cfg: SynthConfig, rng: np.random.Generator
+) -> tuple[shots.PlannedShot, dict[str, layouts.XY], bool]:
+    """A layout, an intent and the strike that tries it: (planned shot, layout, cue ball in hand)."""
+    spec = cfg.spec
+    names = list(cfg.intents)
+    weights = np.array([cfg.intents[n] for n in names], dtype=float)
+    intent = str(rng.choice(names, p=weights / weights.sum()))
+    if intent == "break":
+        layout, in_hand = layouts.opening(spec, rng), True
+    else:
+        layout = layouts.midgame(spec, rng)
+        in_hand = bool(rng.random() < IN_HAND_PROBABILITY)
+    cue = spec.cue_ball
+    if len(spec.cue_balls) > 1 and intent != "break" and rng.random() < 0.5:
+        cue = spec.cue_balls[1]  # each player has a ball (five-pins): the players alternate
+    if in_hand and intent != "break":
+        layout.pop(cue)
+        layout[cue] = layouts.place_in_hand(spec, rng, layout)
+    planned = shots.refine_aim(spec, layout, shots.plan(spec, layout, intent, rng, cue_ball=cue), rng)
+    return planned, layout, in_hand
+
+
 def simulate_shot(cfg: SynthConfig, index: int) -> SimulatedShot:
     """Draw and simulate shot ``index`` of the run: a layout, an intent, a strike; shots that are still
     rolling after ``MAX_SHOT_S`` are re-drawn from the same stream."""
-    table = billiards(cfg.game).table
     rng = rng_for(cfg.seed, index, "physics")
-    names = list(cfg.intents)
-    weights = np.array([cfg.intents[n] for n in names], dtype=float)
     for _ in range(50):
-        intent = str(rng.choice(names, p=weights / weights.sum()))
-        if intent == "break":
-            layout, in_hand = layouts.opening(table, rng), True
-        else:
-            layout = layouts.midgame(table, rng)
-            in_hand = bool(rng.random() < IN_HAND_PROBABILITY)
-        cue = billiards(cfg.game).cue_ball
-        if cfg.game == "five-pins" and intent != "break" and rng.random() < 0.5:
-            cue = "yellow"  # the players alternate balls
-        if in_hand and intent != "break":
-            layout.pop(cue)
-            layout[cue] = layouts.place_in_hand(table, rng, layout)
-        planned = shots.refine_aim(table, layout, shots.plan(table, layout, intent, rng, cue_ball=cue), rng)
-        trace = simulate(table, layout, planned.strike, max_duration_s=MAX_SHOT_S)
+        planned, layout, in_hand = _draw_shot(cfg, rng)
+        trace = simulate(cfg.spec.table, layout, planned.strike, max_duration_s=MAX_SHOT_S)
         if trace.duration_s >= MAX_SHOT_S - 1e-9:
             continue
         falls = pins.knockdowns(trace)
@@ -143,25 +153,31 @@ def simulate_shot(cfg: SynthConfig, index: int) -> SimulatedShot:
     raise RuntimeError(f"shot {index}: no shot under {MAX_SHOT_S} s in 50 draws; check the intents")
 
 
-def truth_events(cfg: SynthConfig, shot: SimulatedShot) -> list[object]:
+def _contact_line(con: Contact, t: float) -> c.Event:
+    """A contact of the engine as the contract's line at clip time ``t``."""
+    if con.kind == "stick":
+        return c.ShotStart(t=t, ball=con.ids[0])
+    if con.kind == "ball_ball":
+        return c.BallBall(t=t, balls=(con.ids[0], con.ids[1]))
+    if con.where is None:
+        raise ValueError(f"a {con.kind} contact of the engine without its side or pocket: {con}")
+    if con.kind == "cushion":
+        return c.Cushion(t=t, ball=con.ids[0], side=con.where)
+    return c.Pot(t=t, ball=con.ids[0], pocket=con.where)
+
+
+def truth_events(cfg: SynthConfig, shot: SimulatedShot) -> list[c.JsonLine]:
     """The contract lines of the shot's truth: header, shot_start, every contact, pins, shot_end."""
-    # A synthetic shot stands alone: the player who strikes it is the one the header sends in first
-    # (five-pins players each have their own ball, the second player's is yellow).
+    # A synthetic shot stands alone: the player who strikes it is the one the header sends in first (where
+    # each player has a ball, as in five-pins, the owner of the ball struck).
     striker = shot.trace.strike.cue_ball
-    first = cfg.players[1] if cfg.game == "five-pins" and striker == "yellow" else cfg.players[0]
-    header = c.Match(game=cfg.game, players=tuple(cfg.players), options={"first": first})
-    events: list[tuple[float, int, object]] = []
+    owner = cfg.spec.cue_balls.index(striker) if striker in cfg.spec.cue_balls else 0
+    first = cfg.players[owner]
+    header = c.Match(game=cfg.spec.id, players=tuple(cfg.players), options={"first": first})
+    events: list[tuple[float, int, c.Event]] = []
     for k, con in enumerate(shot.trace.contacts):
         t = round(shot.clip_time(con.t), 6)
-        if con.kind == "stick":
-            ev = c.ShotStart(t=t, ball=con.ids[0])
-        elif con.kind == "ball_ball":
-            ev = c.BallBall(t=t, balls=(con.ids[0], con.ids[1]))
-        elif con.kind == "cushion":
-            ev = c.Cushion(t=t, ball=con.ids[0], side=con.where)
-        else:
-            ev = c.Pot(t=t, ball=con.ids[0], pocket=con.where)
-        events.append((t, k, ev))
+        events.append((t, k, _contact_line(con, t)))
     for k, fall in enumerate(shot.falls):
         t = round(shot.clip_time(fall.t), 6)
         events.append((t, len(shot.trace.contacts) + k, c.PinDown(t=t, pin=fall.pin, by=fall.by)))
@@ -196,7 +212,8 @@ def scenes(cfg: SynthConfig, shot: SimulatedShot, sub_times: np.ndarray) -> Iter
         ]
 
 
-def frame_record(index: int, t: float, sample: SceneSample, rendered: RenderedFrame) -> dict:
+def frame_record(index: int, t: float, sample: SceneSample, rendered: RenderedFrame) -> dict[str, Any]:
+    """One line of ``frames.jsonl``: every ball's and pin's truth at the frame's middle sample."""
     objects = {o.id: o for o in rendered.objects}
     balls = {}
     for b in sample.balls:
@@ -209,7 +226,7 @@ def frame_record(index: int, t: float, sample: SceneSample, rendered: RenderedFr
             "pocketed": not b.on_table,
             "hidden": bool(o.hidden) if o else False,
         }
-    record = {"frame": index, "t": round(t, 6), "balls": balls}
+    record: dict[str, Any] = {"frame": index, "t": round(t, 6), "balls": balls}
     if sample.pins:
         record["pins"] = {
             p.id: {
@@ -240,63 +257,79 @@ def yolo_lines(rendered: RenderedFrame, width: int, height: int) -> list[str]:
     return lines
 
 
-def _dump(obj) -> str:
+def _dump(obj: object) -> str:
     return json.dumps(obj, separators=(",", ":"))
 
 
-def write_shot(cfg: SynthConfig, shot: SimulatedShot, out: Path) -> dict:
-    """Film ``shot`` and write everything under ``out`` (created). Returns the shot's summary."""
-    table: TableModel = shot.trace.table
-    out.mkdir(parents=True, exist_ok=True)
-    camera = Camera.random(table, cfg.width, cfg.height, rng_for(cfg.seed, shot.index, "camera"))
+@dataclass(frozen=True)
+class Filming:
+    """How a shot is filmed: its camera, its look and the renderer built for them, each from its own
+    stream of the run's seed."""
+
+    camera: Camera
+    look: Look
+    renderer: TableRenderer
+
+
+def film(cfg: SynthConfig, shot: SimulatedShot) -> Filming:
+    """The camera, look and renderer of ``shot`` (the same for ``arbiter synth`` and the detector's set)."""
+    camera = Camera.random(cfg.spec.table, cfg.width, cfg.height, rng_for(cfg.seed, shot.index, "camera"))
     look = Look.random(rng_for(cfg.seed, shot.index, "look"))
     strike = shot.trace.strike
     renderer = TableRenderer(
-        table,
-        cfg.game,
+        cfg.spec,
         camera,
         look,
         seed=int(rng_for(cfg.seed, shot.index, "render").integers(2**31)),
         stroke=Stroke(shot.t0, shot.trace.start[strike.cue_ball], math.radians(strike.phi_deg)),
         clip_s=shot.clip_s,
     )
-    (out / "camera.json").write_text(json.dumps(camera.to_dict(), indent=1) + "\n")
-    (out / "look.json").write_text(json.dumps(look.to_dict(), indent=1) + "\n")
+    return Filming(camera, look, renderer)
+
+
+def write_shot(cfg: SynthConfig, shot: SimulatedShot, out: Path) -> dict[str, Any]:
+    """Film ``shot`` and write everything under ``out`` (created). Returns the shot's summary."""
+    out.mkdir(parents=True, exist_ok=True)
+    filming = film(cfg, shot)
+    (out / "camera.json").write_text(json.dumps(filming.camera.to_dict(), indent=1) + "\n")
+    (out / "look.json").write_text(json.dumps(filming.look.to_dict(), indent=1) + "\n")
     truth = truth_events(cfg, shot)
     (out / "truth.jsonl").write_text("".join(c.to_json(e) + "\n" for e in truth))
     summary = shot_summary(cfg, shot, truth)
     (out / "shot.json").write_text(json.dumps(summary, indent=1) + "\n")
+    _write_frames(cfg, shot, filming, out)
+    return summary
 
+
+def _write_frames(cfg: SynthConfig, shot: SimulatedShot, filming: Filming, out: Path) -> None:
+    """Render every frame: its truth to ``frames.jsonl``, the clip to ``video.mp4``, every
+    ``yolo_every``-th frame to ``yolo/``."""
     images, labels = out / "yolo" / "images", out / "yolo" / "labels"
     images.mkdir(parents=True, exist_ok=True)
     labels.mkdir(parents=True, exist_ok=True)
-    times, sub_times = frame_times(cfg, shot, look)
+    times, sub_times = frame_times(cfg, shot, filming.look)
     video = VideoWriter(out / "video.mp4", cfg.width, cfg.height, cfg.fps) if cfg.video else None
     mid = cfg.blur_samples // 2
+    quality = [cv2.IMWRITE_JPEG_QUALITY, int(filming.look.jpeg_quality)]
     try:
         with (out / "frames.jsonl").open("w") as frames_file:
             for i, exposure in enumerate(scenes(cfg, shot, sub_times)):
-                rendered = renderer.render(exposure)
+                rendered = filming.renderer.render(exposure)
                 frames_file.write(_dump(frame_record(i, float(times[i]), exposure[mid], rendered)) + "\n")
                 if video:
                     video.write(rendered.image)
                 if i % cfg.yolo_every == 0:
                     name = f"shot_{shot.index:03d}_f{i:05d}"
-                    cv2.imwrite(
-                        str(images / f"{name}.jpg"),
-                        rendered.image,
-                        [cv2.IMWRITE_JPEG_QUALITY, int(look.jpeg_quality)],
-                    )
+                    cv2.imwrite(str(images / f"{name}.jpg"), rendered.image, quality)
                     (labels / f"{name}.txt").write_text(
                         "".join(line + "\n" for line in yolo_lines(rendered, cfg.width, cfg.height))
                     )
     finally:
         if video:
             video.close()
-    return summary
 
 
-def shot_summary(cfg: SynthConfig, shot: SimulatedShot, truth: list[object]) -> dict:
+def shot_summary(cfg: SynthConfig, shot: SimulatedShot, truth: list[c.JsonLine]) -> dict[str, Any]:
     """The shot's recipe and outcome, read from its truth: what a dataset browser or a test filters on."""
     trace = shot.trace
     cue = trace.strike.cue_ball
@@ -315,7 +348,7 @@ def shot_summary(cfg: SynthConfig, shot: SimulatedShot, truth: list[object]) -> 
     }
     return {
         "shot": shot.index,
-        "game": cfg.game,
+        "game": cfg.spec.id,
         "seed": cfg.seed,
         "fps": cfg.fps,
         "size": [cfg.width, cfg.height],
@@ -340,8 +373,6 @@ def shot_summary(cfg: SynthConfig, shot: SimulatedShot, truth: list[object]) -> 
 
 
 def write_data_yaml(out: Path, shot_dirs: list[str]) -> None:
-    import yaml
-
     # Validation takes whole shots (the last tenth), never frames of a training shot: neighbouring frames
     # are near-duplicates and would leak.
     n_val = max(1, len(shot_dirs) // 10) if len(shot_dirs) > 1 else 0
@@ -354,7 +385,9 @@ def write_data_yaml(out: Path, shot_dirs: list[str]) -> None:
     (out / "data.yaml").write_text(yaml.safe_dump(data, sort_keys=False))
 
 
-def synth_billiards(cfg: SynthConfig, out: Path, on_shot: Callable[[dict], None] | None = None) -> list[dict]:
+def synth_billiards(
+    cfg: SynthConfig, out: Path, on_shot: Callable[[dict[str, Any]], None] | None = None
+) -> list[dict[str, Any]]:
     """Generate ``cfg.shots`` shots under ``out``. Calls ``on_shot(summary)`` after each one."""
     out.mkdir(parents=True, exist_ok=True)
     summaries = []

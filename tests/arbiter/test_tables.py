@@ -36,7 +36,7 @@ def test_snooker_table_is_the_wpbsa_table_of_the_rules_text(seed_text):
 
 def test_snooker_opening_rack_follows_the_text():
     t = billiards("snooker").table
-    lay = layouts.opening(t, np.random.default_rng(0))
+    lay = layouts.opening(billiards("snooker"), np.random.default_rng(0))
     reds = [lay[b] for b in lay if b.startswith("red:")]
     assert len(reds) == 15
     apex = min(reds, key=lambda p: p[1])
@@ -57,7 +57,7 @@ def test_straight_pool_rack_and_table(seed_text):
     # "Стандартная треугольная пирамида с передним шаром (вершиной) на задней отметке, единицей справа и
     # пятеркой слева."
     assert "единицей справа и пятеркой слева" in seed_text
-    lay = layouts.opening(t, np.random.default_rng(3))
+    lay = layouts.opening(billiards("straight-pool"), np.random.default_rng(3))
     balls = {b: lay[b] for b in lay if b != "cue"}
     apex = min(balls.values(), key=lambda p: p[1])
     assert apex == pytest.approx(t.spots["foot"])
@@ -73,7 +73,7 @@ def test_pyramid_pockets_are_barely_wider_than_a_ball():
     for p in t.pockets:
         slack = p.opening_mm - t.ball_diameter_mm
         assert (4.0 <= slack <= 5.0) if p.corner else (14.0 <= slack <= 18.0)
-    lay = layouts.opening(t, np.random.default_rng(1))
+    lay = layouts.opening(billiards("pyramid"), np.random.default_rng(1))
     apex = min((lay[b] for b in lay if b != "cue"), key=lambda p: p[1])
     assert apex == pytest.approx(t.spots["back"])
     assert lay["cue"][1] <= t.line("home").y_mm
@@ -122,3 +122,62 @@ def test_every_ball_has_a_detector_class(game):
 def test_unknown_game_is_refused_with_the_choices():
     with pytest.raises(ValueError, match="snooker, straight-pool, pyramid, five-pins"):
         billiards("8-ball")
+
+
+# ------------------------------------------------------------------------------------------ sizes
+SIZES = {"snooker": {"12ft", "10ft", "9ft", "6ft"}, "straight-pool": {"9ft", "8ft", "7ft"},
+         "pyramid": {"12ft", "11ft", "10ft", "9ft"}, "five-pins": {"match", "small"}}  # fmt: skip
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_game_has_its_catalogue_of_sizes_and_is_its_standard_one(game):
+    t = billiards(game).table
+    assert {s.name for s in t.sizes} == SIZES[game]
+    assert t.size in SIZES[game]
+    assert t.table_size(t.size).length_mm == t.length_mm and t.table_size(t.size).width_mm == t.width_mm
+    assert t.resized(t.size) is t
+    for s in t.sizes:
+        assert 1.9 < s.aspect < 2.1, "every table people play on is about 2:1"
+
+
+@pytest.mark.parametrize(("game", "size"), [(g, s) for g, names in SIZES.items() for s in sorted(names)])
+def test_a_resized_table_scales_its_markings_and_keeps_what_the_ball_sizes(game, size):
+    base = billiards(game).table
+    t = base.resized(size)
+    entry = base.table_size(size)
+    sx, sy = entry.width_mm / base.width_mm, entry.length_mm / base.length_mm
+    assert (t.width_mm, t.length_mm, t.size, t.game) == (entry.width_mm, entry.length_mm, size, game)
+    assert (t.ball_diameter_mm, t.cushion_height_mm, t.cushion_width_mm) == (
+        base.ball_diameter_mm,
+        base.cushion_height_mm,
+        base.cushion_width_mm,
+    )
+    for name, (x, y) in base.spots.items():
+        assert t.spots[name] == pytest.approx((x * sx, y * sy))
+    for a, b in zip(base.lines, t.lines, strict=True):
+        assert b.y_mm == pytest.approx(a.y_mm * sy)
+    for a, b in zip(base.arcs, t.arcs, strict=True):
+        assert b.radius_mm == pytest.approx(a.radius_mm * sx)
+    for a, b in zip(base.pockets, t.pockets, strict=True):
+        assert b.opening_mm == a.opening_mm and b.inward == a.inward
+        if a.corner:  # the mouth keeps its place on the corner's diagonal
+            cx = (
+                a.mouth_xy_mm[0] if a.mouth_xy_mm[0] < base.width_mm / 2 else a.mouth_xy_mm[0] - base.width_mm
+            )
+            assert (b.mouth_xy_mm[0] - (0 if cx >= 0 else t.width_mm)) == pytest.approx(cx)
+        else:
+            assert b.mouth_xy_mm[1] == pytest.approx(t.length_mm / 2)
+    centre = np.array(t.centre_xy_mm)
+    for a, b in zip(base.pins, t.pins, strict=True):  # the pin cross keeps its spacing round the centre
+        assert np.subtract(b.xy_mm, centre) == pytest.approx(np.subtract(a.xy_mm, base.centre_xy_mm))
+    back = t.resized(base.size)  # and back again: the same geometry
+    assert (back.width_mm, back.length_mm) == (base.width_mm, base.length_mm)
+    for name, xy in base.spots.items():
+        assert back.spots[name] == pytest.approx(xy)
+    for a, b in zip(base.pockets, back.pockets, strict=True):
+        assert b.mouth_xy_mm == pytest.approx(a.mouth_xy_mm)
+
+
+def test_an_unknown_size_is_refused_with_the_choices():
+    with pytest.raises(ValueError, match="sizes: 12ft, 10ft, 9ft, 6ft"):
+        billiards("snooker").table.resized("8ft")

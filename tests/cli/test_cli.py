@@ -11,7 +11,7 @@ from cli.main import app
 def test_show_and_validate_the_bundled_sample():
     runner = CliRunner()
     shown = runner.invoke(app, ["show", str(SAMPLE_SHOT)])
-    assert shown.exit_code == 0 and "potted: red:8 (top-right)" in shown.output
+    assert shown.exit_code == 0 and "potted: white (bottom-left)" in shown.output
     valid = runner.invoke(app, ["validate", str(SAMPLE_SHOT / "truth.jsonl")])
     assert valid.exit_code == 0 and "valid, snooker" in valid.output
 

@@ -189,7 +189,7 @@ def test_a_recorded_match_is_reviewed_with_scoreboard_timeline_diagrams_and_expo
     html = _html(at)
     assert 'data-player="B"' in html and '<div class="score">4</div>' in html
     assert "B to play · on: red · waiting for: choice" in html
-    assert "shot: the cue strikes white" in html and "wrong ball first" in html
+    assert "shot: the cue strikes white" in html and "FOUL in off" in html
     (diagram,) = [i for i in at.get("image") if "shot 1:" in str(i.proto)]
     assert "data:image/svg+xml" in str(diagram.proto)
     assert [t.label for t in at.tabs] == ["Timeline", "Shots", "Input", "Correct", "Export"]
@@ -201,19 +201,18 @@ def test_a_correction_on_the_page_recomputes_the_call(db, monkeypatch):
     match_id = _recorded_sample(db)
     monkeypatch.setenv("ARBITER_MATCH", str(match_id))
     at = _app()
-    first_contact = json.loads((s.SAMPLE_SHOT / "truth.jsonl").read_text().splitlines()[2])
-    _one(at.radio, "correction").set_value("replace")
-    _one(at.number_input, "line (as numbered in the timeline)").set_value(3)
-    _one(at.text_area, "new line (replace, insert: one JSON line of the contract)").set_value(
-        json.dumps({**first_contact, "balls": ["white", "red:7"]})
-    )
-    _one(at.text_input, "why (kept with the correction)").set_value("white hit red:7 first")
+    white_pot = json.loads((s.SAMPLE_SHOT / "truth.jsonl").read_text().splitlines()[39])
+    assert white_pot == white_pot | {"type": "pocket", "ball": "white"}  # line 40: the in-off
+    _one(at.radio, "correction").set_value("delete")
+    _one(at.number_input, "line (as numbered in the timeline)").set_value(40)
+    _one(at.text_input, "why (kept with the correction)").set_value("the white stayed in the jaws")
     _one(at.button, "Apply the correction").click().run()
     assert not at.exception and not _texts(at, "error"), _texts(at, "error")
     assert any("corrected; 1 decision(s) recomputed differently" in m for m in _texts(at, "success"))
     html = _html(at)
-    assert '<div class="score">1</div>' in html and "A to play · on: colour" in html
-    assert any("white hit red:7 first" in m for m in _texts(at, "markdown"))
+    assert '<div class="score">4</div>' not in html and "FOUL in off" not in html  # a fair stroke
+    assert "B to play · on: red" in html and "waiting for" not in html
+    assert any("the white stayed in the jaws" in m for m in _texts(at, "markdown"))
     assert [r.label for r in at.radio if r.key == f"export_which_{match_id}"]  # corrected or as recorded
 
 
@@ -222,24 +221,24 @@ def test_a_correction_is_made_in_the_form_from_the_games_own_balls(db, monkeypat
     monkeypatch.setenv("ARBITER_MATCH", str(match_id))
     at = _app()
     line = at.selectbox(key=f"fix_at_{match_id}")
-    assert line.options[0].startswith("2: 0.89 s · shot_start")
-    assert line.options[-1] == "13: after the last line"
+    assert line.options[0].startswith("2: 0.81 s · shot_start")
+    assert line.options[-1] == "43: after the last line"
     line.set_value(3).run()
     assert at.radio(key=f"fix_op_{match_id}_3").value == "replace"
     assert at.selectbox(key=f"fix_type_{match_id}_3_replace").value == "ball_ball"
     key = f"fix_{match_id}_3_replace_ball_ball"
     hit = at.selectbox(key=f"{key}_balls_1")
-    assert hit.value == "yellow" and "red:7" in hit.options and "pink" in hit.options  # snooker's balls
-    hit.set_value("red:7")
-    at.text_input(key=f"{key}_reason").set_value("white hit red:7 first")
+    assert hit.value == "red:4" and "red:7" in hit.options and "pink" in hit.options  # snooker's balls
+    hit.set_value("pink")  # the classic break-off foul: the white clips the pink before the pack
+    at.text_input(key=f"{key}_reason").set_value("white hit the pink first")
     _one(at.button, "Correct the line").click().run()
     assert not at.exception and not _texts(at, "error"), _texts(at, "error")
     assert any("corrected; 1 decision(s) recomputed differently" in m for m in _texts(at, "success"))
     html = _html(at)
-    assert '<div class="score">1</div>' in html and "A to play · on: colour" in html
+    assert '<div class="score">6</div>' in html and "FOUL wrong ball first (6; WPBSA 3.11)" in html
     desk = s.Desk(db)
     (override,) = desk.view(match_id).overrides
-    assert override.line == '{"type":"ball_ball","t":0.914354,"balls":["white","red:7"]}'  # its time kept
+    assert override.line == '{"type":"ball_ball","t":1.214965,"balls":["white","pink"]}'  # its time kept
     desk.close()
 
 
@@ -336,11 +335,11 @@ def test_the_table_is_calibrated_over_the_frame_automatically_or_by_typed_corner
     _one(at.button, "Find the table on the first frame").click().run()
     assert any("automatic calibration, reprojection error" in m for m in _texts(at, "success"))
     assert at.checkbox(key="use_calib").value
-    for name, xy in zip(s.CORNERS, ("79, 114", "93, 648", "1143, 104", "1147, 624"), strict=True):
+    for name, xy in zip(s.CORNERS, ("86, 74", "86, 628", "1219, 82", "1204, 649"), strict=True):
         at.text_input(key=f"corner_{name}").set_value(xy)
     _one(at.button, "Fit the table to these corners").click().run()
     assert any("manual calibration, reprojection error" in m for m in _texts(at, "success"))
-    at.text_input(key="corner_tr").set_value("1147").run()
+    at.text_input(key="corner_tr").set_value("1204").run()
     _one(at.button, "Fit the table to these corners").click().run()
     assert any("two pixel numbers" in m for m in _texts(at, "error"))
 
@@ -351,7 +350,7 @@ def test_the_corners_clicked_on_the_frame_fit_the_table(db):
     assert any("click bl: the bottom left (baulk cushion) corner" in m for m in _texts(at, "caption"))
     assert _one(at.button, "Fit the table to the clicked corners").disabled
     clicks = s.CornerClicks((1280, 720))
-    for n, (x, y) in enumerate(((79, 114), (93, 648), (1143, 104), (1147, 624))):  # as the browser sends them
+    for n, (x, y) in enumerate(((86, 74), (86, 628), (1219, 82), (1204, 649))):  # as the browser sends them
         clicks = clicks.add({"x": x / 1.6, "y": y / 1.6, "width": 800, "height": 450, "unix_time": n})
     at.session_state["corner_clicks"] = (str(s.SAMPLE_VIDEO), clicks)
     at.run()
@@ -378,11 +377,11 @@ def test_the_bundled_sample_runs_live_with_one_click(db):
         time.sleep(1.0)
         at.run()
         assert not at.exception, at.exception
-    assert progress and progress[0].startswith("done · frame 365 of 365"), progress
+    assert progress and progress[0].startswith("done · frame 312 of 312"), progress
     assert seen_running
-    assert any("Run done: 365 frames" in m for m in _texts(at, "success"))
+    assert any("Run done: 312 frames" in m for m in _texts(at, "success"))
     html = _html(at)
-    assert '<div class="score">4</div>' in html and "wrong ball first" in html
+    assert '<div class="score">4</div>' in html and "FOUL in off" in html
     downloads = [d.proto.label for d in at.get("download_button")]
     assert "Download the annotated video" in downloads and "Download report (HTML)" in downloads
 

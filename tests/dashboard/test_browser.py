@@ -30,10 +30,10 @@ VIEWPORT = {"width": 1400, "height": 1000}
 FRAME_WIDTH_PX = 1280  # the sample clip's frames
 # the sample's table corners on its first frame (frame pixels), each with the corner asked for next
 CORNER_CLICKS = (
-    ("bl", "br", (79, 114)),
-    ("br", "tl", (93, 648)),
-    ("tl", "tr", (1143, 104)),
-    ("tr", None, (1147, 624)),
+    ("bl", "br", (86, 74)),
+    ("br", "tl", (86, 628)),
+    ("tl", "tr", (1219, 82)),
+    ("tr", None, (1204, 649)),
 )
 # `arbiter dashboard` as the console script runs it (cli.py imports the command's module itself once it is
 # registered there; importing it again here is harmless).
@@ -110,22 +110,25 @@ def server(tmp_path):
 
 def _correct_in_the_form(page) -> None:
     """The Correct tab: pick the first contact, change the ball it hit from snooker's own balls; the call is
-    recomputed (a red first: legal, one point for the pot)."""
+    recomputed (the pink first: a foul worth six, the higher of the pink's value and the in-off's four)."""
     page.get_by_role("tab", name="Correct").click()
     page.get_by_role("combobox", name="the line to correct").click()
-    page.get_by_role("option", name="3: 0.91 s · ball_ball: white hits yellow").click()
+    page.get_by_role("option", name="3: 1.20 s · ball_ball: white hits red:3").click()
     hit = page.get_by_role("combobox", name="balls: the ball it hit")
     hit.wait_for(timeout=30_000)
     hit.click()
-    hit.fill("red:7")
-    page.get_by_role("option", name="red:7", exact=True).click()
-    page.get_by_role("textbox", name="the reason (kept with the correction)").fill("white hit red:7 first")
+    hit.fill("pink")
+    page.get_by_role("option", name="pink", exact=True).click()
+    page.get_by_role("textbox", name="the reason (kept with the correction)").fill("white hit the pink first")
     page.get_by_role("button", name="Correct the line").click()
     page.get_by_text("corrected; 1 decision(s) recomputed differently").wait_for(timeout=30_000)
     board = page.locator(".arbiter-scoreboard").first
-    assert board.locator('[data-player="A"] .score').inner_text() == "1"
-    assert "on: colour" in page.locator(".arbiter-status").first.inner_text()
-    assert "white hits red:7 (corrected)" in page.locator("table.arbiter-timeline").first.inner_text()
+    assert board.locator('[data-player="B"] .score').inner_text() == "6"
+    timelines = page.locator("table.arbiter-timeline")
+    latest, every_line = timelines.first, timelines.last
+    assert "FOUL wrong ball first (6; WPBSA 3.11)" in latest.inner_text()
+    # line 3 is in the Timeline tab, which holds every line (the table beside the video shows the latest ones)
+    assert "white hits pink (corrected)" in every_line.text_content()
 
 
 def _rules_page_from_a_call(page) -> None:
@@ -189,10 +192,10 @@ def test_the_bundled_sample_from_one_click_to_the_exported_report(server):
 
             # live: the progress line moves while the pipeline runs in the background
             page.get_by_text("Match 1: snooker, A v B").wait_for(timeout=30_000)
-            page.get_by_text("Run done: 365 frames").wait_for(timeout=RUN_TIMEOUT_S * 1000)
+            page.get_by_text("Run done: 312 frames").wait_for(timeout=RUN_TIMEOUT_S * 1000)
             run_s = time.monotonic() - started
 
-            # the scoreboard: the opening stroke hit yellow first, a foul: four to B, B chooses
+            # the scoreboard: the break-off went in off, a foul: four to B, B chooses
             board = page.locator(".arbiter-scoreboard").first
             assert board.locator('[data-player="A"] .score').inner_text() == "0"
             assert board.locator('[data-player="B"] .score').inner_text() == "4"
@@ -209,7 +212,7 @@ def test_the_bundled_sample_from_one_click_to_the_exported_report(server):
             assert "shot: the cue strikes white" in events.first.inner_text()
             assert "shot_end" in events.last.inner_text()
             decision = timeline.locator("tr.decision.foul")
-            assert decision.count() == 1 and "wrong ball first" in decision.inner_text()
+            assert decision.count() == 1 and "FOUL in off" in decision.inner_text()
             assert "WPBSA 3.11" in decision.inner_text()  # the rule, named
 
             page.screenshot(path=str(tmp / "match.png"))
@@ -221,7 +224,7 @@ def test_the_bundled_sample_from_one_click_to_the_exported_report(server):
             report = Path(download.value.path()).read_text(encoding="utf-8")
             assert download.value.suggested_filename == "arbiter_match_1.html"
             assert report.startswith("<!DOCTYPE html>") and "snooker: A v B" in report
-            assert "Decisions (1)" in report and "wrong ball first" in report and "A 0, B 4" in report
+            assert "Decisions (1)" in report and "in off" in report and "A 0, B 4" in report
             assert report.count("<svg") == 1 and 'class="path"' in report  # the shot, with the ball paths
             assert "shot: the cue strikes white" in report  # the timeline
 

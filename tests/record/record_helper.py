@@ -3,10 +3,10 @@ child process of the kill test (``python record_helper.py DB STREAM DELAY``).
 
 Not a test module (no ``test_`` prefix); the tests import it from their own folder.
 
-The match: the sample's opening shot (a foul by A, from the physics engine's truth), B chooses to play,
-then B pots a red and the black in turn, a declare before each black, and A concedes. Every later shot is
-laid out by hand from the sample's final positions: the white moves a little, the ball potted leaves
-``shot_end``, the black is re-spotted on its spot by the engine.
+The match: the sample's break-off (A goes in off, a foul, from the physics engine's truth), B chooses to
+play, then B pots a red and the black in turn, a declare before each black, and A concedes. Every later shot
+is laid out by hand from the sample's final positions: the white, in hand, starts in the D and moves a little
+each shot, the ball potted leaves ``shot_end``, the black is re-spotted on its spot by the engine.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from arbiter import contract as c  # noqa: E402
 SAMPLE = ROOT / "samples" / "billiards" / "snooker" / "shot_000" / "truth.jsonl"
 POCKETS = ("tl", "tr", "bl", "br")
 FPS = 60
+IN_HAND = (800.0, 700.0)  # inside the D, behind the baulk line (737 mm)
 
 
 def snooker_match(breaks: int = 3, concede: bool = True) -> tuple[c.Match, list[c.JsonLine]]:
@@ -32,29 +33,36 @@ def snooker_match(breaks: int = 3, concede: bool = True) -> tuple[c.Match, list[
     end = first[-1]
     assert isinstance(end, c.ShotEnd)
     positions = dict(end.positions)
+    positions.setdefault("white", IN_HAND)  # the sample's break went in-off: B plays from the D
     lines: list[c.JsonLine] = [*first, c.Choice(player="B", option="play")]
-    t = end.t + 1.0
+    t = _stream_time(end.t + 1.0)
     reds = sorted((b for b in positions if b.startswith("red:")), key=lambda b: int(b.split(":")[1]))
     for i in range(breaks):
         for target in (reds[i], "black"):
             if target == "black":
                 lines.append(c.Declare(player="B", ball="black"))
+            hit, cushion, pot, end_t = (_stream_time(t + dt) for dt in (0.3, 0.5, 0.8, 2.0))
             lines += [
                 c.ShotStart(t=t, frame=round(t * FPS), ball="white"),
-                c.BallBall(t=t + 0.3, frame=round((t + 0.3) * FPS), balls=("white", target)),
-                c.Cushion(t=t + 0.5, frame=round((t + 0.5) * FPS), ball="white", side="left"),
-                c.Pot(t=t + 0.8, frame=round((t + 0.8) * FPS), ball=target, pocket=POCKETS[i % 4]),
+                c.BallBall(t=hit, frame=round(hit * FPS), balls=("white", target)),
+                c.Cushion(t=cushion, frame=round(cushion * FPS), ball="white", side="left"),
+                c.Pot(t=pot, frame=round(pot * FPS), ball=target, pocket=POCKETS[i % 4]),
             ]
             x, y = positions["white"]
             positions["white"] = (round(x + 37.5, 2), round(y + 101.25, 2))
             after = {b: xy for b, xy in positions.items() if b != target}
             if target != "black":
                 del positions[target]
-            lines.append(c.ShotEnd(t=t + 2.0, frame=round((t + 2.0) * FPS), positions=after))
-            t += 4.0
+            lines.append(c.ShotEnd(t=end_t, frame=round(end_t * FPS), positions=after))
+            t = _stream_time(t + 4.0)
     if concede:
         lines.append(c.Concede(player="A"))
     return header, lines
+
+
+def _stream_time(t: float) -> float:
+    """A time as the stream writes it (``TIME_PLACES``), so a line recorded and read back is the same line."""
+    return round(t, c.TIME_PLACES)
 
 
 def write_stream(path: Path, header: c.Match, lines: list[c.JsonLine]) -> Path:

@@ -198,7 +198,7 @@ def test_read_tracks_takes_run_tracks_and_synthetic_truth_frames(tmp_path):
     )
     assert read_tracks(path) == [(0.25, {"white": (0.0, 0.0)}), (0.5, {"white": (1.0, 2.0)})]
     truth = read_tracks(SAMPLE.parent / "frames.jsonl")
-    assert len(truth) > 100 and "red:8" in truth[0][1] and "red:8" not in truth[-1][1]  # potted: gone
+    assert len(truth) > 100 and "white" in truth[0][1] and "white" not in truth[-1][1]  # in off: gone
     path.write_text('{"frame": 0, "t": 0.1, "balls": {"white": [1.0]}}\n')
     with pytest.raises(ValueError, match="line 1: not a tracks line"):
         read_tracks(path)

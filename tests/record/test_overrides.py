@@ -68,17 +68,16 @@ def test_the_original_lines_are_not_changed_and_a_corrected_line_is_traced():
     assert apply(PIG, []) == PIG
 
 
-def test_a_corrected_contact_turns_a_foul_into_a_legal_pot_on_the_sample_shot():
+def test_a_corrected_pot_turns_the_in_off_into_a_fair_stroke_on_the_sample_shot():
     before = recompute(SNOOKER)
-    assert before.decisions[0].foul is not None and before.decisions[0].foul.reason == "wrong_ball_first"
-    first_contact = json.loads(SNOOKER[2])
-    assert first_contact["balls"] == ["white", "yellow"]
-    fixed = Override(
-        "replace", 3, _j({**first_contact, "balls": ["white", "red:7"]}), reason="white hit red first"
-    )
-    after = recompute(SNOOKER, [fixed])
+    d = before.decisions[0]
+    assert d.foul is not None and d.foul.reason == "in_off" and d.awaiting == ("choice",)
+    white_pot = json.loads(SNOOKER[39])
+    assert white_pot == white_pot | {"type": "pocket", "ball": "white", "pocket": "bl"}
+    after = recompute(SNOOKER, [Override("delete", 40, reason="the white stopped in the jaws")])
     d = after.decisions[0]
-    assert d.foul is None and dict(d.points) == {"A": 1} and d.next == "A"
+    assert d.foul is None and dict(d.points) == {} and dict(d.score) == {"A": 0, "B": 0}
+    assert d.next == "B" and d.awaiting == ()
     assert [i for i, _, _ in changes(before, after)] == [0]
 
 

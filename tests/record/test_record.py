@@ -374,6 +374,22 @@ def test_a_live_source_resumes_with_a_time_offset(record):
     assert camera.problem is None and sum(isinstance(x, c.Decision) for x in record.lines(match_id)) == 3
 
 
+def test_a_recorder_tells_a_shot_left_open_by_a_run_cut_short(record):
+    """A run stopped mid-shot records no ``shot_end``: the shot is open, undecided, until the run resumes."""
+    header, lines = snooker_match(breaks=1, concede=False)
+    match_id = record.start_match(header)
+    assert not recording(record, match_id).shot_open
+    first_end = next(i for i, x in enumerate(lines) if isinstance(x, c.ShotEnd))
+    on_event = recording(record, match_id)
+    for line in lines[:first_end]:
+        on_event(line)
+    assert recording(record, match_id).shot_open and not any(
+        isinstance(x, c.Decision) for x in record.lines(match_id)
+    )
+    recording(record, match_id)(lines[first_end])
+    assert not recording(record, match_id).shot_open
+
+
 def test_a_line_the_engine_refuses_is_recorded_and_refereeing_stops(record):
     header, lines = snooker_match(breaks=1, concede=False)
     match_id = record.start_match(header)
@@ -391,14 +407,15 @@ def test_a_line_the_engine_refuses_is_recorded_and_refereeing_stops(record):
 def test_referee_into_decides_recorded_lines_then_new_ones(record):
     header, lines = snooker_match()
     match_id = record.start_match(header)
-    for line in lines[:20]:  # recorded without decisions
+    before = 41 + 1 + 5 + 3  # the sample's shot, B's choice, B's red, then the declare and half a shot
+    for line in lines[:before]:  # recorded without decisions
         record.append(match_id, line)
-    decisions = referee_into(record, match_id, lines[20:])
+    decisions = referee_into(record, match_id, lines[before:])
     recorded = record.lines(match_id)
     assert [d.shot for d in decisions] == [1, 2, 3, 4, 5, 6, 7, 7]
     assert [x for x in recorded if isinstance(x, c.Decision)] == decisions
     assert [x for x in recorded if not isinstance(x, c.Decision)] == lines
-    assert recorded[20:22] == decisions[:2]  # the lines recorded before are decided first, then each new line
+    assert recorded[before : before + 2] == decisions[:2]  # the lines recorded before are decided first
     assert isinstance(recorded[-1], c.Decision) and recorded[-1].winner == "B"
 
 
@@ -438,7 +455,7 @@ def test_importing_a_runs_events_with_the_referee_places_decisions_as_live(tmp_p
 def test_a_bad_stream_imports_nothing(tmp_path, record):
     path = tmp_path / "bad.jsonl"
     path.write_text(SAMPLE.read_text() + '{"type":"cushion","t":9.0,"ball":"white","side":"up"}\n')
-    with pytest.raises(RecordError, match=r"line 13: cushion\.side .*nothing was imported"):
+    with pytest.raises(RecordError, match=r"line 43: cushion\.side .*nothing was imported"):
         record.import_jsonl(path)
     with pytest.raises(RecordError, match="not found"):
         record.import_jsonl(tmp_path / "absent.jsonl")
@@ -454,13 +471,13 @@ def test_csv_has_a_row_per_line_in_words_with_the_decision_fields(tmp_path, reco
     assert rows[1] == rows[1] | {
         "seq": "1",
         "type": "shot_start",
-        "t": "0.887964",
+        "t": "0.806696",
         "summary": "shot: the cue strikes white",
     }
     foul = next(r for r in rows if r["type"] == "decision")
-    assert foul["foul_reason"] == "wrong_ball_first" and foul["penalty"] == "4"
+    assert foul["foul_reason"] == "in_off" and foul["penalty"] == "4"
     assert foul["rule"] == "WPBSA 3.11" and foul["score"] == "A 0, B 4" and foul["next"] == "B"
-    assert foul["summary"].startswith("#1 A: FOUL wrong ball first")
+    assert foul["summary"].startswith("#1 A: FOUL in off")
     assert rows[-1]["winner"] == "B" and rows[-1]["over"] == "yes"
     declare = next(r for r in rows if r["type"] == "declare")
     assert (
@@ -477,7 +494,7 @@ def test_the_report_is_one_self_contained_page_with_the_score_and_a_diagram_per_
     assert "Final score: <strong>A 0, B 28</strong> &mdash; B wins" in html
     assert "snooker: A v B" in html
     assert html.count("<svg") == 7 and html.count("<figure>") == 7
-    assert "wrong ball first" in html and "WPBSA 3.11" in html  # the rule, and in words
+    assert "in off" in html and "WPBSA 3.11" in html  # the rule, and in words
     assert "black re-spotted on its own spot" in html
     for external in ("<script", "src=", "href=", "@import", "url("):
         assert external not in html
@@ -541,7 +558,7 @@ def test_import_command_and_a_foreign_database_refused(tmp_path):
     runner = CliRunner()
     result = runner.invoke(app, ["record", "import", str(SAMPLE), "--db", str(db), "--referee"])
     assert result.exit_code == 0, result.output
-    assert "as match 1 (snooker, 12 lines)" in result.output
+    assert "as match 1 (snooker, 42 lines)" in result.output
     listed = runner.invoke(app, ["matches", "--db", str(db), "--import", str(SAMPLE)])
     assert listed.exit_code == 0 and len(listed.output.splitlines()) == 4  # import line, header, two matches
     foreign = tmp_path / "photos.db"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import json
 import math
+import warnings
 from dataclasses import replace
 from pathlib import Path
 
@@ -20,14 +21,19 @@ from datasets.billiards.look import ArmLook, Look
 from datasets.billiards.render import Stroke, TableRenderer
 from datasets.billiards.scene import BallState, SceneSample
 from vision.calibration import (
+    AutoConfig,
     CalibrationError,
+    CalibrationVerdict,
     CameraMovedError,
     TableCalibration,
+    UnsureCalibrationWarning,
     calibrate_auto,
     calibrate_manual,
     check_calibration,
     named_points,
+    warn_if_unsure,
 )
+from vision.table_verdict import Doubt, Note, Reason
 
 GAMES = tuple(s.id for s in BILLIARDS_GAMES)
 
@@ -46,10 +52,10 @@ def scene(game: str, seed: int, arm: bool = False) -> tuple[np.ndarray, Camera, 
         arm_look = ArmLook(0.0, 1.0, "top", (0.5, 0.6), 110.0, 300.0, 0.01, (36, 48, 90), (214, 160, 120))
         look = replace(look, arm=arm_look)
     rng = np.random.default_rng([seed, 3])
-    layout = layouts.opening(table, rng)
+    layout = layouts.opening(billiards(game), rng)
     cue = billiards(game).cue_ball
     stroke = Stroke(1.0, layout[cue], float(rng.uniform(0, 2 * math.pi)))
-    renderer = TableRenderer(table, game, camera, look, seed=seed, stroke=stroke, clip_s=CLIP_S)
+    renderer = TableRenderer(billiards(game), camera, look, seed=seed, stroke=stroke, clip_s=CLIP_S)
     balls = tuple(BallState(b, xy, False) for b, xy in layout.items())
     return renderer.render([SceneSample(0.8, balls)]).image, camera, table
 
@@ -239,6 +245,82 @@ def test_a_bad_profile_file_raises_a_clear_error(tmp_path: Path, change, message
     path.write_text(json.dumps(d))
     with pytest.raises(ValueError, match=message):
         TableCalibration.load(path)
+
+
+def test_the_profile_records_the_table_and_the_verdict(tmp_path: Path) -> None:
+    calib = auto("straight-pool", 0)
+    d = calib.to_dict()
+    assert d["table"]["size"] == "9ft" and d["table"]["length_mm"] == 2540.0
+    assert d["verdict"]["sure"] is True
+    assert Note.BOTTOM_BY_CONVENTION in {r.kind for r in calib.verdict.notes}
+    path = tmp_path / "camera.json"
+    calib.save(path)
+    back = TableCalibration.load(path)
+    assert back.verdict == calib.verdict and back.table.size == "9ft"
+
+
+@pytest.mark.parametrize(
+    ("recorded", "length", "message"),
+    [
+        ("6ft", 1785.0, None),
+        ({"size": "10ft"}, 2974.0, None),
+        (None, 3569.0, None),  # a profile made before table sizes: the game's own table
+        ({"size": "6ft", "length_mm": 3569.0}, None, "not the snooker 6ft table's"),
+        ("8ft", None, "sizes: 12ft, 10ft, 9ft, 6ft"),
+    ],
+)
+def test_a_profile_gives_the_table_size(tmp_path: Path, recorded, length, message) -> None:
+    d = auto("snooker", 0).to_dict()
+    d.pop("verdict")
+    if recorded is None:
+        d.pop("table")
+    else:
+        d["table"] = recorded
+    path = tmp_path / "camera.json"
+    path.write_text(json.dumps(d))
+    if message:
+        with pytest.raises(ValueError, match=message):
+            TableCalibration.load(path)
+        return
+    calib = TableCalibration.load(path)
+    assert calib.table.length_mm == length and calib.sure
+
+
+def test_a_size_given_is_the_table_fitted() -> None:
+    """The same corners, another table: the far corner is that table's far corner in mm."""
+    image, _, table = scene("snooker", 0)
+    calib = calibrate_auto(image, table, size="10ft")
+    assert calib.table.size == "10ft" and calib.table.length_mm == 2974.0
+    far = calib.px_to_mm(np.array([calib.points["tr"]]), calib.nose_z_mm)[0]
+    assert far == pytest.approx((1482.0, 2974.0), abs=5.0)
+    with pytest.raises(ValueError, match="sizes"):
+        calibrate_auto(image, table, size="7ft")
+
+
+def test_an_unsure_calibration_is_used_only_with_a_loud_warning() -> None:
+    calib = auto("snooker", 0)
+    assert calib.sure
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert warn_if_unsure(calib) is calib
+    doubt = Reason(Doubt.HIDDEN_BY_GRAPHIC, "the side at the image's bottom runs along a graphic")
+    unsure = replace(calib, verdict=CalibrationVerdict(doubts=(doubt,)))
+    with pytest.warns(UnsureCalibrationWarning, match="UNSURE: the side at the image's bottom"):
+        assert warn_if_unsure(unsure) is unsure
+
+
+def test_typed_points_are_sure_and_say_so() -> None:
+    _, camera, table = scene("snooker", 0)
+    calib = calibrate_manual(true_points(camera, table, ["bl", "br", "tr", "tl"]), table, (W, H))
+    assert calib.sure and [r.kind for r in calib.verdict.notes] == [Note.TYPED_POINTS]
+
+
+def test_the_first_finder_stays_selectable_and_a_bad_finder_is_refused() -> None:
+    image, camera, table = scene("snooker", 0)
+    calib = calibrate_auto(image, table, AutoConfig(finder="outline"))
+    assert placement_errors(calib, camera, table).max() < TOLERANCE * table.length_mm
+    with pytest.raises(ValueError, match="finder must be"):
+        AutoConfig(finder="magic")  # type: ignore[arg-type]
 
 
 def test_a_profile_that_is_not_json_or_not_there_raises(tmp_path: Path) -> None:

@@ -20,6 +20,7 @@ from vision.classical import ClassicalConfig, ClassicalDetector
 from vision.cloth import ClothConfig
 
 W, H = 960, 540
+SNOOKER = billiards("snooker")
 
 
 # ------------------------------------------------------------------------------------------------ settings
@@ -99,9 +100,9 @@ def bench():
     table = billiards("snooker").table
     camera = Camera.random(table, W, H, np.random.default_rng(3))
     look = replace(Look.random(np.random.default_rng(103)), cue=None, arm=None)
-    renderer = TableRenderer(table, "snooker", camera, look, seed=3)
+    renderer = TableRenderer(SNOOKER, camera, look, seed=3)
     frames = [renderer.render([SceneSample(i / 30.0, tuple(bench_scene(table)))]) for i in range(3)]
-    mask = table_mask_from_camera(camera, "snooker")
+    mask = table_mask_from_camera(camera, table)
     return table, camera, renderer, frames, mask
 
 
@@ -117,7 +118,7 @@ def _match(xy: np.ndarray, truth: np.ndarray, radius: np.ndarray) -> dict[int, i
 
 def test_a_rack_of_touching_reds_is_split_and_every_ball_named(bench) -> None:
     _, camera, _, frames, mask = bench
-    detector = ClassicalDetector(billiards("snooker"), ball_radius_from_camera(camera, "snooker"), mask)
+    detector = ClassicalDetector(billiards("snooker"), ball_radius_from_camera(camera, SNOOKER.table), mask)
     for rendered in frames:
         found = detector.detect(rendered.image)
     objects = [o for o in frames[-1].objects if not o.hidden]
@@ -135,7 +136,7 @@ def test_a_rack_of_touching_reds_is_split_and_every_ball_named(bench) -> None:
 
 def test_detections_are_well_formed(bench) -> None:
     _, camera, _, frames, mask = bench
-    radius = ball_radius_from_camera(camera, "snooker")
+    radius = ball_radius_from_camera(camera, SNOOKER.table)
     found = ClassicalDetector(billiards("snooker"), radius, mask).detect(frames[0].image)
     assert len(found) > 0
     assert np.all((found.confidence >= 0) & (found.confidence <= 1))
@@ -147,7 +148,7 @@ def test_detections_are_well_formed(bench) -> None:
 
 def test_an_empty_table_has_no_balls(bench) -> None:
     _, camera, renderer, _, mask = bench
-    detector = ClassicalDetector(billiards("snooker"), ball_radius_from_camera(camera, "snooker"), mask)
+    detector = ClassicalDetector(billiards("snooker"), ball_radius_from_camera(camera, SNOOKER.table), mask)
     for i in range(3):
         found = detector.detect(renderer.render([SceneSample(i / 30.0, ())]).image)
         assert len(found) == 0, f"frame {i}: {len(found)} detections on an empty table at {found.xy_px}"
@@ -155,7 +156,7 @@ def test_an_empty_table_has_no_balls(bench) -> None:
 
 def test_without_a_mask_the_cloth_is_found(bench) -> None:
     _, camera, _, frames, _ = bench
-    found = ClassicalDetector(billiards("snooker"), ball_radius_from_camera(camera, "snooker")).detect(
+    found = ClassicalDetector(billiards("snooker"), ball_radius_from_camera(camera, SNOOKER.table)).detect(
         frames[0].image
     )
     visible = sum(not o.hidden for o in frames[0].objects)
@@ -164,7 +165,7 @@ def test_without_a_mask_the_cloth_is_found(bench) -> None:
 
 def test_reset_relearns_the_cloth(bench) -> None:
     _, camera, _, frames, mask = bench
-    detector = ClassicalDetector(billiards("snooker"), ball_radius_from_camera(camera, "snooker"), mask)
+    detector = ClassicalDetector(billiards("snooker"), ball_radius_from_camera(camera, SNOOKER.table), mask)
     first = detector.detect(frames[0].image)
     detector.reset()
     again = detector.detect(frames[0].image)

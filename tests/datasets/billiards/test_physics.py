@@ -24,10 +24,10 @@ ENGINE_KINDS = {
 
 
 def _trace(game: str, intent: str, seed: int):
-    table = billiards(game).table
+    spec = billiards(game)
     rng = np.random.default_rng(seed)
-    lay = layouts.opening(table, rng) if intent == "break" else layouts.midgame(table, rng)
-    return simulate(table, lay, shots.plan(table, lay, intent, rng).strike)
+    lay = layouts.opening(spec, rng) if intent == "break" else layouts.midgame(spec, rng)
+    return simulate(spec.table, lay, shots.plan(spec, lay, intent, rng).strike)
 
 
 @pytest.mark.parametrize(
@@ -126,10 +126,10 @@ def test_a_ball_through_the_pins_knocks_them_down_in_time_order():
 @pytest.mark.parametrize("game", GAMES)
 @pytest.mark.parametrize("intent", shots.INTENTS)
 def test_every_intent_plans_a_strike(game, intent):
-    table = billiards(game).table
+    spec = billiards(game)
     rng = np.random.default_rng(5)
-    lay = layouts.opening(table, rng) if intent == "break" else layouts.midgame(table, rng)
-    planned = shots.plan(table, lay, intent, rng)
+    lay = layouts.opening(spec, rng) if intent == "break" else layouts.midgame(spec, rng)
+    planned = shots.plan(spec, lay, intent, rng)
     assert planned.intent in shots.INTENTS
     assert 0 <= planned.strike.phi_deg < 360 and planned.strike.speed_mps > 0
     assert planned.strike.cue_ball in lay

@@ -41,8 +41,8 @@ def snooker():
 
 @pytest.fixture(scope="module")
 def quiet(snooker) -> TableRenderer:
-    table, camera, _ = snooker
-    return TableRenderer(table, "snooker", camera, quiet_look(), seed=1)
+    _, camera, _ = snooker
+    return TableRenderer(billiards("snooker"), camera, quiet_look(), seed=1)
 
 
 def _scene(balls, t: float = 0.0) -> list[SceneSample]:
@@ -50,13 +50,13 @@ def _scene(balls, t: float = 0.0) -> list[SceneSample]:
 
 
 def test_same_seed_gives_identical_frames_and_different_seed_differs(snooker) -> None:
-    table, camera, balls = snooker
+    _, camera, balls = snooker
     look = Look.random(np.random.default_rng(5))
-    a = TableRenderer(table, "snooker", camera, look, seed=3).render(_scene(balls, 0.4))
-    b_renderer = TableRenderer(table, "snooker", camera, look, seed=3)
+    a = TableRenderer(billiards("snooker"), camera, look, seed=3).render(_scene(balls, 0.4))
+    b_renderer = TableRenderer(billiards("snooker"), camera, look, seed=3)
     b_renderer.render(_scene(balls, 2.0))  # call history must not matter
     b = b_renderer.render(_scene(balls, 0.4))
-    c = TableRenderer(table, "snooker", camera, look, seed=4).render(_scene(balls, 0.4))
+    c = TableRenderer(billiards("snooker"), camera, look, seed=4).render(_scene(balls, 0.4))
     assert a.image.dtype == np.uint8 and a.image.shape == (H, W, 3)
     assert np.array_equal(a.image, b.image)
     assert a.objects == b.objects
@@ -133,7 +133,7 @@ def test_arm_over_a_ball_hides_it(snooker) -> None:
     target = next(b for b in balls if b.id == "blue")
     u, v = target.xy_mm[0] / table.width_mm, target.xy_mm[1] / table.length_mm
     arm = ArmLook(0.2, 0.6, "left", (u, v), 100.0, 250.0, 0.2, (24, 24, 28), (214, 160, 120))
-    renderer = TableRenderer(table, "snooker", camera, replace(quiet_look(), arm=arm), seed=1, clip_s=2.0)
+    renderer = TableRenderer(billiards("snooker"), camera, replace(quiet_look(), arm=arm), seed=1, clip_s=2.0)
     during = {o.id: o for o in renderer.render(_scene(balls, 1.0)).objects}
     assert during["blue"].hidden and during["blue"].visible_fraction < 0.5
     assert not during["black"].hidden
@@ -144,12 +144,12 @@ def test_arm_over_a_ball_hides_it(snooker) -> None:
 def test_cue_stick_is_there_before_the_strike_and_gone_after_withdrawing(
     quiet: TableRenderer, snooker
 ) -> None:
-    table, camera, balls = snooker
+    _, camera, balls = snooker
     white = next(b for b in balls if b.id == "white")
     cue = CueLook()
     look = replace(quiet_look(), cue=cue)
     stroke = Stroke(1.0, white.xy_mm, math.pi / 2)
-    with_cue = TableRenderer(table, "snooker", camera, look, seed=1, stroke=stroke)
+    with_cue = TableRenderer(billiards("snooker"), camera, look, seed=1, stroke=stroke)
     before = with_cue.render(_scene(balls, 0.5)).image
     assert not np.array_equal(before, quiet.render(_scene(balls, 0.5)).image)
     after = with_cue.render(_scene(balls, 1.0 + cue.withdraw_s + 0.1)).image
@@ -187,7 +187,7 @@ def test_motion_blur_spreads_a_moving_ball_along_its_path(quiet: TableRenderer, 
 def test_pins_are_drawn_and_listed() -> None:
     table = billiards("five-pins").table
     camera = Camera.random(table, W, H, np.random.default_rng(2))
-    renderer = TableRenderer(table, "five-pins", camera, quiet_look(), seed=0)
+    renderer = TableRenderer(billiards("five-pins"), camera, quiet_look(), seed=0)
     pins = tuple(PinState(p.id, p.xy_mm, down=p.id == "pin:n", fall_angle_rad=0.5) for p in table.pins)
     balls = (BallState("white", (300.0, 400.0), False),)
     frame = renderer.render([SceneSample(0.0, balls, pins)])
@@ -202,14 +202,14 @@ def test_pins_are_drawn_and_listed() -> None:
 
 
 def test_bad_input_raises(snooker) -> None:
-    table, camera, _ = snooker
-    with pytest.raises(ValueError, match="not 'pyramid'"):
-        TableRenderer(table, "pyramid", camera, quiet_look(), seed=0)
-    renderer = TableRenderer(table, "snooker", camera, quiet_look(), seed=0)
+    _, camera, _ = snooker
+    renderer = TableRenderer(billiards("snooker"), camera, quiet_look(), seed=0)
     with pytest.raises(ValueError, match="no ball"):
         renderer.render(_scene([BallState("cue", (100.0, 100.0), False)]))
     with pytest.raises(ValueError, match="at least one"):
         renderer.render([])
+    with pytest.raises(ValueError, match="snooker has no pin 'pin:c'"):
+        renderer.render([SceneSample(0.0, (), (PinState("pin:c", (100.0, 100.0)),))])
 
 
 def test_exposure_times_are_centred_slices() -> None:

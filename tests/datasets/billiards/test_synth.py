@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -129,7 +130,7 @@ def test_the_same_seed_gives_byte_identical_output(world, tmp_path):
         for img in images:
             assert img.read_bytes() == (again / f"shot_{i:03d}" / "yolo" / "images" / img.name).read_bytes()
     other = tmp_path / "other"
-    synth_billiards(SynthConfig(**{**cfg.__dict__, "seed": cfg.seed + 1, "shots": 1}), other)
+    synth_billiards(replace(cfg, seed=cfg.seed + 1, shots=1), other)
     assert (other / "shot_000" / "truth.jsonl").read_bytes() != (
         out / "shot_000" / "truth.jsonl"
     ).read_bytes()
@@ -210,6 +211,7 @@ def test_the_command_writes_every_file_for_every_game(game, tmp_path):
         (["--game", "snooker", "--size", "big"], "--size must look like"),
         (["--game", "snooker", "--shots", "0"], "shots must be at least 1"),
         (["--game", "snooker", "--blur", "2"], "blur_samples must be odd"),
+        (["--game", "snooker", "--intent", "jump"], "unknown intents ['jump']; choose from break, pot"),
     ],
 )
 def test_bad_arguments_get_a_clear_message(args, message, tmp_path):

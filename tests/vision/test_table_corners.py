@@ -1,0 +1,116 @@
+"""The markerless table finder: cloth of any colour, corners at the noses, a bent lens straightened, and
+no table where there is none. Fixtures are synthetic frames (``datasets.billiards``) whose camera is known."""
+
+from __future__ import annotations
+
+import functools
+import math
+from dataclasses import replace
+
+import cv2
+import numpy as np
+import pytest
+
+from arbiter.games import billiards
+from datasets.billiards import layouts
+from datasets.billiards.camera import Camera
+from datasets.billiards.look import CLOTH_RGB, Look
+from datasets.billiards.render import TableRenderer
+from datasets.billiards.scene import BallState, SceneSample
+from vision.calibration import CalibrationError
+from vision.cloth_colour import chroma, estimate, region, working_copy
+from vision.table_corners import find_corners
+from vision.table_geometry import name_corners
+
+W, H = 960, 540
+CORNERS = ("bl", "br", "tr", "tl")
+
+
+@functools.cache
+def frame(game: str, seed: int, cloth: str | None = None) -> tuple[np.ndarray, Camera]:
+    table = billiards(game).table
+    camera = Camera.random(table, W, H, np.random.default_rng([seed, 11]))
+    look = Look.random(np.random.default_rng([seed, 12]))
+    look = replace(look, arm=None, cue=None, cloth_rgb=CLOTH_RGB[cloth] if cloth else look.cloth_rgb)
+    layout = layouts.opening(billiards(game), np.random.default_rng([seed, 13]))
+    renderer = TableRenderer(billiards(game), camera, look, seed=seed)
+    balls = tuple(BallState(b, xy, False) for b, xy in layout.items())
+    return renderer.render([SceneSample(0.0, balls)]).image, camera
+
+
+def corner_offsets(corners: dict[str, np.ndarray], camera: Camera, game: str) -> np.ndarray:
+    """Pixels between the corners found and the camera's own (either end may be called the bottom: the
+    finder names ends by convention, the markings are ``calibrate_auto``'s business)."""
+    table = billiards(game).table
+    xyz = {"bl": (0, 0, 0), "br": (table.width_mm, 0, 0), "tr": (table.width_mm, table.length_mm, 0)}
+    xyz["tl"] = (0, table.length_mm, 0)
+    truth = {k: camera.project(np.array([v], float))[0] for k, v in xyz.items()}
+    turned = {"bl": "tr", "br": "tl", "tr": "bl", "tl": "br"}
+    same = np.array([np.linalg.norm(corners[k] - truth[k]) for k in CORNERS])
+    other = np.array([np.linalg.norm(corners[turned[k]] - truth[k]) for k in CORNERS])
+    return same if same.max() <= other.max() else other
+
+
+@pytest.mark.parametrize("cloth", ["snooker_green", "tournament_blue", "red", "grey", "teal", "olive_green"])
+def test_the_cloth_is_found_from_the_image_whatever_its_colour(cloth: str) -> None:
+    image, camera = frame("snooker", 3, cloth)
+    found = find_corners(image)
+    offsets = corner_offsets(name_corners(found.quad_px, found.view), camera, "snooker")
+    length_px = float(np.linalg.norm(camera.project(np.array([[0.0, 0, 0], [0, 3569.0, 0]])) @ [1, -1]))
+    assert offsets.max() < 0.01 * length_px, f"{offsets.round(1)} px"
+    assert not found.doubts, found.doubts
+
+
+def test_the_cloth_model_compares_colour_whatever_the_light() -> None:
+    """Dimming a colour to under half its level moves its ``chroma`` a third as far as Lab's (a*, b*),
+    which go grey with the light: a lamp's fall-off stays cloth."""
+    green = np.array([[[44, 104, 38]]], np.uint8)  # BGR
+    dim = (green * 0.45).astype(np.uint8)
+    lab = cv2.cvtColor(np.concatenate([green, dim], axis=1), cv2.COLOR_BGR2LAB)
+    c, ab = chroma(lab)[0], lab[0, :, 1:3].astype(np.float32) - 128.0
+    moved_chroma = np.linalg.norm(c[0] - c[1]) / np.linalg.norm(c[0])
+    moved_ab = np.linalg.norm(ab[0] - ab[1]) / np.linalg.norm(ab[0])
+    assert moved_chroma < moved_ab / 3
+
+
+def test_the_cloth_region_reaches_the_dim_end_of_a_table_under_one_lamp() -> None:
+    image, _ = frame("snooker", 3)
+    ramp = np.linspace(1.0, 0.35, image.shape[1])[None, :, None]  # light falling off along the table
+    dimmed = (image * ramp).astype(np.uint8)
+    small, _ = working_copy(dimmed)
+    model = estimate(small)
+    assert model is not None
+    found = region(small, model)
+    bright, _ = working_copy(image)
+    full = region(bright, estimate(bright))  # type: ignore[arg-type]
+    assert (found & full).sum() / full.sum() > 0.9
+
+
+def test_a_wide_lens_is_straightened_before_the_corners_are_read() -> None:
+    """A strongly barrelled view: the corners come out where the lens shows them, and the finder says
+    which k1 it straightened the sides with."""
+    table = billiards("straight-pool").table
+    image, camera = frame("straight-pool", 0)
+    k1 = camera.dist[0]
+    found = find_corners(image)
+    offsets = corner_offsets(name_corners(found.quad_px, found.view), camera, "straight-pool")
+    assert abs(k1) > 0.05, "the fixture must bend the cushions"
+    assert found.k1 != 0.0 and math.copysign(1, found.k1) == math.copysign(1, k1)
+    length_px = float(
+        np.linalg.norm(camera.project(np.array([[0.0, 0, 0], [0, table.length_mm, 0]])) @ [1, -1])
+    )
+    assert offsets.max() < 0.01 * length_px, f"{offsets.round(1)} px"
+
+
+@pytest.mark.parametrize(
+    ("image", "why"),
+    [
+        (np.full((H, W, 3), 90, np.uint8), "one flat colour"),
+        (np.random.default_rng(3).integers(0, 256, (H, W, 3), dtype=np.uint8), "no table found"),
+        (np.zeros((H, W, 3), np.uint8), "no table found"),
+    ],
+    ids=["flat", "noise", "black"],
+)
+def test_no_table_in_view_raises(image: np.ndarray, why: str) -> None:
+    with pytest.raises(CalibrationError, match=why):
+        find_corners(image)

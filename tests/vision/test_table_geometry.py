@@ -1,0 +1,151 @@
+"""What four corners say before any camera: the view's focal length and the table's shape, which end is
+the bottom, how far a pixel reaches at the far end, and the table's size from its balls."""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+import pytest
+
+from arbiter.games import billiards
+from vision.cloth_colour import estimate, working_copy
+from vision.table_geometry import (
+    ball_diameter_share,
+    choose_size,
+    corner_resolution,
+    marking_evidence,
+    name_corners,
+    oblique,
+    plane_view,
+    top_view,
+    turned,
+)
+
+SIZE = (1280, 720)
+
+
+def seen(f: float, tilt_deg: float, aspect: float = 2.0, pan_deg: float = 0.0) -> np.ndarray:
+    """A table's four corners (quad order) seen by a pinhole ``f`` px, tilted ``tilt_deg`` about the
+    table's x and panned ``pan_deg`` about the camera's y."""
+    rot = (
+        cv2.Rodrigues(np.array([0.0, math.radians(pan_deg), 0.0]))[0]
+        @ cv2.Rodrigues(np.array([math.radians(tilt_deg), 0.0, 0.0]))[0]
+    )
+    table = np.array([[-aspect, -1, 0], [aspect, -1, 0], [aspect, 1, 0], [-aspect, 1, 0]], float) * 500
+    cam = (table @ rot.T) + [0, 0, 4000]
+    return cam[:, :2] / cam[:, 2:] * f + [SIZE[0] / 2, SIZE[1] / 2]
+
+
+def test_a_tilted_view_gives_its_focal_length_and_the_tables_shape() -> None:
+    view = plane_view(seen(1000.0, 30.0, pan_deg=15.0), SIZE)
+    assert view.f_px == pytest.approx(1000.0, rel=0.02)
+    assert max(view.aspect, 1 / view.aspect) == pytest.approx(2.0, rel=0.02)
+
+
+def test_a_view_square_to_the_table_cannot_tell_its_focal_length() -> None:
+    """A broadcast camera without roll: one vanishing point at infinity; a typical lens is assumed."""
+    assert plane_view(seen(1000.0, 30.0), SIZE).f_px is None
+
+
+def test_a_straight_down_view_keeps_its_shape_without_a_focal_length() -> None:
+    view = plane_view(seen(1000.0, 0.0), SIZE)
+    assert view.f_px is None
+    assert max(view.aspect, 1 / view.aspect) == pytest.approx(2.0, rel=0.01)
+
+
+@pytest.mark.parametrize(
+    ("quad", "bottom_is"),
+    [
+        (np.array([[100, 100], [1100, 100], [1100, 600], [100, 600]], float), "left"),  # along the width
+        (np.array([[500, 50], [800, 50], [800, 650], [500, 650]], float), "bottom"),  # along the height
+    ],
+)
+def test_the_bottom_end_by_convention(quad: np.ndarray, bottom_is: str) -> None:
+    named = name_corners(quad, plane_view(quad, SIZE))
+    bottom = (named["bl"] + named["br"]) / 2
+    top = (named["tl"] + named["tr"]) / 2
+    if bottom_is == "left":
+        assert bottom[0] < top[0]
+    else:
+        assert bottom[1] > top[1]
+    # standing at the bottom looking up the table, bl is on the left (seen from above, with image y down)
+    up, across = top - bottom, named["br"] - named["bl"]
+    assert up[0] * across[1] - up[1] * across[0] > 0
+    assert turned(turned(named))["bl"] is named["bl"]
+
+
+def test_the_far_end_of_a_tilted_view_is_coarser() -> None:
+    flat, tilted = seen(1000.0, 0.0), seen(1000.0, 50.0)
+    names = ("bl", "br", "tr", "tl")
+    assert corner_resolution(dict(zip(names, tilted, strict=True)), 2.0) > 1.5 * corner_resolution(
+        dict(zip(names, flat, strict=True)), 2.0
+    )
+    assert oblique(tilted) and not oblique(flat)
+
+
+def drawn_table(balls_per_length: float, baulk_from_bottom: float | None = None) -> np.ndarray:
+    """A top view of a green bed 1000 px long with round balls and, optionally, a chalk line."""
+    view = np.full((1000, 500, 3), (40, 110, 30), np.uint8)
+    r = 1000 / balls_per_length / 2
+    for k, (x, y) in enumerate([(100, 150), (250, 300), (400, 450), (120, 700), (380, 820), (250, 600)]):
+        colour = [(30, 30, 200), (20, 200, 230), (240, 240, 240), (20, 20, 20), (200, 60, 20), (30, 30, 200)][
+            k
+        ]
+        cv2.circle(view, (x, y), round(r), colour, -1, cv2.LINE_AA)
+    if baulk_from_bottom is not None:
+        y = round(1000 * (1 - baulk_from_bottom))
+        cv2.line(view, (0, y), (499, y), (230, 230, 230), 2)
+    return view
+
+
+@pytest.mark.parametrize(("per_length", "size"), [(68.0, "12ft"), (34.0, "6ft"), (30.0, "6ft")])
+def test_the_size_follows_the_balls(per_length: float, size: str) -> None:
+    view = drawn_table(per_length)
+    cloth = estimate(working_copy(view)[0])
+    assert cloth is not None
+    share = ball_diameter_share(view, cloth, length_px=2000.0)  # balls 29 px and more across in the frame
+    assert share is not None and 1 / share == pytest.approx(per_length, rel=0.1)
+    assert choose_size(billiards("snooker").table, share).size.name == size
+
+
+def test_balls_too_small_in_the_frame_are_not_measured_and_the_game_s_size_is_taken() -> None:
+    view = drawn_table(34.0)
+    cloth = estimate(working_copy(view)[0])
+    assert cloth is not None
+    assert ball_diameter_share(view, cloth, length_px=300.0) is None  # 9 px balls in the frame itself
+    choice = choose_size(billiards("straight-pool").table, None)
+    assert (choice.size.name, choice.measured) == ("9ft", False)
+
+
+def test_a_size_close_to_the_game_s_own_is_not_taken_from_the_balls() -> None:
+    """10 ft is 20 % off 12 ft: within what a ball is measured to, so the game's own size stays."""
+    table = billiards("snooker").table
+    assert choose_size(table, 1 / 57.0).size.name == "12ft"
+    assert choose_size(billiards("straight-pool").table, 1 / 34.7).size.name == "7ft"
+
+
+@pytest.mark.parametrize("game", ["snooker", "five-pins"])
+def test_a_one_ended_line_tells_the_bottom_end(game: str) -> None:
+    table = billiards(game).table
+    one_ended = next(ln.y_mm / table.length_mm for ln in table.lines if ln.name in ("baulk", "lag"))
+    view = drawn_table(68.0, baulk_from_bottom=one_ended)
+    assert marking_evidence(view, table) > 4
+    assert marking_evidence(view[::-1].copy(), table) < -4
+
+
+def test_pool_strings_mirror_each_other_and_tell_nothing() -> None:
+    table = billiards("straight-pool").table
+    assert marking_evidence(drawn_table(44.0, baulk_from_bottom=0.25), table) == 0.0
+
+
+def test_the_top_view_puts_the_bottom_cushion_at_the_bottom() -> None:
+    image = np.zeros((720, 1280, 3), np.uint8)
+    corners = {"bl": np.array([100.0, 600]), "br": np.array([100.0, 100]), "tr": np.array([1100.0, 100])}
+    corners["tl"] = np.array([1100.0, 600])
+    cv2.circle(image, (150, 350), 20, (255, 255, 255), -1)  # near the bottom cushion
+    view = top_view(image, corners, 2.0)
+    assert view.shape[:2] == (1000, 500)
+    ys = np.nonzero(view[..., 0] > 128)[0]
+    assert ys.mean() > 900

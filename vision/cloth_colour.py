@@ -1,0 +1,220 @@
+"""The cloth's colour estimated from the image itself, and the cloth region it gives: no fixed colour ranges.
+
+Tables are green, blue, red, grey, tan and teal, under lamps, daylight or a projector, so no colour can be
+assumed. The cloth is the colour whose region looks most like a table: pixels of a small copy of the frame
+are clustered (k-means on Lab, chroma weighted over lightness, because light varies and dye does not), and
+of the clusters the cloth is the one whose main region holds the most centre-weighted area times its
+solidity squared. Solidity is what keeps out the floor round a broadcast table (a frame with a hole) and
+the walls of a room; the centre weighting what keeps out a second table at the edge of the view.
+
+The model is the cluster's (a*, b*) mean and covariance and its median lightness. A pixel is cloth when its
+chroma is within a few deviations (Mahalanobis: a grey cloth's spread is tiny, a lit green one's is long
+along the lamp's tint) and its lightness within a loose band of the median, which lets lamp fall-off and
+shadows in and keeps a black rail or dark floor of the same hue out.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+WORK_SIZE_PX = 480  # long side of the working copy: the cloth's colour and region need no detail
+K_CLUSTERS = 5  # cloth, rails, floor, balls and markings, pockets: more splits a lit cloth in two
+K_WITHIN = 3  # clusters inside a first region that ran off the frame: cloth, floor, what lies on them
+KMEANS_ATTEMPTS = 3
+CENTRE_SIGMA = 0.3  # centre weighting (share of the frame): broadcast tables sit low, overhead ones central
+CHROMA_WEIGHT = 2.0  # a*, b* count this much more than L* in the clustering
+BORDER_PENALTY = 0.75  # a cluster whose region runs all round the frame's edge scores this much less
+MAX_MAHALANOBIS = 4.0  # chroma distance still cloth, in the cluster's deviations
+MIN_AB_TOL = 4.0  # Lab units the (a*, b*) tolerance never goes below: noise, a lamp's tint on grey cloth
+# The chroma tolerance never goes below this (a*, b* over L* + 16: 4 Lab units at mid-grey): noise and a
+# lamp's tint on a grey cloth, whose own spread is tiny.
+MIN_CHROMA_TOL = 0.06
+L_RATIO = (0.45, 1.9)  # lightness relative to the cloth's median still cloth: fall-off, pools of lamp light
+GROW_ROUNDS = 2  # times the region is grown with lightness judged against the cloth found nearby
+GROW_SIGMA = 0.08  # share of the working copy over which the cloth's level is carried outward
+CLOSE_SHARE = 0.02  # closing of the region (share of the working copy): fills chalk lines, balls, a cue
+MIN_SAMPLES = 50  # cloth pixels a model needs
+
+
+def chroma(lab: np.ndarray) -> np.ndarray:
+    """(a*, b*) / (L* + 16) of OpenCV 8-bit Lab pixels (..., 3) -> (..., 2): the colour whatever the light.
+    Dimming a colour scales L* + 16, a* and b* alike (all go with the cube root of the light), so a lamp's
+    fall-off across the table, which takes Lab's a* and b* towards grey, leaves this alone."""
+    lab = lab.astype(np.float32)
+    return (lab[..., 1:3] - 128.0) / (lab[..., :1] * (100.0 / 255.0) + 16.0)
+
+
+@dataclass(frozen=True)
+class ClothColourModel:
+    """The cloth's colour, twice: the mean and inverse covariance of its Lab (a*, b*), and of its
+    ``chroma``; its median lightness (OpenCV 8-bit Lab L, 0..255); and its BGR for the edge search
+    (``vision.table_finder.ClothColour``). A lamp's pool of white light turns Lab's (a*, b*) little and
+    ``chroma`` much (it adds white); its fall-off the other way round: a pixel is cloth when either says."""
+
+    ab_mean: np.ndarray  # (2,)
+    ab_icov: np.ndarray  # (2, 2) inverse covariance, regularised by MIN_AB_TOL
+    chroma_mean: np.ndarray  # (2,)
+    chroma_icov: np.ndarray  # (2, 2) inverse covariance, regularised by MIN_CHROMA_TOL
+    l_median: float
+    bgr: tuple[float, float, float]  # the cluster's median colour
+
+    @property
+    def lab(self) -> np.ndarray:
+        """The cloth's typical colour in OpenCV 8-bit Lab."""
+        return np.array([self.l_median, *self.ab_mean], np.float32)
+
+    def distance(self, lab: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Per pixel of a Lab image: chroma distance (deviations, the nearer of the two models) and
+        lightness ratio to the cloth."""
+        d1 = lab[..., 1:3].astype(np.float32) - self.ab_mean
+        d2 = chroma(lab) - self.chroma_mean
+        m1 = np.einsum("...i,ij,...j->...", d1, self.ab_icov, d1)
+        m2 = np.einsum("...i,ij,...j->...", d2, self.chroma_icov, d2)
+        dist = np.sqrt(np.maximum(np.minimum(m1, m2), 0.0))
+        return dist, lab[..., 0].astype(np.float32) / max(self.l_median, 1.0)
+
+    def mask(self, lab: np.ndarray) -> np.ndarray:
+        """uint8 (0/1): the pixels of a Lab image that look like the cloth."""
+        dist, ratio = self.distance(lab)
+        return ((dist < MAX_MAHALANOBIS) & (ratio > L_RATIO[0]) & (ratio < L_RATIO[1])).astype(np.uint8)
+
+
+def working_copy(image: np.ndarray) -> tuple[np.ndarray, float]:
+    """A small, lightly blurred copy of a BGR image and its scale (working px per image px)."""
+    s = WORK_SIZE_PX / max(image.shape[:2])
+    small = cv2.resize(image, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
+    return cv2.GaussianBlur(small, (3, 3), 0), s
+
+
+def centre_weights(h: int, w: int) -> np.ndarray:
+    ys, xs = np.mgrid[0:h, 0:w]
+    r2 = ((xs / w - 0.5) ** 2 + (ys / h - 0.5) ** 2) / CENTRE_SIGMA**2
+    return np.asarray(np.exp(-0.5 * r2).astype(np.float32))
+
+
+def estimate(
+    small: np.ndarray, ignore: np.ndarray | None = None, within: np.ndarray | None = None, seed: int = 0
+) -> ClothColourModel | None:
+    """The cloth model of a working copy (BGR), or None when nothing in it is table-like. ``ignore``
+    (uint8, nonzero = not the scene: score bars, logos) is left out of the clustering. ``within`` (uint8)
+    clusters only inside a first region, in fewer clusters: a dark cloth and a dark floor that fell into
+    one cluster of the whole frame come apart there."""
+    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
+    h, w = lab.shape[:2]
+    use = np.ones(h * w, bool) if ignore is None else (ignore.reshape(-1) == 0)
+    k = K_CLUSTERS if within is None else K_WITHIN
+    if within is not None:
+        use &= within.reshape(-1) > 0
+    feat = lab.reshape(-1, 3) * np.array([1.0, CHROMA_WEIGHT, CHROMA_WEIGHT], np.float32)
+    if use.sum() < k * MIN_SAMPLES:
+        return None
+    crit = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_MAX_ITER, 30, 0.5)
+    cv2.setRNGSeed(seed)
+    samples = np.ascontiguousarray(feat[use], dtype=np.float32)
+    _, found, _ = cv2.kmeans(samples, k, None, crit, KMEANS_ATTEMPTS, cv2.KMEANS_PP_CENTERS)  # type: ignore[call-overload]
+    labels = np.full(h * w, -1, np.int32)
+    labels[use] = found.ravel()
+    weights = centre_weights(h, w)
+    scores = [_cluster_score((labels == c).reshape(h, w).astype(np.uint8), weights) for c in range(k)]
+    best = int(np.argmax(scores))
+    if scores[best] <= 0.0:
+        return None
+    px = lab.reshape(-1, 3)[labels == best]
+    ab_mean, ab_icov = _gaussian(px[:, 1:3], MIN_AB_TOL)
+    chroma_mean, chroma_icov = _gaussian(chroma(px), MIN_CHROMA_TOL)
+    bgr = np.median(small.reshape(-1, 3)[labels == best].astype(np.float32), axis=0)
+    return ClothColourModel(
+        ab_mean,
+        ab_icov,
+        chroma_mean,
+        chroma_icov,
+        float(np.median(px[:, 0])),
+        (float(bgr[0]), float(bgr[1]), float(bgr[2])),
+    )
+
+
+def _gaussian(values: np.ndarray, floor: float) -> tuple[np.ndarray, np.ndarray]:
+    """Median and inverse covariance of (N, 2) values, the covariance never tighter than ``floor``."""
+    mean = np.median(values, axis=0)
+    cov = np.cov((values - mean).T) + np.eye(2) * (floor / MAX_MAHALANOBIS) ** 2
+    return mean.astype(np.float32), np.linalg.inv(cov).astype(np.float32)
+
+
+def _cluster_score(mask: np.ndarray, weights: np.ndarray) -> float:
+    """How much a colour cluster looks like a table's cloth: the centre weight of its main component times
+    its solidity squared, less for a component round the frame's edge (a floor or a wall round the table
+    touches most of the frame's border; a table's cloth, unless it fills the frame, little of it)."""
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    n, comps, _, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
+    if n <= 1:
+        return 0.0
+    per = np.bincount(comps.ravel(), weights=weights.ravel(), minlength=n)
+    per[0] = 0
+    main = (comps == int(np.argmax(per))).astype(np.uint8)
+    hull = cv2.convexHull(cv2.findNonZero(main))
+    solidity = float(main.sum()) / max(cv2.contourArea(hull), 1.0)
+    border = np.concatenate([main[0], main[-1], main[1:-1, 0], main[1:-1, -1]])
+    return float(per.max()) * min(solidity, 1.0) ** 2 * (1.0 - BORDER_PENALTY * float(border.mean()))
+
+
+def region(small: np.ndarray, model: ClothColourModel, ignore: np.ndarray | None = None) -> np.ndarray:
+    """The table's cloth region in a working copy (uint8 0/1): the cloth-coloured component with the most
+    centre weight, closed over chalk lines, balls and a cue, its holes filled. Lightness is judged against
+    the cloth nearby, not the cloth's median: the region is grown twice with the level of the cloth found
+    so far carried outward, so the dim end of a table under one lamp stays in and a black rail beside it
+    stays out. ``ignore`` pixels are never cloth, so a score bar over the cloth cuts the region (and
+    ``vision.table_lines`` knows why)."""
+    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
+    dist, ratio = model.distance(lab)
+    hue = dist < MAX_MAHALANOBIS
+    if ignore is not None:
+        hue &= ignore == 0
+    main = _main_component(hue & (ratio > L_RATIO[0]) & (ratio < L_RATIO[1]))
+    level = lab[..., 0].astype(np.float32)
+    for _ in range(GROW_ROUNDS):
+        if not main.any():
+            break
+        local = level / np.maximum(_spread(level, main), 1.0)
+        main = _main_component(hue & (local > L_RATIO[0]) & (local < L_RATIO[1]))
+    k = max(3, int(CLOSE_SHARE * max(main.shape)) | 1)
+    main = cv2.morphologyEx(main, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    contours, _ = cv2.findContours(main, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    cv2.drawContours(main, contours, -1, 1, -1)
+    if ignore is not None:
+        main[ignore > 0] = 0
+    return main
+
+
+def _main_component(mask: np.ndarray) -> np.ndarray:
+    """The component (uint8 0/1) with the most centre weight of a mask, after a small closing (a chalk line
+    must not cut the cloth in two) and opening (specks)."""
+    m = cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    m = cv2.morphologyEx(m, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    n, comps, _, _ = cv2.connectedComponentsWithStats(m, connectivity=4)
+    if n <= 1:
+        return m
+    score = np.bincount(comps.ravel(), weights=centre_weights(*m.shape).ravel(), minlength=n)
+    score[0] = 0
+    return np.asarray((comps == int(np.argmax(score))).astype(np.uint8))
+
+
+def _spread(level: np.ndarray, where: np.ndarray) -> np.ndarray:
+    """``level`` known on ``where``, carried smoothly over the whole image (normalised convolution)."""
+    sigma = GROW_SIGMA * max(level.shape)
+    w = where.astype(np.float32)
+    num = cv2.GaussianBlur(level * w, (0, 0), sigma)
+    den = cv2.GaussianBlur(w, (0, 0), sigma)
+    return np.asarray(num / np.maximum(den, 1e-6))
+
+
+def uniformity(small: np.ndarray, model: ClothColourModel, where: np.ndarray) -> float:
+    """The share of a region's pixels whose colour is the cloth's (a table's region is ~0.9 and more: one
+    dye, balls and markings on it; a busy scene's or noise's much less)."""
+    inside = where > 0
+    if not inside.any():
+        return 0.0
+    dist, _ = model.distance(cv2.cvtColor(small, cv2.COLOR_BGR2LAB))
+    return float(np.mean(dist[inside] < MAX_MAHALANOBIS))

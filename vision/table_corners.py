@@ -1,0 +1,194 @@
+"""The four corners of a table's playing area in one image, markerless, and every doubt about them.
+
+The steps: the cloth's colour from the image (``vision.cloth_colour``), its region, four RANSAC cushion lines
+on the region's outline moved in to the noses (``vision.table_lines``), their crossings. This works on any
+cloth, from overhead or from a broadcast camera's height, with players, cues and graphics over the view; it
+raises ``CalibrationError`` only where there is no table at all. Everything else it finds comes back with
+the reasons to doubt it (``vision.table_verdict``): a side hidden (by a graphic the caller masks) or cut
+by the frame, noses not seen, a shape that is no table's.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import cv2
+import numpy as np
+
+from vision.camera_fit import prior_focal
+from vision.cloth_colour import ClothColourModel, estimate, region, uniformity, working_copy
+from vision.table_finder import no_table_error
+from vision.table_geometry import PlaneView, plane_view
+from vision.table_lines import (
+    SideFit,
+    corners_of,
+    distort,
+    move_to_nose,
+    quad_from_region,
+    refined_sides,
+    straightest_k1,
+    undistorted,
+)
+from vision.table_verdict import Doubt, Reason
+
+MIN_TABLE_SHARE = 0.02  # share of the frame the cloth region must cover to be a table at all
+MIN_UNIFORMITY = 0.8  # share of the region in the cloth's colour: a table is ~0.9+, noise or clutter less
+MIN_CONTRAST = 2.0  # grey-level deviation of the frame below which it is one flat colour: no table
+MAX_FRAME_SIDES = 3  # this many sides on the frame's edge: the region may be cloth and floor together
+MIN_CLOTH_SHARE = 0.06  # below this share of the frame the table is doubtful (far off, or not a table)
+MIN_SIDE_INLIERS = 0.45  # share of a side's outline on its line: below it the side is hidden or bent
+MAX_OUTSIDE = 0.03  # a corner this far outside the frame (share of the diagonal) is extrapolated
+ASPECT_RANGE = (1.6, 2.6)  # metric long / short of real tables (catalogues: 1.9-2.1) with the view's slack
+MIN_NOSE_SIDES = 2  # sides whose nose must be seen: otherwise the corners may be the cushions' outer edge
+MAX_BORDER_SHARE = 0.5  # share of a side's points on the frame's edge above which the table is cut
+MAX_HIDDEN_SHARE = 0.3  # share of a side's points along a graphic above which the side is not the cushion
+GRAY_SIGMA_PX = 1.0
+MIN_K1 = 0.01  # radial distortion below which the sides are not straightened (under a pixel at the corners)
+
+
+@dataclass(frozen=True)
+class TableCorners:
+    """The corners found (full-image px, quad order: corner k between sides k-1 and k), at the noses and on
+    the outline, the sides, the cloth's colour, its share of the frame, what the corners say of the view,
+    and the doubts."""
+
+    quad_px: np.ndarray
+    outline_px: np.ndarray
+    sides: tuple[SideFit, ...]
+    cloth: ClothColourModel
+    cloth_share: float
+    view: PlaneView
+    doubts: tuple[Reason, ...]
+    k1: float = 0.0  # the lens's radial distortion the sides were straightened with (0: none)
+    f_px: float = 0.0  # ... normalised by this focal length (a typical lens's)
+
+
+def find_corners(image: np.ndarray, ignore: np.ndarray | None = None) -> TableCorners:
+    """The table's corners in ``image`` (H x W x 3 BGR uint8). ``ignore`` (H x W, nonzero = a graphic over
+    the view, ``vision.broadcast.StaticOverlay``) is never taken for cloth or cushion. A wide lens bows
+    the cushions: the sides are found again in the image straightened by the k1 that makes them
+    straightest, and the corners put back where the lens shows them. Raises CalibrationError when there
+    is no table in view."""
+    h, w = image.shape[:2]
+    small, _ = working_copy(image)
+    if float(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).std()) < MIN_CONTRAST:
+        raise no_table_error("the image is one flat colour")
+    first = _find(image, ignore)
+    centre = np.array([w / 2 - 0.5, h / 2 - 0.5])
+    f = prior_focal((w, h))
+    k1 = straightest_k1(list(first.sides), centre, f)
+    if abs(k1) < MIN_K1:
+        return first
+    unbent = (
+        None if ignore is None else undistorted((ignore > 0).astype(np.uint8), centre, f, k1, nearest=True)
+    )
+    straight = _find(undistorted(image, centre, f, k1), unbent)
+    return replace(
+        straight,
+        quad_px=distort(straight.quad_px, centre, f, k1),
+        outline_px=distort(straight.outline_px, centre, f, k1),
+        k1=k1,
+        f_px=f,
+    )
+
+
+def _find(image: np.ndarray, ignore: np.ndarray | None) -> TableCorners:
+    """One pass of the finder: cloth, sides, noses, corners, doubts."""
+    h, w = image.shape[:2]
+    small, scale = working_copy(image)
+    ig = None
+    if ignore is not None:
+        ig = cv2.resize(
+            (ignore > 0).astype(np.uint8), (small.shape[1], small.shape[0]), interpolation=cv2.INTER_NEAREST
+        )
+    cloth, mask, sides = _cloth_sides(small, scale, ig)
+    outline = corners_of(sides)
+    gray = cv2.GaussianBlur(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32), (0, 0), GRAY_SIGMA_PX)
+    sides = [move_to_nose(gray, s, (outline[k], outline[(k + 1) % 4])) for k, s in enumerate(sides)]
+    quad_px = corners_of(sides)
+    if not np.all(np.isfinite(quad_px)) or not np.all(np.isfinite(outline)):
+        raise no_table_error("two neighbouring sides of the cloth are parallel")
+    view = plane_view(quad_px, (w, h))
+    share = float(mask.mean())
+    doubts = _doubts(sides, quad_px, (w, h), share, view)
+    return TableCorners(quad_px, outline, tuple(sides), cloth, share, view, tuple(doubts))
+
+
+def _cloth_sides(
+    small: np.ndarray, scale: float, ignore: np.ndarray | None
+) -> tuple[ClothColourModel, np.ndarray, list[SideFit]]:
+    """The cloth's colour, its region and the region's four sides, or CalibrationError. A region that
+    runs off the frame on most sides is clustered again inside itself: a cloth and a floor of one colour
+    in the whole frame may still be two in the table's neighbourhood."""
+    cloth = estimate(small, ignore)
+    if cloth is None:
+        raise no_table_error("no region of one colour looks like a table's cloth")
+    mask = region(small, cloth, ignore)
+    sides = _sides(mask, scale, ignore)
+    if _cut(sides) >= MAX_FRAME_SIDES:
+        again = estimate(small, ignore, within=mask)
+        if again is not None:
+            mask2 = region(small, again, ignore)
+            sides2 = _sides(mask2, scale, ignore)
+            if len(sides2) == 4 and _cut(sides2) < _cut(sides):
+                cloth, mask, sides = again, mask2, sides2
+    if len(sides) != 4:
+        raise no_table_error(f"the cloth-coloured region ({mask.mean():.1%} of the frame) has no four sides")
+    if uniformity(small, cloth, mask) < MIN_UNIFORMITY:
+        raise no_table_error("no region of the frame is of one colour, as a cloth is")
+    return cloth, mask, sides
+
+
+def _sides(mask: np.ndarray, scale: float, ignore: np.ndarray | None) -> list[SideFit]:
+    quad = quad_from_region(mask) if mask.mean() >= MIN_TABLE_SHARE else None
+    return [] if quad is None else refined_sides(mask, quad, scale, ignore)
+
+
+def _cut(sides: list[SideFit]) -> int:
+    """How many sides run along the frame's edge (all four when there are no sides)."""
+    return sum(s.on_border > MAX_BORDER_SHARE for s in sides) if len(sides) == 4 else 4
+
+
+def _where(side: SideFit) -> str:
+    """A side named by where it is in the image (its inward normal points away from it)."""
+    dx, dy = side.inward
+    if abs(dy) >= abs(dx):
+        return "the side at the image's bottom" if dy < 0 else "the side at the image's top"
+    return "the side at the image's right" if dx < 0 else "the side at the image's left"
+
+
+def _doubts(
+    sides: list[SideFit], quad: np.ndarray, size: tuple[int, int], share: float, view: PlaneView
+) -> list[Reason]:
+    out = []
+    if share < MIN_CLOTH_SHARE:
+        out.append(Reason(Doubt.LITTLE_CLOTH, f"the cloth covers only {share:.0%} of the frame"))
+    for s in sides:
+        if s.on_border > MAX_BORDER_SHARE and not s.nose_moved:  # a nose seen inside is the table's edge
+            out.append(
+                Reason(Doubt.CUT_BY_FRAME, f"{_where(s)} runs along the frame's edge: the table may go on")
+            )
+        elif s.hidden > MAX_HIDDEN_SHARE:
+            out.append(Reason(Doubt.HIDDEN_BY_GRAPHIC, f"{_where(s)} runs along a graphic over the view"))
+        elif s.inliers < MIN_SIDE_INLIERS:
+            out.append(
+                Reason(
+                    Doubt.SIDE_UNSUPPORTED,
+                    f"{_where(s)} is hidden or bent ({s.inliers:.0%} of it is straight)",
+                )
+            )
+    diag = float(np.hypot(*size))
+    outside = np.maximum(np.maximum(-quad, quad - np.array(size)), 0).max(axis=1) / diag
+    if (outside > MAX_OUTSIDE).any():
+        out.append(Reason(Doubt.CORNER_OUTSIDE, f"a corner lies {outside.max():.0%} of the frame outside it"))
+    aspect = max(view.aspect, 1 / view.aspect)
+    if not ASPECT_RANGE[0] <= aspect <= ASPECT_RANGE[1]:
+        out.append(Reason(Doubt.ASPECT, f"the table's shape comes out {aspect:.2f}:1, no billiard table's"))
+    if sum(s.nose_moved for s in sides) < MIN_NOSE_SIDES:
+        out.append(
+            Reason(
+                Doubt.NOSES_NOT_SEEN,
+                "the cushion noses were not seen: the corners may be the cushions' outer edge",
+            )
+        )
+    return out

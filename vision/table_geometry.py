@@ -1,0 +1,317 @@
+"""What four table corners in an image say before any camera is fitted: the view's focal length and the
+table's metric aspect, which sides are the long ones, which end is the bottom, how big the balls are
+against the table, and so which size of table from the game's catalogue is in view.
+
+All of it reads a top view of the bed made by the corners' homography: positions along the table's length
+in it are right whatever aspect is assumed (a projective map of a rectangle keeps the ratios along each of
+its axes), so a marking's place and a ball's size as shares of the length need no camera model.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from arbiter.tables import TableModel, TableSize
+from vision.cloth_colour import ClothColourModel
+
+CORNER_NAMES = ("bl", "br", "tr", "tl")
+# A lens assumed where one view of a rectangle cannot give the focal length (a camera square to the table
+# along one axis: straight down, or a broadcast camera without roll).
+PRIOR_HFOV_DEG = 50.0
+TOP_VIEW_LENGTH_PX = 1000  # the top view's length: a 12 ft snooker ball is ~15 px across in it
+# Markings: a line's evidence is the strongest row peak (of either polarity: chalk is white, some tables
+# print dark lines) within this share of the length of where the table puts it, against the same at its
+# mirror image, in robust noise units of the row profile.
+MARKING_WINDOW = 0.03
+MARKING_BAND = (0.1, 0.9)  # share of the width the row profile is read over (clear of the side cushions)
+MARKING_SMOOTH = 0.006  # share of the length: the row profile's high-pass scale
+MARKING_SURE = 4.0  # evidence (noise units) that settles the bottom end
+# Balls in the top view: blobs off the cloth, inside the bed, about round, of a size some table could have.
+BALL_BED_MARGIN = 0.03  # share of the width kept clear of the cushions and pockets
+BALL_SIZE_RANGE = (1 / 120, 1 / 14)  # ball diameter as a share of the length, any table in any catalogue
+BALL_ROUNDNESS = (0.8, 1.15)  # blob area / its bounding ellipse's: a disk ~1 (more in pixels), a pair ~0.5
+BALL_CONTRAST = 20.0  # Lab units off the cloth that start a ball's blob (its size is read at half contrast)
+SHADOW_WEIGHT = 0.5  # darker than the cloth counts this much: contact shadows are not balls
+MIN_BALLS = 4  # balls needed before their size says anything
+MIN_BALL_PX = 20.0  # balls smaller than this across in the image are not measured: blur and shadows dominate
+BALL_SPREAD = 0.2  # the balls' sizes must agree to this (interquartile range over the median)
+OBLIQUE = 0.15  # opposite sides' image lengths differing by more: too oblique to measure balls in a top view
+# The balls must be this far (log) off the game's own size to choose another. A ball 20 px across or more
+# is measured to about +-10 % on photos and other renderers' views, but up to 19 % large in Arbiter's own
+# renders (soft shadows): enough to tell 7 ft pool from 9 ft (1.28) or a 6 ft snooker table from 12 ft
+# (2.0), not 10 ft from 12 ft (1.2): a size that close must be given (``--table``).
+SIZE_PRIOR = math.log(1.25)
+SIZE_MISFIT = math.log(1.15)  # log-distance above which no catalogue size fits the balls measured
+# Middle pockets: looked for in bands this wide (share of the length) outside the long cushions, within
+# POCKET_SEARCH of the middle; a pocket stands POCKET_EVIDENCE noise units out of its band, is at most
+# POCKET_MAX_WIDTH long (a player beside the table is longer) and both sides agree within POCKET_AGREE.
+POCKET_BAND = 0.04
+POCKET_SEARCH = 0.2
+POCKET_SMOOTH = 0.004
+POCKET_EVIDENCE = 6.0
+POCKET_MAX_WIDTH = 0.08
+POCKET_AGREE = 0.02
+POCKET_COVER = 75  # percentile across a band's width: a pocket's hole covers part of it
+POCKET_CANDIDATES = 3  # peaks kept per side
+
+
+@dataclass(frozen=True)
+class PlaneView:
+    """What one rectangle seen in perspective gives: the focal length (None where the view cannot tell)
+    and the metric ratio of side 0 (corner 0 to 1) to side 1 (corner 1 to 2)."""
+
+    f_px: float | None
+    aspect: float
+
+
+def plane_view(quad_px: np.ndarray, image_size: tuple[int, int]) -> PlaneView:
+    """The focal length (square pixels, principal point at the image centre) from the two vanishing points
+    of a rectangle's image, and its metric aspect; a typical lens where the vanishing points cannot tell."""
+    c = np.array([image_size[0] / 2, image_size[1] / 2])
+    unit = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
+    h = cv2.getPerspectiveTransform(unit, (quad_px - c).astype(np.float32))
+    h1, h2 = h[:, 0], h[:, 1]
+    den = h1[2] * h2[2]
+    f2 = -(h1[0] * h2[0] + h1[1] * h2[1]) / den if abs(den) > 1e-12 else -1.0
+    diag = float(np.hypot(*image_size))
+    known = 0.2 * diag < math.sqrt(max(f2, 0.0)) < 20 * diag
+    f = math.sqrt(f2) if known else image_size[0] / (2 * math.tan(math.radians(PRIOR_HFOV_DEG / 2)))
+    k_inv = np.diag([1 / f, 1 / f, 1.0])
+    aspect = float(np.linalg.norm(k_inv @ h1) / np.linalg.norm(k_inv @ h2))
+    return PlaneView(f if known else None, aspect)
+
+
+def name_corners(quad_px: np.ndarray, view: PlaneView) -> dict[str, np.ndarray]:
+    """``bl, br, tr, tl`` from a quad: the long sides run along the table's y (the longer metric pair), and
+    of the two ends the bottom is where the synthetic camera and a broadcast camera put it: +y pointing to
+    the image's right, or up for a table along the image's height (the near end, behind which a broadcast
+    camera stands). One-ended markings may turn it round (``marking_evidence``)."""
+    long_first = view.aspect >= 1.0  # sides 0 and 2 are the long ones
+    best: dict[str, np.ndarray] = {}
+    best_score = -np.inf
+    for k in range(4):
+        c = quad_px[[(k + i) % 4 for i in range(4)]]
+        # c[0] -> c[1] must be a short side (the bottom cushion), c[1] -> c[2] a long one.
+        if (k % 2 == 0) == long_first:
+            continue
+        up = (c[2] + c[3] - c[0] - c[1]) / 2
+        score = (up[0] - up[1]) / max(float(np.linalg.norm(up)), 1e-9)
+        if score > best_score:
+            best, best_score = _left_right(c), score
+    return best
+
+
+def _left_right(c: np.ndarray) -> dict[str, np.ndarray]:
+    """Names for a quad whose c[0]-c[1] is the bottom side and c[2]-c[3] the top one. Standing at the
+    bottom looking up the table, left is where image y points down: the viewer's left."""
+    up = (c[2] + c[3] - c[0] - c[1]) / 2
+    left = np.array([up[1], -up[0]])
+    bl, br = (c[0], c[1]) if np.dot(c[0] - c[1], left) > 0 else (c[1], c[0])
+    tl, tr = (c[3], c[2]) if np.dot(c[3] - c[2], left) > 0 else (c[2], c[3])
+    return {"bl": bl, "br": br, "tr": tr, "tl": tl}
+
+
+def turned(corners: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """The same corners named from the other end of the table."""
+    return {"bl": corners["tr"], "br": corners["tl"], "tr": corners["bl"], "tl": corners["br"]}
+
+
+def top_view(image: np.ndarray, corners: dict[str, np.ndarray], aspect: float) -> np.ndarray:
+    """The bed seen from above, TOP_VIEW_LENGTH_PX long: bottom cushion at the bottom, x across."""
+    length = TOP_VIEW_LENGTH_PX
+    width = max(8, round(length / max(aspect, 1.0)))
+    src = np.array([corners[k] for k in ("tl", "tr", "br", "bl")], np.float32)
+    dst = np.array([[0, 0], [width, 0], [width, length], [0, length]], np.float32)
+    return cv2.warpPerspective(image, cv2.getPerspectiveTransform(src, dst), (width, length))
+
+
+def marking_evidence(view: np.ndarray, table: TableModel) -> float:
+    """How much more the table's one-ended lines (snooker's baulk line, five-pins' lag line) show where
+    the naming puts them than at their mirror images, in noise units: > 0 confirms the bottom end, < 0
+    says the table is the other way round, ~0 that the markings cannot tell (pool's head and foot strings
+    mirror each other)."""
+    length = table.length_mm
+    ys = {round(ln.y_mm, 1) for ln in table.lines}
+    one_ended = [ln.y_mm / length for ln in table.lines if round(length - ln.y_mm, 1) not in ys]
+    if not one_ended:
+        return 0.0
+    gray = cv2.cvtColor(view, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    h, w = gray.shape
+    row = np.median(gray[:, int(MARKING_BAND[0] * w) : int(MARKING_BAND[1] * w)], axis=1)
+    smooth = cv2.GaussianBlur(row.reshape(-1, 1), (1, 0), sigmaX=0, sigmaY=MARKING_SMOOTH * h).ravel()
+    evidence = 0.0
+    for polarity in (1.0, -1.0):
+        hp = polarity * (row - smooth)
+        noise = 1.4826 * float(np.median(np.abs(hp - np.median(hp)))) + 1e-3
+        win = max(3, int(MARKING_WINDOW * h))
+
+        def peak(share_from_top: float, hp: np.ndarray = hp, win: int = win) -> float:
+            c = int(share_from_top * h)
+            return float(np.max(hp[max(0, c - win) : c + win + 1]))
+
+        e = sum(peak(1 - at) - peak(at) for at in one_ended) / noise
+        evidence = e if abs(e) > abs(evidence) else evidence
+    return evidence
+
+
+def _cloth_difference(lab: np.ndarray, cloth: ClothColourModel) -> np.ndarray:
+    """Lab distance from the cloth's colour, darker-than-cloth counted half (contact shadows are cloth)."""
+    ab = lab[..., 1:3].astype(np.float32) - cloth.ab_mean
+    dl = lab[..., 0].astype(np.float32) - cloth.l_median
+    dl = np.where(dl > 0, dl, SHADOW_WEIGHT * dl)
+    return np.asarray(np.sqrt(np.sum(ab * ab, axis=-1) + dl * dl))
+
+
+def ball_diameter_share(view: np.ndarray, cloth: ClothColourModel, length_px: float) -> float | None:
+    """The balls' diameter as a share of the table's length: the median over round blobs off the cloth in
+    the top view, each measured at half its own contrast (where a blurred disk's true edge is, whatever the
+    blur). None with fewer than MIN_BALLS, with balls under MIN_BALL_PX across in the image itself
+    (``length_px`` is the table's length there), or when their sizes disagree: an empty table, or one too
+    small in the frame, says nothing of its size."""
+    diff = _cloth_difference(cv2.cvtColor(view, cv2.COLOR_BGR2LAB), cloth)
+    h, w = diff.shape
+    m = max(1, int(BALL_BED_MARGIN * w))
+    diff[:m], diff[h - m :], diff[:, :m], diff[:, w - m :] = 0, 0, 0, 0
+    off = cv2.morphologyEx((diff > BALL_CONTRAST).astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    n, comps, stats, _ = cv2.connectedComponentsWithStats(off, connectivity=8)
+    lo = max(BALL_SIZE_RANGE[0] * h, MIN_BALL_PX * h / max(length_px, 1.0))
+    hi = BALL_SIZE_RANGE[1] * h
+    sizes = []
+    for i in range(1, n):
+        x, y, bw, bh, area = (int(v) for v in stats[i])
+        # The width is the aspect's guess; the height runs along the length and is right. Round: not a
+        # pair of touching balls, a cue, a hand.
+        round_ = BALL_ROUNDNESS[0] <= area / (math.pi / 4 * bw * bh) <= BALL_ROUNDNESS[1]
+        if lo <= bh <= hi and 0.5 * bh <= bw <= 2.0 * bh and round_:
+            sizes.append(_ball_size(diff, comps == i, (x, y, bw, bh)) / h)
+    if len(sizes) < MIN_BALLS:
+        return None
+    q1, median, q3 = np.percentile(sizes, [25, 50, 75])
+    return float(median) if (q3 - q1) <= BALL_SPREAD * median else None
+
+
+def _ball_size(diff: np.ndarray, blob: np.ndarray, box: tuple[int, int, int, int]) -> float:
+    """A blob's diameter along the length (px): its area at half its own contrast, as a disk's."""
+    x, y, bw, bh = box
+    h, w = diff.shape
+    y0, y1, x0, x1 = (
+        max(0, y - bh // 2),
+        min(h, y + bh + bh // 2),
+        max(0, x - bw // 2),
+        min(w, x + bw + bw // 2),
+    )
+    window, inside = diff[y0:y1, x0:x1], blob[y0:y1, x0:x1]
+    near = cv2.dilate(inside.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
+    half = 0.5 * float(np.percentile(window[inside], 90))
+    disk = float(np.sum((window > half) & near))
+    return 2 * math.sqrt(disk / math.pi) * math.sqrt(bh / bw)
+
+
+def corner_resolution(corners: dict[str, np.ndarray], aspect: float) -> float:
+    """How much of the table's length one pixel spans at the worst-seen corner (the far end of a
+    broadcast view): the largest stretch of the image-to-table homography at the four corners."""
+    src = np.array([corners[k] for k in CORNER_NAMES], np.float64)
+    dst = np.array([[0, 0], [1 / aspect, 0], [1 / aspect, 1], [0, 1]], np.float64)
+    h = cv2.getPerspectiveTransform(src.astype(np.float32), dst.astype(np.float32))
+
+    def to_table(p: np.ndarray) -> np.ndarray:
+        v = h @ np.array([p[0], p[1], 1.0])
+        return np.asarray(v[:2] / v[2])
+
+    worst = 0.0
+    dx, dy = np.array([0.5, 0.0]), np.array([0.0, 0.5])
+    for p in src:
+        jac = np.stack([to_table(p + dx) - to_table(p - dx), to_table(p + dy) - to_table(p - dy)], 1)
+        worst = max(worst, float(np.linalg.svd(jac, compute_uv=False)[0]))
+    return worst
+
+
+def oblique(quad_px: np.ndarray) -> bool:
+    """Whether a table's image is too far from a straight-down view for the top view's balls to be
+    measured (they stretch away from the camera): opposite sides differing by more than OBLIQUE."""
+    lengths = [float(np.linalg.norm(quad_px[(k + 1) % 4] - quad_px[k])) for k in range(4)]
+    return any(
+        max(a, b) > (1 + OBLIQUE) * min(a, b) for a, b in ((lengths[0], lengths[2]), (lengths[1], lengths[3]))
+    )
+
+
+@dataclass(frozen=True)
+class SizeChoice:
+    """The catalogue size taken, and on what: ``measured`` when the balls were seen (else the game's own
+    table is assumed); ``misfit`` the log-distance of the nearest size from what was measured."""
+
+    size: TableSize
+    measured: bool
+    misfit: float
+    balls_per_length: float | None
+
+
+def choose_size(table: TableModel, ball_share: float | None) -> SizeChoice:
+    """The size of ``table``'s catalogue the balls measured say (the length in ball diameters: every size
+    is about 2:1, so the aspect cannot tell them apart; the balls can, a 12 ft snooker table being 68 of
+    them long and a 6 ft one 34): the game's own size unless the balls are off it by more than SIZE_PRIOR,
+    then the nearest. Without balls, the game's own size."""
+    own = table.table_size(table.size) if table.sizes and table.size else None
+    if own is None:
+        own = TableSize(table.size, table.size, table.length_mm, table.width_mm, "the game's table")
+    if ball_share is None or not table.sizes:
+        return SizeChoice(own, False, 0.0, None)
+    per_length = 1.0 / ball_share
+
+    def misfit(s: TableSize) -> float:
+        return abs(math.log(per_length * table.ball_diameter_mm / s.length_mm))
+
+    best = own if misfit(own) <= SIZE_PRIOR else min(table.sizes, key=misfit)
+    return SizeChoice(best, True, misfit(best), per_length)
+
+
+def middle_pockets(image: np.ndarray, corners: dict[str, np.ndarray], aspect: float) -> float | None:
+    """Where the middle pockets are along the table, as a share of its length from the bottom, read in a
+    top view of the bands just outside both long cushions: a pocket is a place where such a band is unlike
+    the rest of it (a dark hole, a white net). None unless both sides show one at the same place (a cue or
+    an arm crosses one side only). The corners' homography puts them at 0.5 when the corners are right; a
+    cushion taken from a graphic's edge, or from the wrong edge, moves them."""
+    length = TOP_VIEW_LENGTH_PX
+    width = max(8, round(length / max(aspect, 1.0)))
+    band = max(4, round(POCKET_BAND * length))
+    src = np.array([corners[k] for k in ("tl", "tr", "br", "bl")], np.float32)
+    dst = np.array([[band, 0], [band + width, 0], [band + width, length], [band, length]], np.float32)
+    view = cv2.warpPerspective(
+        image, cv2.getPerspectiveTransform(src, dst), (width + 2 * band, length), borderValue=(0, 0, 0)
+    )
+    left, right = _pocket_rows(view[:, :band]), _pocket_rows(view[:, band + width :])
+    pairs = [(el + er, (yl + yr) / 2) for yl, el in left for yr, er in right if abs(yl - yr) <= POCKET_AGREE]
+    if not pairs:
+        return None
+    return 1.0 - max(pairs)[1]  # rows run from the top cushion down
+
+
+def _pocket_rows(band: np.ndarray) -> list[tuple[float, float]]:
+    """Rows (share of the length from the top) where a band along a cushion is unlike itself, within
+    POCKET_SEARCH of the middle, with their evidence in noise units: the strongest few peaks, each no
+    longer than a pocket. Empty when the band is blank (out of view)."""
+    lab = cv2.cvtColor(band, cv2.COLOR_BGR2LAB).astype(np.float32)
+    if float(lab[..., 0].std()) < 1.0:
+        return []
+    far = np.linalg.norm(lab - np.median(lab.reshape(-1, 3), axis=0), axis=2)
+    odd = np.percentile(far, POCKET_COVER, axis=1).astype(np.float32)  # a hole fills part of the band
+    odd = cv2.GaussianBlur(odd.reshape(-1, 1), (1, 0), sigmaX=0, sigmaY=POCKET_SMOOTH * len(odd)).ravel()
+    h = len(odd)
+    base = float(np.median(odd))
+    noise = 1.4826 * float(np.median(np.abs(odd - base))) + 1e-3
+    lo, hi = int((0.5 - POCKET_SEARCH) * h), int((0.5 + POCKET_SEARCH) * h)
+    reach = max(1, int(POCKET_AGREE * h))
+    peaks = cv2.dilate(odd.reshape(-1, 1), np.ones((2 * reach + 1, 1), np.uint8)).ravel()
+    rows = [k for k in range(lo, hi) if odd[k] >= peaks[k] and (odd[k] - base) / noise >= POCKET_EVIDENCE]
+    out = []
+    for k in sorted(rows, key=lambda r: -odd[r])[:POCKET_CANDIDATES]:
+        below = np.nonzero(odd < base + 0.5 * (odd[k] - base))[0]  # the peak's extent at half its height
+        j0 = int(below[below < k].max(initial=-1)) + 1
+        j1 = int(below[below > k].min(initial=h)) - 1
+        if (j1 - j0) / h <= POCKET_MAX_WIDTH:
+            out.append(((j0 + j1) / 2 / h, (float(odd[k]) - base) / noise))
+    return out

@@ -1,0 +1,303 @@
+"""The four cushion lines of a table from its cloth region: the outline cut into four sides, a RANSAC line
+per side, then each line moved inward to the cushion nose where the image shows one.
+
+RANSAC, not a least-squares fit: an arm, a cue, a player's body, a ball on the cushion or a pocket's notch
+bends the outline for a stretch, and a line through the majority of the side's points ignores them. The
+cloth region usually takes in the cushion tops (the same cloth covers them), so its outline is the
+cushions' outer edge; the playing area ends at the noses, a parallel step of brightness (the shaded face,
+or its shadow line) a cushion's width inside. Where no such step is found (cushions not cloth-coloured,
+a frame cut at the noses) the outline is taken as the nose, and the side says so.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+import cv2
+import numpy as np
+
+from vision.camera_fit import undistort
+
+RANSAC_ITERS = 300
+RANSAC_TOL = 0.006  # inlier distance, share of the region's diagonal: occluders stand farther out
+CORNER_CLEAR = 0.12  # outline points this share of a side's length from its ends are left out (pockets)
+SIDE_REACH, SIDE_REACH_WIDE = (
+    0.05,
+    0.08,
+)  # outline points this far from a side (share of the diagonal) are its
+MIN_SIDE_POINTS = 8
+NOSE_BAND = (0.004, 0.05)  # the nose is looked for this far inside the outline (share of the image diagonal)
+NOSE_STEP_PX = 0.5  # sampling step across a side
+PROFILES = 60  # profiles across each side for the nose search
+MIN_NOSE_SUPPORT = 0.5  # share of profiles whose own strongest step agrees with the common one
+NOSE_AGREE = 0.004  # ... within this share of the diagonal
+NOSE_CONTRAST = 3.0  # the common step must be this many times the median step across the band
+NOSE_DIP = 0.3  # between the outline and the nose the step must fall below this share of the nose's
+NOSE_TOL = 0.0015  # RANSAC tolerance of the nose line through the profiles' steps (share of the diagonal)
+K1_SEARCH, K1_STEPS = 0.3, 61  # |k1| range tried for the sides' straightness: wider than any lens's
+STRAIGHT_TRIM = 0.7  # share of a side's outline points a line is fitted to when judging its straightness
+STRAIGHT_GAIN = 0.6  # a k1 is taken only when it leaves less than this share of the sides' crookedness
+BORDER_PX = 2  # outline points this close to the frame's edge are the frame's, not the table's
+HIDDEN_PX = 2  # ... and this close to an ignored pixel (a graphic) are the graphic's
+
+
+@dataclass(frozen=True)
+class SideFit:
+    """One side of the table in full-image pixels: a point, the unit direction, the inward unit normal;
+    how much of its outline lies on the line (``inliers``), and of those points how many are the frame's
+    edge (``on_border``) or a graphic's (``hidden``); whether it was moved to a nose edge, and the share of
+    profiles that agreed on that edge."""
+
+    point: np.ndarray
+    direction: np.ndarray
+    inward: np.ndarray
+    inliers: float
+    on_border: float = 0.0
+    hidden: float = 0.0
+    nose_moved: bool = False
+    nose_support: float = 0.0
+    outline: np.ndarray = field(default_factory=lambda: np.zeros((0, 2)), repr=False)  # its outline points
+
+
+def main_contour(mask: np.ndarray) -> np.ndarray | None:
+    """The largest outer contour of a mask, (N, 2) float, or None."""
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    if not contours:
+        return None
+    return max(contours, key=cv2.contourArea).reshape(-1, 2).astype(np.float64)
+
+
+def quad_from_region(mask: np.ndarray) -> np.ndarray | None:
+    """Four corners (4 x 2, mask px) approximating the region's convex hull, or None without a region."""
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    if not contours:
+        return None
+    hull = cv2.convexHull(max(contours, key=cv2.contourArea))
+    perimeter = cv2.arcLength(hull, True)
+    for eps in np.linspace(0.01, 0.15, 40):
+        approx = cv2.approxPolyDP(hull, eps * perimeter, True)
+        if len(approx) == 4:
+            return approx.reshape(4, 2).astype(np.float64)
+        if len(approx) < 4:
+            break
+    return cv2.boxPoints(cv2.minAreaRect(hull)).astype(np.float64)
+
+
+def ransac_line(
+    pts: np.ndarray, tol: float, rng: np.random.Generator
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The line through most of ``pts`` (within ``tol``), refitted to its inliers: point, unit direction
+    and the inlier mask."""
+    best = np.zeros(len(pts), bool)
+    for _ in range(RANSAC_ITERS):
+        i, j = rng.choice(len(pts), 2, replace=False)
+        d = pts[j] - pts[i]
+        length = np.linalg.norm(d)
+        if length < 1e-9:
+            continue
+        inl = np.abs((pts - pts[i]) @ (np.array([-d[1], d[0]]) / length)) < tol
+        if inl.sum() > best.sum():
+            best = inl
+    if best.sum() < 2:
+        best[:] = True
+    vx, vy, x0, y0 = cv2.fitLine(pts[best].astype(np.float32), cv2.DIST_L2, 0, 0.01, 0.01).ravel()
+    return np.array([x0, y0], np.float64), np.array([vx, vy], np.float64), best
+
+
+def _unseen(mask_shape: tuple[int, ...], ignore: np.ndarray | None) -> tuple[np.ndarray, np.ndarray | None]:
+    """Masks (mask px) of where outline points are the frame's edge, and where they touch ignored pixels."""
+    h, w = mask_shape[:2]
+    border = np.zeros((h, w), np.uint8)
+    border[:BORDER_PX, :] = border[-BORDER_PX:, :] = border[:, :BORDER_PX] = border[:, -BORDER_PX:] = 1
+    if ignore is None or not ignore.any():
+        return border, None
+    k = 2 * HIDDEN_PX + 1
+    return border, cv2.dilate((ignore > 0).astype(np.uint8), np.ones((k, k), np.uint8))
+
+
+def outline_sides(
+    mask: np.ndarray, quad: np.ndarray, scale: float, ignore: np.ndarray | None = None, seed: int = 0
+) -> list[SideFit]:
+    """A RANSAC line per side of ``quad`` through the outline points near it, in full-image px (the mask is
+    ``scale`` times the image). ``ignore`` marks pixels that are not the scene (graphics)."""
+    pts = main_contour(mask)
+    if pts is None or len(pts) < 4 * MIN_SIDE_POINTS:
+        return []
+    border, hidden = _unseen(mask.shape, ignore)
+    xi, yi = pts[:, 0].astype(int), pts[:, 1].astype(int)
+    on_border = border[yi, xi] > 0
+    on_graphic = hidden[yi, xi] > 0 if hidden is not None else np.zeros(len(pts), bool)
+    diag = float(np.hypot(*mask.shape[:2]))
+    centre = quad.mean(axis=0)
+    rng = np.random.default_rng(seed)
+    sides = []
+    for k in range(4):
+        a, b = quad[k], quad[(k + 1) % 4]
+        d = (b - a) / max(float(np.linalg.norm(b - a)), 1e-9)
+        n = np.array([-d[1], d[0]])
+        n = n if np.dot(centre - a, n) > 0 else -n
+        t = (pts - a) @ d / max(float(np.linalg.norm(b - a)), 1e-9)
+        dist = np.abs((pts - a) @ n)
+        sel = (t > CORNER_CLEAR) & (t < 1 - CORNER_CLEAR) & (dist < SIDE_REACH * diag)
+        if sel.sum() < MIN_SIDE_POINTS:
+            sel = (t > 0) & (t < 1) & (dist < SIDE_REACH_WIDE * diag)
+        if sel.sum() < 2:
+            return []
+        p, v, inl = ransac_line(pts[sel], RANSAC_TOL * diag, rng)
+        inward = np.array([-v[1], v[0]])
+        inward = inward if np.dot(inward, n) > 0 else -inward
+        used = np.nonzero(sel)[0][inl]
+        sides.append(
+            SideFit(
+                (p + 0.5) / scale - 0.5,
+                v,
+                inward,
+                float(inl.mean()),
+                float(on_border[used].mean()),
+                float(on_graphic[used].mean()),
+                outline=(pts[sel] + 0.5) / scale - 0.5,
+            )
+        )
+    return sides
+
+
+def refined_sides(
+    mask: np.ndarray, quad: np.ndarray, scale: float, ignore: np.ndarray | None = None, rounds: int = 2
+) -> list[SideFit]:
+    """``outline_sides`` repeated on the quad of its own lines: a first quad bent by a bright window or an
+    arm gives some outline points to the wrong side; the majority's lines straighten it."""
+    sides = outline_sides(mask, quad, scale, ignore)
+    for _ in range(rounds):
+        if len(sides) != 4:
+            return sides
+        q = (corners_of(sides) + 0.5) * scale - 0.5
+        if not np.all(np.isfinite(q)):
+            break
+        again = outline_sides(mask, q, scale, ignore)
+        if len(again) != 4:
+            break
+        sides = again
+    return sides
+
+
+def intersect(s1: SideFit, s2: SideFit) -> np.ndarray:
+    """Where two sides' lines cross (NaN when parallel)."""
+    m = np.array([s1.direction, -s2.direction]).T
+    if abs(np.linalg.det(m)) < 1e-9:
+        return np.full(2, np.nan)
+    t = np.linalg.solve(m, s2.point - s1.point)[0]
+    return np.asarray(s1.point + t * s1.direction)
+
+
+def corners_of(sides: list[SideFit]) -> np.ndarray:
+    """Corner k is where side k-1 meets side k (the quad's vertex order)."""
+    return np.array([intersect(sides[k - 1], sides[k]) for k in range(4)])
+
+
+def _profiles(
+    gray: np.ndarray, side: SideFit, ends: tuple[np.ndarray, np.ndarray], offsets: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Brightness profiles (PROFILES x len(offsets)) inward across a side, and their start points."""
+    a, b = ends
+    ts = np.linspace(CORNER_CLEAR, 1 - CORNER_CLEAR, PROFILES)
+    base = a[None] + ts[:, None] * (b - a)[None]
+    xy = base[:, None, :] + offsets[None, :, None] * side.inward[None, None, :]
+    prof = cv2.remap(
+        gray,
+        xy[..., 0].astype(np.float32),
+        xy[..., 1].astype(np.float32),
+        cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_REPLICATE,
+    )
+    return prof, base
+
+
+def move_to_nose(gray: np.ndarray, side: SideFit, ends: tuple[np.ndarray, np.ndarray]) -> SideFit:
+    """The side moved inward to the nose: the strongest parallel brightness step within NOSE_BAND, when
+    enough profiles agree on it (a player or a cue spoils some) and it is a step of its own, not the tail
+    of the outline's edge (it steps the other way, or the brightness levels off between them). Otherwise
+    the side unchanged. ``gray`` is the full image, float32, lightly blurred; ``ends`` are the side's corners
+    on the outline."""
+    diag = float(np.hypot(*gray.shape[:2]))
+    offsets = np.arange(0.0, NOSE_BAND[1] * diag, NOSE_STEP_PX)
+    prof, base = _profiles(gray, side, ends, offsets)
+    signed = np.gradient(prof, axis=1)
+    grad, trend = np.abs(signed), np.median(signed, axis=0)
+    common = np.median(grad, axis=0)
+    first = int(np.searchsorted(offsets, NOSE_BAND[0] * diag))
+    k = first + int(np.argmax(common[first:]))
+    strong = common[k] >= NOSE_CONTRAST * (float(np.median(common[first:])) + 1e-6)
+    if not strong or not _stands_apart(trend, k):
+        return side
+    reach = max(2, int(NOSE_AGREE * diag / NOSE_STEP_PX))
+    lo, hi = max(first, k - reach), min(len(offsets), k + reach + 1)
+    own = np.argmax(grad[:, lo:hi], axis=1) + lo
+    agree = grad[np.arange(len(grad)), own] >= 0.5 * grad[:, first:].max(axis=1)  # its own, not an echo
+    support = float(agree.mean())
+    if support < MIN_NOSE_SUPPORT:
+        return replace(side, nose_support=support)
+    pts = base[agree] + offsets[own[agree]][:, None] * side.inward[None]
+    p, v, _ = ransac_line(pts, NOSE_TOL * diag, np.random.default_rng(0))
+    inward = np.array([-v[1], v[0]])
+    inward = inward if np.dot(inward, side.inward) > 0 else -inward
+    return replace(side, point=p, direction=v, inward=inward, nose_moved=True, nose_support=support)
+
+
+def _stands_apart(trend: np.ndarray, k: int) -> bool:
+    """Whether the step at ``k`` of a profile (median brightness derivative, inward) is apart from the
+    outline's own edge at 0: between them the brightness levels off, or steps the other way (a bright
+    cushion top between a dark rail and the nose's shadow)."""
+    between, peak = trend[:k], abs(float(trend[k]))
+    return len(between) > 0 and (
+        float(np.min(np.abs(between))) < NOSE_DIP * peak
+        or float(np.max(-np.sign(trend[k]) * between)) >= NOSE_DIP * peak
+    )
+
+
+def straightest_k1(sides: list[SideFit], centre: np.ndarray, f: float) -> float:
+    """The radial distortion k1 (normalised by ``f``, about ``centre``) that makes the sides' outline
+    points straightest: a wide lens bows the cushions, and straight lines through bowed sides miss the
+    corners. Each side's cost is a trimmed mean (an arm or a cue on the cushion is not a bend). 0 unless
+    the bend explains most of what is not straight (STRAIGHT_GAIN): pockets, rails and a cue make
+    outlines ragged, and a k1 fitted to that would bend straight sides."""
+    if any(len(s.outline) < MIN_SIDE_POINTS for s in sides):
+        return 0.0
+
+    def cost(k1: float) -> float:
+        total = 0.0
+        for s in sides:
+            xu = undistort((s.outline - centre) / f, k1, 0.0)
+            keep = np.ones(len(xu), bool)
+            for _ in range(2):  # fit, drop what lies off the line (a pocket's notch, an arm), fit again
+                mean = xu[keep].mean(axis=0)
+                normal = np.linalg.svd(xu[keep] - mean, full_matrices=False)[2][1]
+                r2 = ((xu - mean) @ normal) ** 2
+                keep = r2 <= np.quantile(r2, STRAIGHT_TRIM)
+            total += float(np.median(r2))
+        return total
+
+    grid = np.linspace(-K1_SEARCH, K1_SEARCH, K1_STEPS)
+    costs = np.array([cost(k) for k in grid])
+    j = int(np.argmin(costs))
+    k1 = float(grid[j])
+    if 0 < j < len(grid) - 1 and costs[j - 1] - 2 * costs[j] + costs[j + 1] > 0:
+        a, b, c = costs[j - 1], costs[j], costs[j + 1]
+        k1 += 0.5 * (a - c) / (a - 2 * b + c) * (grid[1] - grid[0])
+    return k1 if cost(k1) < STRAIGHT_GAIN * cost(0.0) else 0.0
+
+
+def distort(px: np.ndarray, centre: np.ndarray, f: float, k1: float) -> np.ndarray:
+    """Where points of the straightened image (``undistorted``) lie in the image itself."""
+    xn = (px - centre) / f
+    return np.asarray(centre + f * xn * (1.0 + k1 * np.sum(xn * xn, axis=-1, keepdims=True)))
+
+
+def undistorted(
+    image: np.ndarray, centre: np.ndarray, f: float, k1: float, nearest: bool = False
+) -> np.ndarray:
+    """The image with its radial distortion ``k1`` taken out: straight cushions come out straight."""
+    h, w = image.shape[:2]
+    grid = np.stack(np.meshgrid(np.arange(w, dtype=np.float32), np.arange(h, dtype=np.float32)), axis=-1)
+    src = distort(grid, centre.astype(np.float32), f, k1).astype(np.float32)
+    mode = cv2.INTER_NEAREST if nearest else cv2.INTER_LINEAR
+    return cv2.remap(image, src[..., 0], src[..., 1], mode, borderMode=cv2.BORDER_CONSTANT)

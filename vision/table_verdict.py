@@ -1,0 +1,115 @@
+"""Whether an automatic calibration can be trusted, and why not: a verdict travels with every calibration.
+
+A calibration that is wrong by a few percent puts every ball in the wrong place and every pot in the wrong
+pocket, so the finder never guesses silently. Each doubt is a ``Doubt`` (what went wrong, as an enum a
+caller can switch on) with a sentence saying where and by how much; one doubt makes the calibration unsure.
+Notes (``Note``) say what was assumed without making it unsure: the bottom end by convention, the game's
+own table size when the balls could not be measured. An unsure calibration is used only with a loud warning
+(``vision.calibration.warn_if_unsure``); typed points (``calibrate_manual``) are the way round it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+
+class Doubt(StrEnum):
+    """Why a calibration is unsure."""
+
+    LITTLE_CLOTH = "little_cloth"  # the cloth covers too little of the frame to be the table in view
+    SIDE_UNSUPPORTED = "side_unsupported"  # too little of a side's outline lies on its line: hidden or bent
+    CORNER_OUTSIDE = "corner_outside"  # a corner lies well outside the frame: it is extrapolated
+    CUT_BY_FRAME = "cut_by_frame"  # a side runs along the frame's edge: the table may go on beyond it
+    HIDDEN_BY_GRAPHIC = "hidden_by_graphic"  # a side runs along a graphic (score bar, logo) over the view
+    NOSES_NOT_SEEN = "noses_not_seen"  # the cushion noses were seen on fewer than two sides
+    ASPECT = "aspect"  # the table's measured shape is not a billiard table's
+    SHAPE = "shape"  # the catalogue table's shape does not fit the corners found (another table?)
+    EDGES_DISAGREE = "edges_disagree"  # the cushion edges pull the camera far from the corners found
+    FAR_END = "far_end"  # a corner is seen too small (px per share of the length) to be placed well enough
+    MIDDLE_POCKETS = "middle_pockets"  # the middle pockets are not half-way between the corners found
+
+
+class Note(StrEnum):
+    """What a calibration assumed, without being unsure of it."""
+
+    BOTTOM_BY_CONVENTION = "bottom_by_convention"  # no one-ended marking told the ends apart
+    SIZE_ASSUMED = "size_assumed"  # no balls to measure: the game's own table size taken
+    SIZE_NEAREST = "size_nearest"  # the balls fit no catalogue size well: the nearest taken
+    EDGE_FIT_SKIPPED = "edge_fit_skipped"  # the cushion edges could not refine the corners' camera
+    EDGES_CORRECTED = "edges_corrected"  # the cushion edges moved the corners, for a reason the finder knew
+    TYPED_POINTS = "typed_points"  # fitted to points a person typed
+
+
+@dataclass(frozen=True)
+class Reason:
+    """One doubt or note: what, and a sentence with the figures."""
+
+    kind: Doubt | Note
+    detail: str
+
+    def to_dict(self) -> dict[str, str]:
+        return {"kind": str(self.kind), "detail": self.detail}
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> Reason:
+        kind = str(d["kind"])
+        doubts = {str(k) for k in Doubt}
+        return cls(Doubt(kind) if kind in doubts else Note(kind), str(d.get("detail", "")))
+
+
+@dataclass(frozen=True)
+class CalibrationVerdict:
+    """Sure unless it holds a doubt."""
+
+    doubts: tuple[Reason, ...] = ()
+    notes: tuple[Reason, ...] = ()
+
+    def __post_init__(self) -> None:
+        if any(not isinstance(r.kind, Doubt) for r in self.doubts):
+            raise ValueError("CalibrationVerdict.doubts holds Doubt reasons only")
+        if any(not isinstance(r.kind, Note) for r in self.notes):
+            raise ValueError("CalibrationVerdict.notes holds Note reasons only")
+
+    @property
+    def sure(self) -> bool:
+        return not self.doubts
+
+    @classmethod
+    def of(cls, reasons: Iterable[Reason]) -> CalibrationVerdict:
+        """Doubts and notes sorted out of one list, each reason once."""
+        seen: dict[tuple[str, str], Reason] = {}
+        for r in reasons:
+            seen.setdefault((str(r.kind), r.detail), r)
+        found = list(seen.values())
+        return cls(
+            tuple(r for r in found if isinstance(r.kind, Doubt)),
+            tuple(r for r in found if isinstance(r.kind, Note)),
+        )
+
+    def message(self) -> str:
+        """One paragraph for a person: sure or not, and why."""
+        if self.sure:
+            head = "the calibration is sure"
+            return head + (f" ({'; '.join(r.detail for r in self.notes)})" if self.notes else "")
+        why = "; ".join(r.detail for r in self.doubts)
+        return (
+            f"the calibration is UNSURE: {why}. Check the drawn table (arbiter calibrate writes it) or type "
+            "the corners: arbiter calibrate SOURCE --game GAME --points 'bl=x,y;br=x,y;tl=x,y;tr=x,y'"
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "sure": self.sure,
+            "doubts": [r.to_dict() for r in self.doubts],
+            "notes": [r.to_dict() for r in self.notes],
+        }
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> CalibrationVerdict:
+        return cls(
+            tuple(Reason.from_dict(r) for r in d.get("doubts", ())),
+            tuple(Reason.from_dict(r) for r in d.get("notes", ())),
+        )
