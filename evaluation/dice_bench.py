@@ -94,6 +94,31 @@ def every_frame(video: Path, model: Path | None) -> dict[str, Any]:
     return {"frames": n, "cpu_fps": round(n / max(cpu, 1e-9), 1), "wall_fps": round(n / wall, 1)}
 
 
+def crop_ms(video: Path, model: Path | None, repeats: int = 20) -> dict[str, Any]:
+    """The face reader's cost per die crop (its refining passes and mirrored read included), one die at a
+    time and all of a frame's dice at once, on the last frame of ``video`` (the dice at rest)."""
+    reader = DiceReader(model) if model else DiceReader()
+    image = None
+    for frame in FrameSource(video):
+        image = frame.image
+    if image is None:
+        raise ValueError(f"{video} has no frames")
+    boxes, _ = reader.find(image)
+    boxes = boxes[:5]
+    if not len(boxes):
+        return {"dice": 0, "ms_one": None, "ms_each_batched": None}
+    started = time.process_time()
+    for _ in range(repeats):
+        for box in boxes:
+            reader.classify(image, box[None])
+    one = (time.process_time() - started) / (repeats * len(boxes))
+    started = time.process_time()
+    for _ in range(repeats):
+        reader.classify(image, boxes)
+    batched = (time.process_time() - started) / (repeats * len(boxes))
+    return {"dice": len(boxes), "ms_one": round(one * 1000, 2), "ms_each_batched": round(batched * 1000, 2)}
+
+
 def bench_dice(
     size: tuple[int, int] = (1280, 720),
     model: Path | None = None,
@@ -109,5 +134,6 @@ def bench_dice(
         "clip": str(video),
         "follow": follow(video, model, cache / "dice_run"),
         "every_frame": every_frame(video, model),
+        "crop": crop_ms(video, model),
         "load_average": [round(v, 2) for v in load],
     }
