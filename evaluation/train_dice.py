@@ -100,11 +100,12 @@ def _machine(load_at_start: tuple[float, ...], torch_version: str) -> dict[str, 
     }
 
 
-def reader_settings(temperature: float) -> dict[str, Any]:
+def reader_settings(temperature: float, long_side: int) -> dict[str, Any]:
     """What the run-time reader needs to read the models as they were trained."""
     return {
         "classes": list(READER_CLASSES),
         "temperature": temperature,
+        "long_side": long_side,
         "crop": CROP,
         "margin": MARGIN,
         "stride": STRIDE,
@@ -140,7 +141,7 @@ def train_dice(
         "what": "two-stage dice reader: dice_finder.onnx (one-class centre heatmap) finds dice, "
         "dice_faces.onnx reads each die's crop (faces 1..6, cocked, not a die) and re-boxes it",
         "files": FILES,
-        "reader": reader_settings(stages["faces"]["temperature"]),
+        "reader": reader_settings(stages["faces"]["temperature"], recipe.finder.long_side),
         "recipe": recipe.to_dict(),
         "seeds": {
             "finder": recipe.finder.seed,

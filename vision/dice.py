@@ -114,7 +114,8 @@ class DiceReaderConfig:
       blurred, small or odd dice and more false ones (``arbiter dice eval`` shows the trade).
     - ``long_side``: the frame is scaled so its long side is this before the finder sees it; larger finds
       smaller dice and costs the square of the ratio in time (the finder learnt dice of about 8 to 200 px
-      at that scale).
+      at the scale it was trained at). None: the scale the model was trained at (its record's
+      ``reader.long_side``; 512 where the record does not say).
     - ``min_score``: finder peaks below this are not read at all (each read costs a crop or two).
     - ``refine``: passes of the face reader at the box it refined itself (0: read at the finder's box).
     - ``flip``: also read each crop mirrored (pip counts survive a mirror) and average: steadier faces,
@@ -127,7 +128,7 @@ class DiceReaderConfig:
     """
 
     confidence: float = 0.25
-    long_side: int = 512
+    long_side: int | None = None
     min_score: float = 0.1
     refine: int = 1
     flip: bool = True
@@ -142,7 +143,7 @@ class DiceReaderConfig:
                 f"confidence, min_score and iou must lie in (0, 1) (got {self.confidence}, "
                 f"{self.min_score}, {self.iou})"
             )
-        if self.long_side < 64 or self.long_side % 32:
+        if self.long_side is not None and (self.long_side < 64 or self.long_side % 32):
             raise ValueError(f"long_side must be a multiple of 32, at least 64 (got {self.long_side})")
         if self.threads < 1 or self.refine < 0:
             raise ValueError(f"threads must be at least 1, refine at least 0 ({self.threads}, {self.refine})")
@@ -189,7 +190,7 @@ class DiceReader:
         path, self.record = model_record(model)
         reader = self.record.get("reader", {})
         classes = tuple(reader.get("classes", READER_CLASSES))
-        if classes != READER_CLASSES:
+        if classes not in (READER_CLASSES, DICE_CLASSES):
             raise ModelError(f"{path} reads classes {list(classes)}, not {list(READER_CLASSES)}")
         if (reader.get("crop", CROP), reader.get("margin", MARGIN), reader.get("stride", STRIDE)) != (
             CROP,
@@ -204,11 +205,15 @@ class DiceReader:
                 raise ModelError(f"{path.parent / files[key]} not found: restore it from git or retrain")
         self.finder = _session(path.parent / files["finder"], self.config.threads)
         self.faces = _session(path.parent / files["faces"], self.config.threads)
+        # A face reader of the first design has no box output (the finder's box is kept) and no
+        # not-a-die class (a false find is left to the finder's score).
+        self.box_head = len(self.faces.get_outputs()) > 1
+        self.long_side = self.config.long_side or int(reader.get("long_side", 512))
 
     def find(self, image_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Candidate dice: boxes (N, 4) in frame pixels and the finder's scores, best first."""
         h, w = image_bgr.shape[:2]
-        x, scale = finder_input(image_bgr, self.config.long_side)
+        x, scale = finder_input(image_bgr, self.long_side)
         out = self.finder.run(None, {"image": x})[0]
         return decode(out, scale, (w, h), self.config.min_score)
 
@@ -217,22 +222,30 @@ class DiceReader:
         (N, 4) and probabilities (N, 8) of ``READER_CLASSES``."""
         boxes = np.asarray(boxes, np.float64).reshape(-1, 4)
         probs = np.zeros((len(boxes), len(READER_CLASSES)), np.float32)
-        for _ in range(self.config.refine + 1):
+        for _ in range(self.config.refine + 1 if self.box_head else 1):
             if not len(boxes):
                 break
             logits, deltas = self._run_faces(crop_batch(image_bgr, boxes))
             probs = softmax(logits / self.temperature)
-            boxes = np.array([box_from(_box(b), d) for b, d in zip(boxes, deltas, strict=True)])
+            if deltas is not None:
+                boxes = np.array([box_from(_box(b), d) for b, d in zip(boxes, deltas, strict=True)])
         return boxes, probs
 
-    def _run_faces(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        if not self.config.flip:
-            logits, deltas = self.faces.run(None, {"crops": crops})
-            return logits, deltas
+    def _run_faces(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+        """Logits of ``READER_CLASSES`` per crop (a reader without the not-a-die class gets it at no
+        chance) and the die's box in each crop (None from a reader without a box output)."""
         n = len(crops)
-        logits, deltas = self.faces.run(None, {"crops": np.concatenate([crops, crops[..., ::-1]])})
-        mirrored = deltas[n:] * np.array([-1, 1, 1, 1], np.float32)
-        return (logits[:n] + logits[n:]) / 2, (deltas[:n] + mirrored) / 2
+        batch = np.concatenate([crops, crops[..., ::-1]]) if self.config.flip else crops
+        outputs = self.faces.run(None, {"crops": batch})
+        logits = outputs[0]
+        if logits.shape[1] == len(DICE_CLASSES):
+            logits = np.concatenate([logits, np.full((len(logits), 1), -1e4, logits.dtype)], 1)
+        deltas = outputs[1] if self.box_head else None
+        if not self.config.flip:
+            return logits, deltas
+        if deltas is not None:
+            deltas = (deltas[:n] + deltas[n:] * np.array([-1, 1, 1, 1], np.float32)) / 2
+        return (logits[:n] + logits[n:]) / 2, deltas
 
     def read(self, image_bgr: np.ndarray) -> list[DieReading]:
         h, w = image_bgr.shape[:2]
