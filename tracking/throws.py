@@ -76,7 +76,9 @@ class WatchConfig:
       edge".
     - ``startup_s``: dice seen in the first moments of watching were lying there before any throw: they are
       on the table but not thrown until they move. Later arrivals were thrown in.
-    - ``min_read_confidence``: a settled die whose readings average less than this is ``unreadable``.
+    - ``min_read_confidence``: a settled die whose readings average less than this is ``unreadable`` (the
+      reader's confidence is its finder's score times its face's probability: the shipped model reads
+      real dice at rest at about 0.3 to 0.7).
     - ``min_agreement``: the share of a settled die's readings that must agree on its face.
     - ``max_unsure_share``: a settled die more of whose readings than this the reader marked ``unsure`` is
       ``unreadable``: the players read it, the watcher does not guess.
@@ -96,7 +98,7 @@ class WatchConfig:
     lost_s: float = 0.5
     edge_frac: float = 0.6
     startup_s: float = 0.25
-    min_read_confidence: float = 0.5
+    min_read_confidence: float = 0.3
     min_agreement: float = 0.6
     max_unsure_share: float = 0.5
     max_aspect: float = 1.8
@@ -335,10 +337,11 @@ class ThrowWatcher:
                 self._gone.pop(lost[0] if lost else 0)
 
     def _forget(self, t: float, seen: set[int]) -> None:
-        """Drop dice unseen for ``lost_s``. One gone during a throw is remembered, unless another die took
-        up its path after it was last seen (the same die, its track broken by missed detections); a die
-        that arrives later in the throw cancels it too (picked up and thrown again). What is left is
-        reported when the throw settles."""
+        """Drop dice unseen for ``lost_s``. One gone during a throw is remembered, unless it was at rest
+        when last seen (picked up or covered where it lay), another die took up its path after it was last
+        seen (the same die, its track broken by missed detections), or it was a second sighting of a rolling
+        die (``_double``); a die that arrives later in the throw cancels it too (picked up and thrown
+        again). What is left is reported when the throw settles."""
         cfg = self.config
         keep, dropped = [], []
         for tr in self._tracks:
@@ -348,7 +351,10 @@ class ThrowWatcher:
                 dropped.append(tr)
         self._tracks = keep
         for tr in dropped:
-            if not (tr.moved or self._throw_active()) or self._continued(tr):
+            resting = tr.last_seen_t - tr.last_motion_t >= cfg.settle_s  # picked up, or covered, where it lay
+            if resting or not (tr.moved or self._throw_active()):
+                continue
+            if self._continued(tr) or self._double(tr, t):
                 continue
             xy = (float(tr.centre[0]), float(tr.centre[1]))
             if self._by_edge(tr.centre, tr.size):
@@ -367,6 +373,21 @@ class ThrowWatcher:
             predicted = gone.centre + gone.velocity * min(gap, cfg.lost_s)
             reach = (cfg.match_frac + cfg.speed_frac * gap) * max(gone.size, tr.size, 1.0)
             if min(np.hypot(*(tr.first_centre - p)) for p in (gone.centre, predicted)) <= reach:
+                return True
+        return False
+
+    def _double(self, gone: _Track, t: float) -> bool:
+        """Whether ``gone`` was a second sighting of a die still followed (a rolling die, blurred, found
+        twice): seen for less than ``settle_s``, away from the edge, while another die moved on from near
+        where it was."""
+        cfg = self.config
+        if gone.last_seen_t - gone.born_t >= cfg.settle_s or self._by_edge(gone.centre, gone.size):
+            return False
+        for tr in self._tracks:
+            if tr is gone or tr.id is None or t - tr.last_motion_t >= cfg.settle_s:
+                continue
+            reach = (cfg.match_frac + cfg.speed_frac * (t - gone.last_seen_t)) * max(gone.size, tr.size, 1.0)
+            if np.hypot(*(tr.centre - gone.centre)) <= reach:
                 return True
         return False
 

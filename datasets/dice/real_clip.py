@@ -81,13 +81,19 @@ def _keep(image: np.ndarray, boxes: Labelled, n: int | None) -> Labelled:
 
 
 def _free_spot(
-    boxes: list[tuple[float, float, float, float]], moved: int, rng: np.random.Generator
+    boxes: list[tuple[float, float, float, float]],
+    moved: int,
+    rng: np.random.Generator,
+    size: tuple[int, int],
 ) -> np.ndarray:
-    """A place for die ``moved`` among the others: inside the area the dice cover, clear of every other die
-    by a die's side, as far from where it was as such a place allows."""
+    """A place for die ``moved`` among the others: inside the area the dice cover grown by two die sides
+    (a lone die has somewhere to go) and inside the photo of ``size`` (width, height), clear of every other
+    die by a die's side, as far from where it was as such a place allows."""
     arr = np.array(boxes)
     side = float(np.max(arr[moved, 2:] - arr[moved, :2]))
-    lo, hi = arr[:, :2].min(0) + side / 2, arr[:, 2:].max(0) - side / 2
+    edge_lo, edge_hi = np.full(2, side / 2), np.asarray(size, np.float64) - side / 2
+    lo = np.clip(arr[:, :2].min(0) - 1.5 * side, edge_lo, edge_hi)
+    hi = np.clip(arr[:, 2:].max(0) + 1.5 * side, edge_lo, edge_hi)
     start = (arr[moved, :2] + arr[moved, 2:]) / 2
     others = np.delete((arr[:, :2] + arr[:, 2:]) / 2, moved, axis=0)
     best, best_d = start, -1.0
@@ -175,7 +181,7 @@ def _slide(clip: _Clip, photo_img: np.ndarray, boxes: Labelled) -> int:
     changed to show it there."""
     rects = [b for _, b in boxes]
     moved = int(clip.rng.integers(len(rects)))
-    dest = _free_spot(rects, moved, clip.rng)
+    dest = _free_spot(rects, moved, clip.rng, (photo_img.shape[1], photo_img.shape[0]))
     crop, mask, (a0, b0) = _sprite(photo_img, rects[moved])
     hole = np.zeros(photo_img.shape[:2], np.uint8)
     x0, y0, x1, y1 = rects[moved]
