@@ -20,7 +20,7 @@ import typer
 
 from arbiter import narrate
 from cli.common import dice_spec, fail, parse_size
-from datasets.dice.real import Convention, RealDataError, build_real
+from datasets.dice.real import REAL_ROOT, Convention, RealDataError, build_real
 from datasets.dice.real_clip import SlideshowRecipe, slideshow_clip
 from datasets.dice.render import StillRecipe, ThrowRecipe, render_dataset, throw_clip, write_throw_clip
 from evaluation.dice import EvalError, EvalSet, evaluate_folder
@@ -256,6 +256,7 @@ def train_cmd(
     ] = None,
     evaluate: Annotated[bool, typer.Option(help="Score the result on the held-out real photos.")] = True,
     estimate: Annotated[bool, typer.Option(help="Print the expected cost and stop.")] = False,
+    real: Annotated[Path, typer.Option(help="The real photo sets (one folder per set).")] = REAL_ROOT,
 ) -> None:
     """Train the dice reader on this machine's CPU: the real training photos of every set plus renders,
     the finder and the face reader at once (one core each), then models/dice_finder.onnx,
@@ -274,7 +275,13 @@ def train_cmd(
     command = "arbiter dice train " + " ".join(sys.argv[3:]) if len(sys.argv) > 3 else "arbiter dice train"
     try:
         record = train_dice(
-            recipe, work, models, log=lambda m: typer.echo(m, err=True), command=command, evaluate=evaluate
+            recipe,
+            work,
+            models,
+            log=lambda m: typer.echo(m, err=True),
+            command=command,
+            evaluate=evaluate,
+            real_root=real,
         )
     except TrainingError as exc:
         fail(str(exc))

@@ -46,6 +46,21 @@ def test_training_runs_end_to_end_for_one_step(tmp_path):
         assert len(reading.probs) == 7
 
 
+@pytest.mark.skipif(not HAS_TORCH, reason="training needs torch (pip install -e '.[train]'); CI has none")
+def test_arbiter_dice_train_runs_end_to_end_on_a_handful_of_photos(tmp_path):
+    root = tmp_path / "real"
+    fake_root(root)
+    args = ["dice", "train", "--real", str(root), "--work", str(tmp_path / "work")]
+    args += ["--models", str(tmp_path / "models"), "--renders", "2", "--limit", "3"]
+    result = CliRunner().invoke(app, [*args, "--finder-iters", "1", "--face-iters", "1"])
+    assert result.exit_code == 0, result.output
+    record = json.loads((tmp_path / "models" / "dice_reader.json").read_text())
+    assert record["recipe"]["finder"]["iters"] == 1 and record["seeds"]["finder"] == 0
+    assert record["seconds"]["total"] > 0 and set(record["figures"]) == {"val", "test"}
+    assert record["command"].startswith("arbiter dice train")
+    assert DiceReader(tmp_path / "models").read(np.full((240, 320, 3), 128, np.uint8)) is not None
+
+
 @pytest.mark.skipif(HAS_TORCH, reason="this Python has torch: the refusal cannot be seen here")
 def test_training_without_torch_says_how_to_get_it(tmp_path):
     result = CliRunner().invoke(app, ["dice", "train", "--work", str(tmp_path), "--models", str(tmp_path)])
