@@ -138,8 +138,7 @@ def eval_cmd(
         return
     for name, f in [*result["sets"].items(), ("all", result["all"])]:
         typer.echo(_summary(name, f))
-        if name != "all":
-            typer.echo(_confusion(f["confusion"]))
+        typer.echo(_confusion(f["confusion"]))
 
 
 def _pct(v: float | None) -> str:

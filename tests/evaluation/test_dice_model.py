@@ -10,7 +10,9 @@ from pathlib import Path
 
 import cv2
 import pytest
+from typer.testing import CliRunner
 
+from cli.main import app
 from evaluation.dice import evaluate_folder
 from vision.dice import DEFAULT_DICE_MODEL, DiceReader
 
@@ -39,3 +41,11 @@ def test_every_reading_is_a_face_or_cocked_with_its_probabilities(reader):
     for r in readings:
         assert r.value in (1, 2, 3, 4, 5, 6, None) and 0 < r.confidence <= 1
         assert len(r.probs) == 7 and sum(r.probs) == pytest.approx(1, abs=1e-4)
+
+
+def test_arbiter_dice_eval_prints_every_figure_per_set_and_over_all():
+    result = CliRunner().invoke(app, ["dice", "eval", str(PHOTOS)])
+    assert result.exit_code == 0, result.output
+    for name in ("topdown-webcam", "oblique-phone", "tray-phone", "all"):
+        assert f"{name}: " in result.output and "read right" in result.output
+    assert result.output.count("true\\read") == 4 and result.output.count("99% recall") == 4
