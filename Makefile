@@ -19,6 +19,7 @@ test: setup
 lint: setup
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 
 format: setup
 	$(BIN)/ruff format .
@@ -29,6 +30,7 @@ bench: setup
 	@$(BIN)/arbiter bench pipeline --size 1920x1080
 	@$(BIN)/arbiter bench review --clips 8 --size 1280x720
 	@$(BIN)/arbiter bench referee
+	@$(BIN)/arbiter dice bench --size 1280x720
 
 # Re-create the bundled sample clip (samples/billiards/snooker) from its seed.
 sample: setup

@@ -11,18 +11,22 @@ from __future__ import annotations
 
 import json
 import sys
+from dataclasses import replace
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import cv2
 import typer
 
 from arbiter import narrate
-from cli.common import dice_spec, fail
-from datasets.dice.real import RealDataError, build_real
+from cli.common import dice_spec, fail, parse_size
+from datasets.dice.real import REAL_ROOT, Convention, RealDataError, build_real
+from datasets.dice.real_clip import SlideshowRecipe, slideshow_clip
 from datasets.dice.render import StillRecipe, ThrowRecipe, render_dataset, throw_clip, write_throw_clip
-from evaluation.dice import Convention, EvalError, evaluate_folder
-from evaluation.train_dice import SWEEP_FLOOR, DiceRecipe, DiceTrainSettings, train_dice
+from evaluation.dice import EvalError, EvalSet, evaluate_folder
+from evaluation.dice_bench import bench_dice
+from evaluation.dice_recipes import DiceTrainRecipe, FacesRecipe, FinderRecipe, cost_estimate
+from evaluation.train_dice import SWEEP_FLOOR, TrainingError, train_dice
 from pipeline.dice import DiceRunOptions, referee_dice_video
 from vision.dice import DEFAULT_DICE_MODEL, DiceReader, DiceReaderConfig
 from vision.sources import FrameSource, SourceError
@@ -34,14 +38,17 @@ app = typer.Typer(
 )
 
 ModelOption = Annotated[
-    Path | None, typer.Option(help="The dice network (ONNX); default models/dice_yolo11n.onnx.")
+    Path | None,
+    typer.Option(help="The dice model: its record dice_reader.json (or its folder); default models/."),
 ]
 
 
-def _reader(model: Path | None, confidence: float):
-
+def _reader(model: Path | None, confidence: float, min_score: float | None = None) -> DiceReader:
     try:
-        return DiceReader(model or DEFAULT_DICE_MODEL, DiceReaderConfig(confidence=confidence))
+        config = DiceReaderConfig(confidence=confidence)
+        if min_score is not None:
+            config = replace(config, min_score=min_score)
+        return DiceReader(model or DEFAULT_DICE_MODEL, config)
     except (ModelError, ValueError) as exc:
         fail(str(exc))
 
@@ -76,7 +83,10 @@ def read_cmd(
         for d in dice:
             x0, y0, x1, y1 = (round(v) for v in d.box_px)
             what = "cocked (no face up)" if d.value is None else f"{d.value}"
-            typer.echo(f"  [{x0:5d} {y0:5d} {x1:5d} {y1:5d}]  {what:<20} confidence {d.confidence:.2f}")
+            doubt = "  (unsure)" if d.unsure else ""
+            typer.echo(
+                f"  [{x0:5d} {y0:5d} {x1:5d} {y1:5d}]  {what:<20} confidence {d.confidence:.2f}{doubt}"
+            )
     if failed:
         raise typer.Exit(2)
 
@@ -111,9 +121,9 @@ def eval_cmd(
             conv = Convention(convention)
         except ValueError:
             fail(f"--convention must be centre or iou (got {convention!r})")
-    reader = _reader(model, min(SWEEP_FLOOR, confidence))
+    reader = _reader(model, min(SWEEP_FLOOR, confidence), min_score=SWEEP_FLOOR)
 
-    def progress(es) -> None:
+    def progress(es: EvalSet) -> None:
         if not as_json:
             typer.echo(
                 f"{es.name}: {len(es.pairs)} photos, {es.convention.value} ({es.convention_from})", err=True
@@ -128,15 +138,14 @@ def eval_cmd(
         return
     for name, f in [*result["sets"].items(), ("all", result["all"])]:
         typer.echo(_summary(name, f))
-        if name != "all":
-            typer.echo(_confusion(f["confusion"]))
+        typer.echo(_confusion(f["confusion"]))
 
 
 def _pct(v: float | None) -> str:
     return "  -   " if v is None else f"{100 * v:6.2f}%"
 
 
-def _summary(name: str, f: dict) -> str:
+def _summary(name: str, f: dict[str, Any]) -> str:
     line = (
         f"{name}: {f['labels']} dice in {f['images']} photos; at confidence {f['threshold']}: recall "
         f"{_pct(f['recall'])}, precision {_pct(f['precision'])}, read right {_pct(f['accuracy'])} of found"
@@ -145,14 +154,15 @@ def _summary(name: str, f: dict) -> str:
     if goal:
         line += (
             f"\n  at 99% recall (confidence {goal['threshold']}): read right {_pct(goal['accuracy'])}, "
-            f"precision {_pct(goal['precision'])}; goal {'met' if f['goal_met'] else 'NOT met'}"
+            f"precision {_pct(goal['precision'])}; {goal['unsure']} unsure, read right of the sure "
+            f"{_pct(goal['accuracy_of_sure'])}; goal {'met' if f['goal_met'] else 'NOT met'}"
         )
     else:
         line += "\n  99% recall is not reached at any confidence: goal NOT met"
     return line
 
 
-def _confusion(confusion: dict) -> str:
+def _confusion(confusion: dict[str, Any]) -> str:
     cols = list(next(iter(confusion.values())))
     rows = ["  true\\read " + " ".join(f"{c:>6}" for c in cols)]
     rows += [f"  {t:>9} " + " ".join(f"{n:6d}" for n in row.values()) for t, row in confusion.items()]
@@ -165,7 +175,8 @@ def data_cmd(
     link: Annotated[bool, typer.Option(help="Symlink the photos (else copy them).")] = True,
 ) -> None:
     """Split the real photos (by source photo, stratified by face) into train, val and test, fix their
-    known defects, and write ultralytics folders plus eval/{val,test}/<set>/ for 'arbiter dice eval'."""
+    known defects, and write YOLO folders (images, labels) plus eval/{val,test}/<set>/ for
+    'arbiter dice eval'."""
 
     try:
         counts = build_real(out, link=link, log=lambda m: typer.echo(m, err=True))
@@ -211,72 +222,82 @@ def synth_cmd(
         typer.echo(f"{video} ({len(clip.frames)} frames): {summary}")
 
 
+@app.command("real-clip")
+def real_clip_cmd(
+    out: Annotated[Path, typer.Argument(help="Output folder (created): video.mp4 and truth.json.")],
+    photos: Annotated[int, typer.Option(help="Held-out tray-phone test photos, each a throw.")] = 4,
+    dice: Annotated[int | None, typer.Option(help="Keep this many dice of each photo (default all).")] = 5,
+    size: Annotated[str, typer.Option(help="Frame size WIDTHxHEIGHT.")] = "1280x720",
+) -> None:
+    """A throw clip made from real photos (datasets.dice.real_clip): each held-out tray photo is a throw of
+    its dice, then one die slides away while the rest are kept; the truth of every throw beside it."""
+    try:
+        recipe = SlideshowRecipe(photos=photos, dice=dice, size=parse_size(size))
+        video = slideshow_clip(out, recipe)
+    except (RealDataError, FileNotFoundError, ValueError) as exc:
+        fail(str(exc))
+    throws = json.loads((out / "truth.json").read_text())["throws"]
+    typer.echo(f"{video}: {len(throws)} throws: " + "; ".join(str(t["values"]) for t in throws))
+
+
 @app.command("train")
 def train_cmd(
-    epochs: Annotated[int, typer.Option(help="Training epochs.")] = 80,
-    renders: Annotated[int, typer.Option(help="Rendered stills added to the real training photos.")] = 3000,
-    imgsz: Annotated[int, typer.Option(help="Training image size.")] = 640,
-    batch: Annotated[int, typer.Option(help="Batch size.")] = 16,
-    device: Annotated[str, typer.Option(help="cpu, or a GPU index such as 0.")] = "cpu",
-    workers: Annotated[int, typer.Option(help="Data-loading and rendering processes.")] = 2,
-    fraction: Annotated[float, typer.Option(help="Share of the training list used (smoke runs).")] = 1.0,
-    seed: Annotated[int, typer.Option(help="Seed of the renders and the training.")] = 0,
-    work: Annotated[Path, typer.Option(help="Dataset and training runs go here.")] = Path("work/dice"),
-    models: Annotated[Path, typer.Option(help="Where the ONNX model and its record go.")] = Path("models"),
-    estimate: Annotated[bool, typer.Option(help="Print the expected cost and stop.")] = False,
+    finder_iters: Annotated[int, typer.Option(help="Finder training steps.")] = FinderRecipe().iters,
+    face_iters: Annotated[int, typer.Option(help="Face reader training steps.")] = FacesRecipe().iters,
+    renders: Annotated[int, typer.Option(help="Rendered stills added to the real photos.")] = 800,
+    seed: Annotated[int, typer.Option(help="Seed of the finder (the face reader takes seed+1).")] = 0,
+    work: Annotated[Path, typer.Option(help="Training data (cached) and stage outputs go here.")] = Path(
+        "work/dice"
+    ),
+    models: Annotated[Path, typer.Option(help="Where the ONNX models and their record go.")] = Path("models"),
     limit: Annotated[
         int | None, typer.Option(help="At most this many real photos per set and split (smoke runs only).")
     ] = None,
+    evaluate: Annotated[bool, typer.Option(help="Score the result on the held-out real photos.")] = True,
+    estimate: Annotated[bool, typer.Option(help="Print the expected cost and stop.")] = False,
+    real: Annotated[Path, typer.Option(help="The real photo sets (one folder per set).")] = REAL_ROOT,
 ) -> None:
-    """Train the dice reader from scratch on the real training photos plus renders, export
-    models/dice_yolo11n.onnx with its record (including the goal's figures on the unseen real test photos).
-    Needs the train extra (torch, ultralytics); running the result needs neither."""
+    """Train the dice reader on this machine's CPU: the real training photos of every set plus renders,
+    the finder and the face reader at once (one core each), then models/dice_finder.onnx,
+    models/dice_faces.onnx and their record dice_reader.json (recipe, seeds, data counts, times, load, and
+    the goal's figures on the unseen real photos). Needs torch (the train extra); reading needs neither."""
 
-    real = REAL_TRAIN_PHOTOS if limit is None else 2 * limit
-    train_images = real * 2 + renders  # real photos are listed twice
-    steps = train_images * fraction * epochs
-    cost_cpu = steps * CPU_S_PER_IMAGE * (imgsz / 640) ** 2
-    text = (
-        f"{epochs} epochs over about {int(train_images * fraction)} images at {imgsz} px: about "
-        f"{cost_cpu / 3600:.1f} h on this machine's 2 CPU cores, well under an hour on one GPU; plus the "
-        f"dataset once (about {renders * RENDER_S / max(workers, 1) / 60 + GROW_BOXES_S / 60:.0f} min)"
+    base = DiceTrainRecipe()
+    recipe = DiceTrainRecipe(
+        data=replace(base.data, renders=replace(base.data.renders, count=renders), limit=limit),
+        finder=replace(base.finder, iters=finder_iters, seed=seed),
+        faces=replace(base.faces, iters=face_iters, seed=seed + 1),
     )
-    typer.echo(text, err=True)
+    typer.echo(cost_estimate(recipe), err=True)
     if estimate:
         return
-    recipe = DiceRecipe(renders=StillRecipe(count=renders, seed=seed), real_limit=limit)
-    settings = DiceTrainSettings(
-        epochs=epochs, imgsz=imgsz, batch=batch, device=device, fraction=fraction, seed=seed, workers=workers
-    )
     command = "arbiter dice train " + " ".join(sys.argv[3:]) if len(sys.argv) > 3 else "arbiter dice train"
     try:
         record = train_dice(
-            recipe, settings, work, models, log=lambda m: typer.echo(m, err=True), command=command
+            recipe,
+            work,
+            models,
+            log=lambda m: typer.echo(m, err=True),
+            command=command,
+            evaluate=evaluate,
+            real_root=real,
         )
-    except ImportError as exc:
-        fail(f"training needs the train extra ({exc}); install it with: pip install -e '.[train]'")
-    typer.echo(json.dumps({"validation": record["validation"], "test": _goal_lines(record.get("test", {}))}))
+    except TrainingError as exc:
+        fail(str(exc))
+    typer.echo(json.dumps({"seconds": record["seconds"], "goal": _goal_lines(record.get("figures", {}))}))
 
 
-def _goal_lines(test: dict) -> dict:
+def _goal_lines(figures: dict[str, Any]) -> dict[str, Any]:
     out = {}
-    for split, result in test.items():
-        for name, f in result.get("sets", {}).items():
+    for split, result in figures.items():
+        for name, f in [*result.get("sets", {}).items(), ("all", result.get("all", {}))]:
             out[f"{split}/{name}"] = {
-                "recall": f["recall"],
-                "accuracy": f["accuracy"],
-                "at_goal_recall": f["at_goal_recall"],
-                "goal_met": f["goal_met"],
+                "recall": f.get("recall"),
+                "accuracy": f.get("accuracy"),
+                "at_goal_recall": f.get("at_goal_recall"),
+                "goal_met": f.get("goal_met"),
             }
     return out
-
-
-# Cost model of 'arbiter dice train' on this machine: a 1-epoch smoke run at 640 px took 20 s per batch of 16
-# while another training shared its 2 CPU cores (about half that on idle cores).
-CPU_S_PER_IMAGE = 1.2  # seconds per training image per epoch at 640 px
-RENDER_S = 0.4  # seconds per rendered still
-GROW_BOXES_S = 150  # growing the top-down set's pip-cluster boxes into whole dice (GrabCut), once
-REAL_TRAIN_PHOTOS = 820
 
 
 @app.command("run")
@@ -316,3 +337,42 @@ def run_cmd(
         f"{result.frames} frames at {result.fps:.1f} fps; {len(result.rolls)} rolls, {len(result.decisions)} "
         f"decisions, {len(result.issues)} issues in {out}"
     )
+
+
+@app.command("bench")
+def bench_cmd(
+    size: Annotated[
+        str, typer.Option(help="Frame size WIDTHxHEIGHT of the rendered throw clip.")
+    ] = "1280x720",
+    model: ModelOption = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Frames per second of following dice throws (as 'arbiter dice run' does) on one core, beside
+    decoding and reading every whole frame, on one rendered clip of throws."""
+    width, height = parse_size(size)
+    try:
+        figures = bench_dice((width, height), model, log=lambda m: typer.echo(m, err=True))
+    except ModelError as exc:
+        fail(str(exc))
+    if as_json:
+        typer.echo(json.dumps(figures))
+        return
+    f, e = figures["follow"], figures["every_frame"]
+    rows = [
+        (
+            f"following the throws ({f['frames_read']} frames read, {f['rolls']} rolls)",
+            f["cpu_fps"],
+            f["wall_fps"],
+        ),
+        ("  while a die moves (every frame read)", f["cpu_fps_while_dice_move"], None),
+        ("peer: decode + reader on every whole frame", e["cpu_fps"], e["wall_fps"]),
+    ]
+    typer.echo(f"{f['frames']} frames of rendered throws at {width}x{height}, one core, CPU time (wall):")
+    for what, fps, wall in rows:
+        typer.echo(f"  {what:<56} {fps:7.1f} fps" + (f"  ({wall:.1f})" if wall is not None else ""))
+    c = figures["crop"]
+    typer.echo(
+        f"  face reader per die crop: {c['ms_one']} ms one at a time, {c['ms_each_batched']} ms each "
+        f"with the frame's {c['dice']} dice batched (goal: at most 15 ms)"
+    )
+    typer.echo(f"  (load average {figures['load_average']}; the goal is at least 15 fps while following)")

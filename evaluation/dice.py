@@ -17,8 +17,10 @@ recall reaches the goal's 99% (``Matching.at_recall``).
 
 Figures: ``recall`` (labelled dice found), ``precision`` (found dice that are labelled dice), ``accuracy``
 (found dice read right: the goal's "read right", at least 99.5%), ``read_right`` (labelled dice both found
-and read right), and a confusion table: true face by read face, with ``cocked`` (read as no face up) and
-``missed`` columns; ``extra`` counts unmatched predictions by the face read.
+and read right), ``unsure`` (readings the reader marked unsure) and ``accuracy_of_sure`` (found dice not
+marked unsure that were read right: what a referee that asks the players about unsure dice gets right),
+and a confusion table: true face by read face, with ``cocked`` (read as no face up) and ``missed``
+columns; ``extra`` counts unmatched predictions by the face read.
 
 Everything here is pure (predictions and labels in, numbers out) except ``evaluate_folder``, which reads a
 YOLO folder and runs a reader over it.
@@ -30,6 +32,7 @@ import json
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -42,7 +45,7 @@ GOAL_ACCURACY = 0.995
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp")
 # Set names that say their convention (the shared real sets); anything else needs dice_set.json, a guess
 # from the labels, or --convention.
-KNOWN_SETS = {"topdown-webcam": "centre", "oblique-phone": "iou"}
+KNOWN_SETS = {"topdown-webcam": "centre", "oblique-phone": "iou", "tray-phone": "iou"}
 COLUMNS = (*(str(v) for v in FACES), "cocked", "missed")
 # A folder whose face-one boxes are this much smaller than its four-to-six boxes boxes pip clusters: a one's
 # cluster is one pip, a six's is most of the face; whole-die boxes are the same size whatever the face.
@@ -133,15 +136,15 @@ class Matching:
 
     images: int = 0
     labels: list[int] = field(default_factory=list)  # true face of each label
-    # per prediction: confidence, read face (None: cocked), index into ``labels`` or -1
-    preds: list[tuple[float, int | None, int]] = field(default_factory=list)
+    # per prediction: confidence, read face (None: cocked), index into ``labels`` or -1, marked unsure
+    preds: list[tuple[float, int | None, int, bool]] = field(default_factory=list)
 
     def add(self, preds: Sequence[DieReading], labels: Sequence[LabelBox], convention: Convention) -> None:
         matched = match_image(preds, labels, convention)
         base = len(self.labels)
         self.labels.extend(lab.value for lab in labels)
         for p, j in zip(preds, matched, strict=True):
-            self.preds.append((p.confidence, p.value, -1 if j is None else base + j))
+            self.preds.append((p.confidence, p.value, -1 if j is None else base + j, p.unsure))
         self.images += 1
 
     def merge(self, other: Matching) -> Matching:
@@ -149,19 +152,20 @@ class Matching:
         return Matching(
             self.images + other.images,
             self.labels + other.labels,
-            self.preds + [(c, v, j + base if j >= 0 else -1) for c, v, j in other.preds],
+            self.preds + [(c, v, j + base if j >= 0 else -1, u) for c, v, j, u in other.preds],
         )
 
-    def at(self, threshold: float = 0.0) -> dict:
+    def at(self, threshold: float = 0.0) -> dict[str, Any]:
         """The figures counting only predictions with confidence >= ``threshold``."""
         confusion = {str(v): dict.fromkeys(COLUMNS, 0) for v in FACES}
         extra = dict.fromkeys(COLUMNS[:-1], 0)
         found = [False] * len(self.labels)
-        kept = matched = correct = 0
-        for conf, value, j in self.preds:
+        kept = matched = correct = unsure = sure = sure_correct = 0
+        for conf, value, j, doubt in self.preds:
             if conf < threshold:
                 continue
             kept += 1
+            unsure += doubt
             read = "cocked" if value is None else str(value)
             if j < 0:
                 extra[read] += 1
@@ -169,6 +173,8 @@ class Matching:
             matched += 1
             found[j] = True
             correct += value == self.labels[j]
+            sure += not doubt
+            sure_correct += (not doubt) and value == self.labels[j]
             confusion[str(self.labels[j])][read] += 1
         for j, truth in enumerate(self.labels):
             if not found[j]:
@@ -185,16 +191,18 @@ class Matching:
             "precision": _ratio(matched, kept),
             "accuracy": _ratio(correct, matched),
             "read_right": _ratio(correct, n),
+            "unsure": unsure,
+            "accuracy_of_sure": _ratio(sure_correct, sure),
             "confusion": confusion,
             "extra": extra,
         }
 
-    def at_recall(self, target: float = GOAL_RECALL) -> dict | None:
+    def at_recall(self, target: float = GOAL_RECALL) -> dict[str, Any] | None:
         """The figures at the highest threshold whose recall reaches ``target`` (None: never reached)."""
         n = len(self.labels)
         if n == 0:
             return None
-        hits = sorted(((c, j) for c, _, j in self.preds), key=lambda cj: -cj[0])
+        hits = sorted(((c, j) for c, _, j, _ in self.preds), key=lambda cj: -cj[0])
         need = int(np.ceil(target * n - 1e-9))
         count = 0
         for conf, j in hits:
@@ -208,7 +216,7 @@ def _ratio(a: int, b: int) -> float | None:
     return round(a / b, 5) if b else None
 
 
-def figures(matching: Matching, threshold: float) -> dict:
+def figures(matching: Matching, threshold: float) -> dict[str, Any]:
     """The figures at the operating ``threshold``, the operating point of the goal (the threshold where
     recall reaches 99%) and whether the goal is met there."""
     out = matching.at(threshold)
@@ -216,7 +224,18 @@ def figures(matching: Matching, threshold: float) -> dict:
     out["at_goal_recall"] = (
         None
         if goal is None
-        else {k: goal[k] for k in ("threshold", "recall", "precision", "accuracy", "read_right")}
+        else {
+            k: goal[k]
+            for k in (
+                "threshold",
+                "recall",
+                "precision",
+                "accuracy",
+                "read_right",
+                "unsure",
+                "accuracy_of_sure",
+            )
+        }
     )
     out["goal_met"] = bool(
         goal is not None and goal["accuracy"] is not None and goal["accuracy"] >= GOAL_ACCURACY
@@ -335,12 +354,12 @@ def evaluate_folder(
     threshold: float,
     convention: Convention | None = None,
     on_set: Callable[[EvalSet], None] | None = None,
-) -> dict:
+) -> dict[str, Any]:
     """Read every photo under ``root`` with ``read`` (image -> readings, made at a threshold at or below
     ``threshold``) and score it per set and over all sets."""
     import cv2
 
-    out: dict = {"threshold": threshold, "sets": {}}
+    out: dict[str, Any] = {"threshold": threshold, "sets": {}}
     total = Matching()
     for es in discover(root, convention):
         if on_set:

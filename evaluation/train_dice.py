@@ -1,219 +1,193 @@
-"""Training the dice reader: real photographs plus renders in, ``models/dice_yolo11n.onnx``, with its record.
+"""Training the dice reader on this machine's CPU: data, the two stages at once, the models and their record.
 
-One network finds every die and reads its face (classes ``vision.dice.DICE_CLASSES``: faces 1..6 and
-``cocked``). It learns from the training split of both real sets (``datasets.dice.real``: pip-cluster boxes
-grown to whole dice) and from renders (``datasets.dice.render``: every colour, table, light, tilt, cocked
-dice, distractor cubes), and picks its best epoch on the real validation split only: renders teach
-variety, real photographs decide. The record beside the model holds the goal's figures on the real test
-split, per set, which the network never saw (``evaluation.dice``).
+``train_dice`` builds the training data once (``datasets.dice.training_data``: the real training photos
+with whole-die boxes, renders), starts the finder and the face reader in two processes of one thread each
+(``evaluation.dice_stage``, which needs torch: the ``train`` extra), copies their ONNX files into
+``models`` and writes ``dice_reader.json`` beside them: the reader's settings, the recipe, the seeds, the
+data counts, the times and the machine's load, and the goal's figures on the real validation and test
+photos of every set (``evaluation.dice``), which no stage ever saw.
 
-Like ``evaluation.train_detector`` this imports ultralytics (and torch) and needs the ``train`` extra; it
-reuses that module's ``offline_ultralytics`` so nothing reaches for the network.
+This module imports no torch, so the command line can describe and check a training run anywhere.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
+import platform
+import resource
+import shutil
+import subprocess
+import sys
+import threading
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
 
-import yaml
-
-from datasets.dice.real import SplitRecipe, build_real
-from datasets.dice.render import StillRecipe, render_dataset
+from datasets.dice.real import REAL_ROOT
+from datasets.dice.training_data import build_training_data
 from evaluation.dice import evaluate_folder
-from evaluation.train_detector import environment, export_onnx, offline_ultralytics, validation_figures
-from vision.dice import DICE_CLASSES, MODELS_DIR, DiceReader, DiceReaderConfig
+from evaluation.dice_recipes import DiceTrainRecipe
+from vision.dice import DEFAULT_DICE_MODEL, READER_CLASSES, DiceReader, DiceReaderConfig
+from vision.dice_crops import CROP, MARGIN
+from vision.dice_finder import STRIDE
+from vision.yolo import MODELS_DIR
 
-DICE_MODEL_NAME = "dice_yolo11n"
-RENDER_DIR = "renders"  # under the data folder: images/train and labels/train of the renders
-
-
-@dataclass(frozen=True)
-class DiceRecipe:
-    """The training data: the real splits (fixed by their salt; keep it, or test photos leak into
-    training) and how many renders to add to the real training photos (about 820 real ones)."""
-
-    real: SplitRecipe = field(default_factory=SplitRecipe)
-    renders: StillRecipe = field(default_factory=lambda: StillRecipe(count=3000, seed=0))
-    real_repeat: int = 2  # each real training photo is listed this many times: real photos weigh more
-    real_limit: int | None = None  # at most this many real photos per set and split (smoke runs only)
-
-    def to_dict(self) -> dict:
-        return {
-            "real": asdict(self.real),
-            "renders": self.renders.to_dict(),
-            "real_repeat": self.real_repeat,
-            "real_limit": self.real_limit,
-        }
+ROOT = Path(__file__).resolve().parents[1]
+STAGES = ("finder", "faces")
+FILES = {"finder": "dice_finder.onnx", "faces": "dice_faces.onnx"}
+SWEEP_FLOOR = 0.05  # readings are kept down to this confidence so the figures can be given at any above
 
 
-@dataclass(frozen=True)
-class DiceTrainSettings:
-    """How to train. ``epochs`` is the main cost: about 0.8 s per image per epoch at 640 px on this machine's
-    two busy CPU cores (``arbiter dice train --estimate`` prints the whole estimate), a few ms on a GPU.
-    ``imgsz`` 640: the real photos' size; oblique dice can be 15 px there. ``device``: ``cpu``, or ``0``
-    for the first GPU. ``workers``: data-loading processes, and processes drawing the renders."""
-
-    epochs: int = 80
-    batch: int = 16
-    imgsz: int = 640
-    architecture: str = "yolo11n.yaml"
-    seed: int = 0
-    workers: int = 2
-    patience: int = 25
-    optimizer: str = "SGD"  # from scratch; ultralytics' "auto" picks AdamW at a learning rate too low here
-    lr0: float = 0.01
-    device: str = "cpu"
-    fraction: float = 1.0  # share of the training list used (smoke runs)
+class TrainingError(RuntimeError):
+    """A training run that cannot start or did not finish; the message says why."""
 
 
-def build_dataset(
-    recipe: DiceRecipe, data_dir: Path, log: Callable[[str], None] = print, processes: int = 1
-) -> dict:
-    """The real splits and the renders under ``data_dir``, and ``data.yaml`` training on both and
-    validating on real photos only. Cached: an existing ``counts.json`` means it is built. ``processes``:
-    renders drawn in parallel."""
-    counts_file = data_dir / "counts.json"
-    if counts_file.exists():
-        return json.loads(counts_file.read_text())
-    data_dir.mkdir(parents=True, exist_ok=True)
-    log(f"writing the real splits into {data_dir} (growing pip-cluster boxes to whole dice takes minutes)")
-    real = build_real(data_dir, recipe.real, log=log, limit=recipe.real_limit)
-    renders: dict = {"images": 0}
-    if recipe.renders.count:
-        log(f"rendering {recipe.renders.count} stills into {data_dir / RENDER_DIR}")
-        renders = render_dataset(
-            recipe.renders,
-            data_dir / RENDER_DIR,
-            "train",
-            on_image=lambda i: log(f"  render {i + 1}") if (i + 1) % 250 == 0 else None,
-            processes=processes,
+def check_torch() -> None:
+    if importlib.util.find_spec("torch") is None:
+        raise TrainingError(
+            f"training needs torch, which {sys.executable} lacks: install the train extra "
+            "(pip install -e '.[train]') or run with a Python that has it"
         )
-    # ultralytics takes a list of image lists; repeating the real one weighs real photos up.
-    real_list = data_dir / "real_train.txt"
-    real_images = sorted(str(p.absolute()) for p in (data_dir / "images" / "train").iterdir())
-    real_list.write_text("".join(p + "\n" for p in real_images) * max(1, recipe.real_repeat))
-    train = [real_list.name] + ([f"{RENDER_DIR}/images/train"] if recipe.renders.count else [])
-    data = {
-        "path": str(data_dir.resolve()),
-        "train": train,
-        "val": "images/val",
-        "names": dict(enumerate(DICE_CLASSES)),
+
+
+def _stage_process(stage: str, index: Path, recipe: dict[str, Any], out: Path) -> subprocess.Popen[str]:
+    env = {
+        **os.environ,
+        "OMP_NUM_THREADS": "1",
+        "MKL_NUM_THREADS": "1",
+        "PYTHONPATH": os.pathsep.join([str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])]),
     }
-    (data_dir / "data.yaml").write_text(yaml.safe_dump(data, sort_keys=False))
-    counts = {"real": real, "renders": renders, "real_repeat": recipe.real_repeat}
-    counts_file.write_text(json.dumps(counts, indent=1) + "\n")
-    return counts
+    command = [sys.executable, "-m", "evaluation.dice_stage", stage, "--index", str(index)]
+    command += ["--recipe", json.dumps(recipe), "--out", str(out)]
+    return subprocess.Popen(
+        command, env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+    )
+
+
+def run_stages(recipe: DiceTrainRecipe, index: Path, out: Path, log: Callable[[str], None]) -> dict[str, Any]:
+    """Both stages at once; their records (what each wrote into ``out``) once both are done."""
+    out.mkdir(parents=True, exist_ok=True)
+    recipes = {"finder": recipe.finder.to_dict(), "faces": recipe.faces.to_dict()}
+    procs = {s: _stage_process(s, index, recipes[s], out) for s in STAGES}
+
+    def relay(p: subprocess.Popen[str]) -> None:
+        for line in p.stdout or ():
+            log(line.rstrip())
+
+    relays = [threading.Thread(target=relay, args=(p,), daemon=True) for p in procs.values()]
+    for t in relays:
+        t.start()
+    codes = {s: p.wait() for s, p in procs.items()}
+    for t in relays:
+        t.join()
+    failed = [f"{s} (exit {c})" for s, c in codes.items() if c != 0]
+    if failed:
+        raise TrainingError(f"training stage failed: {', '.join(failed)}; its log is above")
+    return {s: json.loads((out / f"{s}.json").read_text()) for s in STAGES}
+
+
+def _machine(load_at_start: tuple[float, ...], torch_version: str) -> dict[str, Any]:
+    return {
+        "cpus": os.cpu_count(),
+        "load_average_at_start": [round(v, 2) for v in load_at_start],
+        "load_average_at_end": [round(v, 2) for v in os.getloadavg()],
+        "python": platform.python_version(),
+        "torch": torch_version,
+        "platform": platform.platform(),
+    }
+
+
+def reader_settings(temperature: float, long_side: int) -> dict[str, Any]:
+    """What the run-time reader needs to read the models as they were trained."""
+    return {
+        "classes": list(READER_CLASSES),
+        "temperature": temperature,
+        "long_side": long_side,
+        "crop": CROP,
+        "margin": MARGIN,
+        "stride": STRIDE,
+        "finder_input": "BGR / 255, long side scaled to long_side, padded right and bottom to x64",
+        "crop_input": "BGR / 255, a square of margin x the box's long side round its centre, crop x crop px",
+        "defaults": DiceReaderConfig().__dict__,
+    }
 
 
 def train_dice(
-    recipe: DiceRecipe,
-    settings: DiceTrainSettings,
+    recipe: DiceTrainRecipe,
     work: Path,
     models: Path = MODELS_DIR,
     log: Callable[[str], None] = print,
     command: str = "arbiter dice train",
     evaluate: bool = True,
-) -> dict:
-    """Build the dataset (once), train from scratch, export ONNX into ``models`` with its record (recipe,
-    counts, settings, validation and test figures, times, versions, command); returns the record."""
-    offline_ultralytics(work / "ultralytics")
-    data_dir = work / "data"
+    real_root: Path = REAL_ROOT,
+) -> dict[str, Any]:
+    """Data (cached in ``work/data``; the real photos from ``real_root``), both stages, the models and
+    ``dice_reader.json`` in ``models``; returns the record."""
+    check_torch()
+    load_at_start = os.getloadavg()
     started = time.time()
-    counts = build_dataset(recipe, data_dir, log, processes=max(1, settings.workers))
+    index = build_training_data(recipe.data, work / "data", processes=2, log=log, root=real_root)
     built = time.time()
-
-    import torch
-    from ultralytics import YOLO
-
-    if settings.device == "cpu":
-        torch.set_num_threads(os.cpu_count() or 1)
-    model = YOLO(settings.architecture)
-    model.train(
-        data=str(data_dir / "data.yaml"),
-        epochs=settings.epochs,
-        imgsz=settings.imgsz,
-        batch=settings.batch,
-        device=settings.device,
-        workers=settings.workers,
-        seed=settings.seed,
-        deterministic=True,
-        pretrained=False,
-        amp=settings.device != "cpu",
-        plots=False,
-        project=str(work / "runs"),
-        name="dice",
-        exist_ok=True,
-        patience=settings.patience,
-        optimizer=settings.optimizer,
-        lr0=settings.lr0,
-        fraction=settings.fraction,
-        # A die is the same die mirrored (pip counts survive) and seen from any side: both flips. Dice come
-        # in every colour, so hue moves further than ultralytics' default. Scale covers 15 px to 150 px dice.
-        fliplr=0.5,
-        flipud=0.5,
-        hsv_h=0.1,
-        hsv_s=0.7,
-        hsv_v=0.4,
-        scale=0.5,
-        translate=0.1,
-        degrees=0.0,
-        mosaic=1.0,
-        close_mosaic=max(1, settings.epochs // 8),
-        verbose=False,
-    )
+    stages = run_stages(recipe, work / "data" / "index.json", work / "stages", log)
     trained = time.time()
-    metrics = model.val(
-        data=str(data_dir / "data.yaml"),
-        imgsz=settings.imgsz,
-        batch=settings.batch,
-        device=settings.device,
-        plots=False,
-    )
+    models.mkdir(parents=True, exist_ok=True)
+    for stage in STAGES:
+        shutil.copyfile(work / "stages" / FILES[stage], models / FILES[stage])
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
     record = {
+        "what": "two-stage dice reader: dice_finder.onnx (one-class centre heatmap) finds dice, "
+        "dice_faces.onnx reads each die's crop (faces 1..6, cocked, not a die) and re-boxes it",
+        "files": FILES,
+        "reader": reader_settings(stages["faces"]["temperature"], recipe.finder.long_side),
         "recipe": recipe.to_dict(),
-        "dataset": counts,
-        "settings": asdict(settings),
-        "validation": validation_figures(metrics),
-        "seconds": {"dataset": round(built - started), "training": round(trained - built)},
-        **environment(settings.device),
+        "seeds": {
+            "finder": recipe.finder.seed,
+            "faces": recipe.faces.seed,
+            "renders": recipe.data.renders.seed,
+            "split_salt": recipe.data.split.salt,
+        },
+        "data": index["counts"],
+        "seconds": {
+            "data": round(built - started, 1),
+            "data_when_built": index.get("seconds"),
+            "stages_in_parallel": round(trained - built, 1),
+            "finder": stages["finder"]["seconds"],
+            "faces": stages["faces"]["seconds"],
+            "total": round(time.time() - started, 1),
+        },
+        "cpu_seconds": {s: stages[s]["cpu_seconds"] for s in STAGES}
+        | {"all_children": round(children.ru_utime + children.ru_stime, 1)},
+        "machine": _machine(load_at_start, stages["finder"]["torch"]),
+        "faces_val_read_right_at_labelled_boxes": stages["faces"]["val_read_right_at_labelled_boxes"],
+        "sizes_bytes": {f: (models / f).stat().st_size for f in FILES.values()},
         "command": command,
     }
-    record = export_dice(Path(model.trainer.best), models, record, settings.imgsz)
+    record_file = models / DEFAULT_DICE_MODEL.name
+    record_file.write_text(json.dumps(record, indent=1) + "\n")
+    log(f"trained in {record['seconds']['total']:.0f} s; models and record in {models}")
     if evaluate:
-        record["test"] = evaluate_splits(models / f"{DICE_MODEL_NAME}.onnx", data_dir, log)
-        (models / f"{DICE_MODEL_NAME}.json").write_text(json.dumps(record, indent=1) + "\n")
+        record["figures"] = score_splits(record_file, work / "data" / "eval", log)
+        record["seconds"]["eval"] = round(time.time() - started - record["seconds"]["total"], 1)
+        record_file.write_text(json.dumps(record, indent=1) + "\n")
     return record
 
 
-def export_dice(weights: Path, models: Path, record: dict, imgsz: int) -> dict:
-    """Export ``weights`` (.pt) to ONNX (dynamic input size) into ``models``; write ``record`` beside it."""
-    return export_onnx(
-        weights,
-        models / f"{DICE_MODEL_NAME}.onnx",
-        imgsz,
-        {"long_side": imgsz, "what": "letterboxed photo, BGR->RGB, /255, sides multiples of 32"},
-        record,
-    )
-
-
-def evaluate_splits(model: Path, data_dir: Path, log: Callable[[str], None] = print) -> dict:
-    """The goal's figures of ``model`` on the real validation and test folders (``data_dir/eval``), per set,
-    at the reader's default threshold and at 99% recall."""
-
+def score_splits(
+    model: Path,
+    eval_root: Path,
+    log: Callable[[str], None] = print,
+    splits: tuple[str, ...] = ("val", "test"),
+) -> dict[str, Any]:
+    """The goal's figures of ``model`` on the held-out real photos of each split (per set and over all), at
+    the reader's operating confidence and at 99% recall."""
     operating = DiceReaderConfig().confidence
-    reader = DiceReader(model, DiceReaderConfig(confidence=SWEEP_FLOOR))
+    reader = DiceReader(model, DiceReaderConfig(confidence=SWEEP_FLOOR, min_score=SWEEP_FLOOR))
     out = {}
-    for split in ("val", "test"):
-        folder = data_dir / "eval" / split
-        if folder.is_dir():
-            log(f"scoring {model.name} on the real {split} photos")
-            out[split] = evaluate_folder(folder, reader.read, operating)
+    for split in splits:
+        if (eval_root / split).is_dir():
+            log(f"scoring {model.parent} on the real {split} photos")
+            out[split] = evaluate_folder(eval_root / split, reader.read, operating)
     return out
-
-
-SWEEP_FLOOR = 0.05  # predictions are kept down to this confidence so the figures can be given at any above

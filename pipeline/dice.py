@@ -27,8 +27,9 @@ from adjudication.engine import RuleError
 from adjudication.referee import Referee
 from arbiter import contract as c
 from arbiter.games import DiceSpec
-from tracking.throws import ThrowWatcher, WatchConfig
+from tracking.throws import DiceIssue, ThrowWatcher, TrackedDie, WatchConfig
 from vision.dice import DEFAULT_DICE_MODEL, DiceReader, DiceReaderConfig, DieReading
+from vision.dice_motion import ChangeGate, GateConfig
 from vision.sources import FrameSource
 from vision.types import Frame
 from vision.video import VideoWriter
@@ -38,7 +39,8 @@ from vision.video import VideoWriter
 class DiceRunOptions:
     """What a dice run was asked to do. ``every``: read every Nth frame (the watcher's times stay real;
     2 halves the cost and still sees a die settle). ``table_px``: the table area in pixels (a die outside it
-    is off the table); None: the whole picture."""
+    is off the table); None: the whole picture. ``gate``: frames unchanged since the last one read keep its
+    reading (``vision.dice_motion``; None reads every frame)."""
 
     model: Path | None = None
     reader: DiceReaderConfig = field(default_factory=DiceReaderConfig)
@@ -47,6 +49,7 @@ class DiceRunOptions:
     annotate: bool = False
     every: int = 1
     max_frames: int | None = None
+    gate: GateConfig | None = field(default_factory=GateConfig)
 
     def __post_init__(self) -> None:
         if self.every < 1:
@@ -56,10 +59,11 @@ class DiceRunOptions:
 @dataclass
 class DiceRunResult:
     frames: int = 0
+    frames_read: int = 0  # frames the reader ran on (the others were skipped or unchanged)
     bad_frames: int = 0
     rolls: list[c.Roll] = field(default_factory=list)
     decisions: list[c.Decision] = field(default_factory=list)
-    issues: list[dict] = field(default_factory=list)
+    issues: list[dict[str, Any]] = field(default_factory=list)
     seconds: float = 0.0
     state: Any = None
 
@@ -78,10 +82,13 @@ def referee_dice_video(
     read_frame: Callable[[Frame], Sequence[DieReading]] | None = None,
     on_frame: Callable[[int, float], None] | None = None,
     on_event: Callable[[object], None] | None = None,
+    on_dice: Callable[[Frame, list[TrackedDie]], None] | None = None,
 ) -> DiceRunResult:
-    """Referee a dice game filmed by ``source``. ``read_frame`` replaces the network (tests feed truth);
-    ``on_event`` sees each roll, decision and issue (as a dict) as it happens. Raises ``ValueError`` for a
-    game without an engine or options it cannot use, ``ModelError`` for a missing model."""
+    """Referee a dice game filmed by ``source``. ``read_frame`` replaces the reader (tests feed truth);
+    ``on_event`` sees each roll, decision and issue (as a dict) as it happens; ``on_dice`` sees every frame
+    with the dice followed on it (box, id, face, moving: the live reading a view draws). Raises
+    ``ValueError`` for a game without an engine or options it cannot use, ``ModelError`` for a missing
+    model."""
     options = options or DiceRunOptions()
     match = c.Match(game=spec.id, players=tuple(players), options=dict(match_options or {}))
     try:
@@ -94,77 +101,106 @@ def referee_dice_video(
         def read_frame(f: Frame) -> Sequence[DieReading]:
             return reader.read(f.image)
 
-    first = str(match.options.get("first", match.players[0]))
-    on_turn = {"player": first}
-    watcher = ThrowWatcher(lambda: on_turn["player"], options.watch, options.table_px)
-    result = DiceRunResult()
     out.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
-    writer = None
-    with (
-        (out / "events.jsonl").open("w", encoding="utf-8", newline="\n") as events,
-        (out / "decisions.jsonl").open("w", encoding="utf-8", newline="\n") as decisions,
-        (out / "issues.jsonl").open("w", encoding="utf-8", newline="\n") as issues,
-    ):
-        c.append_event(events, match)
-
-        def issue(obj: dict) -> None:
-            issues.write(json.dumps(obj, ensure_ascii=False) + "\n")
-            issues.flush()
-            result.issues.append(obj)
-            if on_event:
-                on_event(obj)
-
-        last_readings: Sequence[DieReading] = ()
+    with _DiceRun(match, referee, options, out, read_frame, on_event) as run:
         for frame in source:
-            if options.max_frames is not None and result.frames >= options.max_frames:
+            if options.max_frames is not None and run.result.frames >= options.max_frames:
                 break
-            result.frames += 1
-            if (frame.index % options.every) == 0:
-                last_readings = read_frame(frame)
-                outputs = watcher.update(frame.t, last_readings, frame.image, frame.index)
-            else:
-                outputs = []
-            for item in outputs:
-                if not isinstance(item, c.Roll):
-                    issue(item.to_dict())
-                    continue
-                c.append_event(events, item)
-                result.rolls.append(item)
-                if on_event:
-                    on_event(item)
-                try:
-                    made = referee.step(item)
-                except RuleError as exc:
-                    issue(
-                        {
-                            "type": "rule_error",
-                            "t": round(item.t, 6),
-                            "player": item.player,
-                            "message": str(exc),
-                        }
-                    )
-                    continue
-                for decision in made:
-                    c.append_event(decisions, decision)
-                    result.decisions.append(decision)
-                    if decision.next is not None:
-                        on_turn["player"] = decision.next
-                    if on_event:
-                        on_event(decision)
-            if options.annotate:
-                if writer is None:
-                    h, w = frame.image.shape[:2]
-                    writer = VideoWriter(out / "annotated.mp4", w, h, source.fps)
-                writer.write(_annotate(frame.image, watcher, result, options.table_px))
+            run.step(frame, source.fps)
+            if on_dice:
+                on_dice(frame, run.watcher.dice())
             if on_frame:
-                on_frame(result.frames, result.frames / max(time.perf_counter() - started, 1e-9))
-    if writer is not None:
-        writer.close()
+                on_frame(run.result.frames, run.result.frames / max(time.perf_counter() - started, 1e-9))
+    result = run.result
     result.seconds = time.perf_counter() - started
     result.bad_frames = source.stats.bad_frames
     result.state = referee.state
     return result
+
+
+class _DiceRun:
+    """One run's moving parts: the watcher, the gate, the referee and the files, stepped frame by frame."""
+
+    def __init__(
+        self,
+        match: c.Match,
+        referee: Referee,
+        options: DiceRunOptions,
+        out: Path,
+        read_frame: Callable[[Frame], Sequence[DieReading]],
+        on_event: Callable[[object], None] | None,
+    ) -> None:
+        self.options, self.referee, self.out = options, referee, out
+        self.read_frame, self.on_event = read_frame, on_event
+        self.match = match
+        self.on_turn = str(match.options.get("first", match.players[0]))
+        self.watcher = ThrowWatcher(lambda: self.on_turn, options.watch, options.table_px)
+        self.gate = ChangeGate(options.gate) if options.gate is not None else None
+        self.result = DiceRunResult()
+        self.readings: Sequence[DieReading] = ()
+        self.writer: VideoWriter | None = None
+
+    def __enter__(self) -> _DiceRun:
+        self.events = (self.out / "events.jsonl").open("w", encoding="utf-8", newline="\n")
+        self.decisions = (self.out / "decisions.jsonl").open("w", encoding="utf-8", newline="\n")
+        self.issues = (self.out / "issues.jsonl").open("w", encoding="utf-8", newline="\n")
+        c.append_event(self.events, self.match)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for f in (self.events, self.decisions, self.issues):
+            f.close()
+        if self.writer is not None:
+            self.writer.close()
+
+    def step(self, frame: Frame, fps: float) -> None:
+        """Read the frame (unless it is skipped, or unchanged since the last one read), follow the dice,
+        and referee what settled."""
+        self.result.frames += 1
+        outputs: list[c.Roll | DiceIssue] = []
+        if frame.index % self.options.every == 0:
+            if self.gate is None or self.gate.changed(frame.image, frame.t):
+                self.readings = self.read_frame(frame)
+                self.result.frames_read += 1
+            outputs = self.watcher.update(frame.t, self.readings, frame.image, frame.index)
+        for item in outputs:
+            if isinstance(item, c.Roll):
+                self._roll(item)
+            else:
+                self._issue(item.to_dict())
+        if self.options.annotate:
+            if self.writer is None:
+                h, w = frame.image.shape[:2]
+                self.writer = VideoWriter(self.out / "annotated.mp4", w, h, fps)
+            self.writer.write(_annotate(frame.image, self.watcher, self.result, self.options.table_px))
+
+    def _issue(self, obj: dict[str, Any]) -> None:
+        self.issues.write(json.dumps(obj, ensure_ascii=False) + "\n")
+        self.issues.flush()
+        self.result.issues.append(obj)
+        if self.on_event:
+            self.on_event(obj)
+
+    def _roll(self, roll: c.Roll) -> None:
+        c.append_event(self.events, roll)
+        self.result.rolls.append(roll)
+        if self.on_event:
+            self.on_event(roll)
+        try:
+            made = self.referee.step(roll)
+        except RuleError as exc:
+            self._issue(
+                {"type": "rule_error", "t": round(roll.t, 6), "player": roll.player, "message": str(exc)}
+            )
+            return
+        for decision in made:
+            c.append_event(self.decisions, decision)
+            self.result.decisions.append(decision)
+            if decision.next is not None:
+                self.on_turn = decision.next
+            if self.on_event:
+                self.on_event(decision)
 
 
 def _annotate(

@@ -8,10 +8,11 @@ left the table, one resting cocked, one it cannot read with confidence.
 
 from __future__ import annotations
 
-from collections import Counter, deque
+from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Any
 
 import cv2
 import numpy as np
@@ -42,7 +43,7 @@ class DiceIssue:
     note: str
     frame: int | None = None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         out = {"type": "dice_issue", "t": round(self.t, 6), "kind": self.kind.value, "die": self.die}
         if self.frame is not None:
             out["frame"] = self.frame
@@ -75,8 +76,12 @@ class WatchConfig:
       edge".
     - ``startup_s``: dice seen in the first moments of watching were lying there before any throw: they are
       on the table but not thrown until they move. Later arrivals were thrown in.
-    - ``min_read_confidence``: a settled die whose readings average less than this is ``unreadable``.
+    - ``min_read_confidence``: a settled die whose readings average less than this is ``unreadable`` (the
+      reader's confidence is its finder's score times its face's probability: the shipped model reads
+      real dice at rest at about 0.3 to 0.7).
     - ``min_agreement``: the share of a settled die's readings that must agree on its face.
+    - ``max_unsure_share``: a settled die more of whose readings than this the reader marked ``unsure`` is
+      ``unreadable``: the players read it, the watcher does not guess.
     - ``max_aspect``: a settled box more elongated than this is reported ``cocked``: a die flat on the table
       looks about square from any angle it is read at; two dice merged into one box look like this too.
     - ``roll_with_issues``: False: a throw with an issue yields only the issues (the players re-throw, as the
@@ -93,8 +98,9 @@ class WatchConfig:
     lost_s: float = 0.5
     edge_frac: float = 0.6
     startup_s: float = 0.25
-    min_read_confidence: float = 0.5
+    min_read_confidence: float = 0.3
     min_agreement: float = 0.6
+    max_unsure_share: float = 0.5
     max_aspect: float = 1.8
     roll_with_issues: bool = False
 
@@ -105,7 +111,7 @@ class WatchConfig:
                 raise ValueError(f"WatchConfig.{name} must be > 0 (got {getattr(self, name)})")
         if self.confirm_frames < 1:
             raise ValueError(f"WatchConfig.confirm_frames must be at least 1 (got {self.confirm_frames})")
-        for name in ("min_read_confidence", "min_agreement"):
+        for name in ("min_read_confidence", "min_agreement", "max_unsure_share"):
             if not 0 <= getattr(self, name) <= 1:
                 raise ValueError(f"WatchConfig.{name} must lie in [0, 1] (got {getattr(self, name)})")
         if self.diff_level < 0 or self.speed_frac < 0 or self.edge_frac < 0 or self.startup_s < 0:
@@ -130,8 +136,8 @@ class _Track:
     hits: int = 1
     moved: bool = False  # since the last roll
     last_motion_t: float = -np.inf
-    # t, value, confidence, aspect of the readings since it last moved (the latest ``READINGS_KEPT``)
-    readings: deque[tuple[float, int | None, float, float]] = field(
+    # t, value, confidence, aspect, unsure of the readings since it last moved (the latest ``READINGS_KEPT``)
+    readings: deque[tuple[float, int | None, float, float, bool]] = field(
         default_factory=lambda: deque(maxlen=READINGS_KEPT)
     )
 
@@ -281,7 +287,7 @@ class ThrowWatcher:
         tr.centre, tr.size, tr.box = centre, r.size_px, r.box_px
         tr.last_seen_t = t
         tr.hits += 1
-        tr.readings.append((t, r.value, r.confidence, self._aspect(r)))
+        tr.readings.append((t, r.value, r.confidence, self._aspect(r), r.unsure))
         if tr.id is None and tr.hits >= cfg.confirm_frames:
             self._confirm(tr, t)
 
@@ -309,7 +315,7 @@ class ThrowWatcher:
         tr = _Track(
             self._next_key, centre, r.size_px, r.box_px, t, t, centre.copy(), first_centre=centre.copy()
         )
-        tr.readings.append((t, r.value, r.confidence, self._aspect(r)))
+        tr.readings.append((t, r.value, r.confidence, self._aspect(r), r.unsure))
         self._next_key += 1
         self._tracks.append(tr)
         if self.config.confirm_frames <= 1:
@@ -331,10 +337,11 @@ class ThrowWatcher:
                 self._gone.pop(lost[0] if lost else 0)
 
     def _forget(self, t: float, seen: set[int]) -> None:
-        """Drop dice unseen for ``lost_s``. One gone during a throw is remembered, unless another die took
-        up its path after it was last seen (the same die, its track broken by missed detections); a die
-        that arrives later in the throw cancels it too (picked up and thrown again). What is left is
-        reported when the throw settles."""
+        """Drop dice unseen for ``lost_s``. One gone during a throw is remembered, unless it was at rest
+        when last seen (picked up or covered where it lay), another die took up its path after it was last
+        seen (the same die, its track broken by missed detections), or it was a second sighting of a rolling
+        die (``_double``); a die that arrives later in the throw cancels it too (picked up and thrown
+        again). What is left is reported when the throw settles."""
         cfg = self.config
         keep, dropped = [], []
         for tr in self._tracks:
@@ -344,7 +351,10 @@ class ThrowWatcher:
                 dropped.append(tr)
         self._tracks = keep
         for tr in dropped:
-            if not (tr.moved or self._throw_active()) or self._continued(tr):
+            resting = tr.last_seen_t - tr.last_motion_t >= cfg.settle_s  # picked up, or covered, where it lay
+            if resting or not (tr.moved or self._throw_active()):
+                continue
+            if self._continued(tr) or self._double(tr, t):
                 continue
             xy = (float(tr.centre[0]), float(tr.centre[1]))
             if self._by_edge(tr.centre, tr.size):
@@ -363,6 +373,21 @@ class ThrowWatcher:
             predicted = gone.centre + gone.velocity * min(gap, cfg.lost_s)
             reach = (cfg.match_frac + cfg.speed_frac * gap) * max(gone.size, tr.size, 1.0)
             if min(np.hypot(*(tr.first_centre - p)) for p in (gone.centre, predicted)) <= reach:
+                return True
+        return False
+
+    def _double(self, gone: _Track, t: float) -> bool:
+        """Whether ``gone`` was a second sighting of a die still followed (a rolling die, blurred, found
+        twice): seen for less than ``settle_s``, away from the edge, while another die moved on from near
+        where it was."""
+        cfg = self.config
+        if gone.last_seen_t - gone.born_t >= cfg.settle_s or self._by_edge(gone.centre, gone.size):
+            return False
+        for tr in self._tracks:
+            if tr is gone or tr.id is None or t - tr.last_motion_t >= cfg.settle_s:
+                continue
+            reach = (cfg.match_frac + cfg.speed_frac * (t - gone.last_seen_t)) * max(gone.size, tr.size, 1.0)
+            if np.hypot(*(tr.centre - gone.centre)) <= reach:
                 return True
         return False
 
@@ -428,12 +453,13 @@ class ThrowWatcher:
         cfg = self.config
         if not tr.readings:
             return None, "no reading since it came to rest", IssueKind.UNREADABLE
-        votes: Counter = Counter()
-        for _, value, conf, _ in tr.readings:
-            votes[value] += conf
+        votes: dict[int | None, float] = {}
+        for _, value, conf, _, _ in tr.readings:
+            votes[value] = votes.get(value, 0.0) + conf
         total = sum(votes.values())
         value, weight = max(votes.items(), key=lambda kv: (kv[1], -(kv[0] or 0)))
-        aspects = [a for *_, a in tr.readings if not np.isnan(a)]
+        aspects = [a for _, _, _, a, _ in tr.readings if not np.isnan(a)]
+        unsure = sum(u for *_, u in tr.readings) / len(tr.readings)
         aspect = float(np.median(aspects)) if aspects else 1.0
         confidence = total / len(tr.readings)
         if value is None:
@@ -446,8 +472,13 @@ class ThrowWatcher:
             )
         if confidence < cfg.min_read_confidence:
             return None, f"read {value} with confidence {confidence:.2f} only", IssueKind.UNREADABLE
+        if unsure > cfg.max_unsure_share:
+            return None, f"read {value}, but the reader is unsure of it ({unsure:.0%})", IssueKind.UNREADABLE
         if total > 0 and weight / total < cfg.min_agreement:
-            shares = ", ".join(f"{v or 'cocked'}: {w / total:.0%}" for v, w in votes.most_common(3))
+            shares = ", ".join(
+                f"{v or 'cocked'}: {w / total:.0%}"
+                for v, w in sorted(votes.items(), key=lambda kv: -kv[1])[:3]
+            )
             return None, f"readings disagree ({shares})", IssueKind.UNREADABLE
         return value, "", None
 

@@ -1,26 +1,43 @@
-"""Dice at run time: read every die's top face in an image, and follow throws across video frames.
+"""Dice at run time: find every die in an image and read its top face, with ONNX Runtime and OpenCV only.
 
-``DiceReader`` runs the committed ONNX network (``models/dice_yolo11n.onnx``, trained by
-``evaluation.train_dice``) through ONNX Runtime: one pass finds every die and reads its face. Its classes are
-``DICE_CLASSES``: class k < 6 is face k+1 (the convention of the real photo sets), class 6 is a die resting
-cocked (on an edge or against something), which has no face up and is reported, never read.
+Two small networks, both trained on this machine's CPU by ``arbiter dice train`` (``evaluation.train_dice``)
+and committed in ``models/`` beside their record ``dice_reader.json``:
+
+1. the finder (``dice_finder.onnx``, ``vision.dice_finder``) looks at the whole frame scaled down (long side
+   ``DiceReaderConfig.long_side``) and marks every die's centre and rough size;
+2. the face reader (``dice_faces.onnx``) looks at each die's square crop taken from the full-resolution
+   frame (``vision.dice_crops``) and gives the chance of each of ``READER_CLASSES``: faces 1..6, ``cocked``
+   (resting on an edge or against something: no face up, reported, never read) and ``not_a_die`` (a pip of
+   a big die, a magnet, a game piece); it also says where the die lies in the crop, so the box is refined
+   from the full-resolution pixels and the die is cropped again there.
+
+A reading's confidence is the finder's score times the face's probability; a reading whose face
+probability (given that it is a die) is below ``unsure_below`` is marked ``unsure``.
 
 ``tracking.throws.ThrowWatcher`` turns per-frame readings into the contract's ``roll`` events.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
-from vision.yolo import MODELS_DIR, ModelError, OnnxNetwork, YoloConfig, letterbox
+from vision.dice_crops import CROP, MARGIN, Box, box_from, crop_batch
+from vision.dice_finder import STRIDE, decode, finder_input, nms
+from vision.dice_pips import count_pips
+from vision.yolo import MODELS_DIR, ModelError
 
-DEFAULT_DICE_MODEL = MODELS_DIR / "dice_yolo11n.onnx"
+DEFAULT_DICE_MODEL = MODELS_DIR / "dice_reader.json"
 FACES = (1, 2, 3, 4, 5, 6)
 COCKED_CLASS = 6
+NOT_A_DIE = 7
 DICE_CLASSES: tuple[str, ...] = ("one", "two", "three", "four", "five", "six", "cocked")
+READER_CLASSES: tuple[str, ...] = (*DICE_CLASSES, "not_a_die")
 
 
 def value_of(cls: int) -> int | None:
@@ -34,12 +51,16 @@ def class_of(value: int | None) -> int:
 
 @dataclass(frozen=True)
 class DieReading:
-    """One die in one image: its box in pixels (x0, y0, x1, y1), its face (None: cocked, no face up) and the
-    network's confidence."""
+    """One die in one image: its box in pixels (x0, y0, x1, y1), its face (None: cocked, no face up), the
+    reader's confidence, whether the face reader was unsure of the face, and its probabilities of
+    ``DICE_CLASSES`` (faces 1..6, cocked; given that it is a die; empty when the reading came from
+    elsewhere, a test or a label)."""
 
     box_px: tuple[float, float, float, float]
     value: int | None
     confidence: float
+    unsure: bool = False
+    probs: tuple[float, ...] = ()
 
     def __post_init__(self) -> None:
         if self.value is not None and self.value not in FACES:
@@ -47,6 +68,10 @@ class DieReading:
         x0, y0, x1, y1 = self.box_px
         if not (x1 > x0 and y1 > y0):
             raise ValueError(f"DieReading.box_px must be x0 < x1, y0 < y1 (got {self.box_px})")
+        if self.probs and len(self.probs) != len(DICE_CLASSES):
+            raise ValueError(
+                f"DieReading.probs must hold {len(DICE_CLASSES)} probabilities (got {self.probs})"
+            )
 
     @property
     def centre_px(self) -> tuple[float, float]:
@@ -65,13 +90,17 @@ class DieReading:
         w, h = x1 - x0, y1 - y0
         return max(w, h) / min(w, h)
 
-    def to_dict(self) -> dict:
-        return {
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
             "box_px": [round(v, 1) for v in self.box_px],
             "value": self.value,
             "cocked": self.value is None,
             "confidence": round(self.confidence, 4),
+            "unsure": self.unsure,
         }
+        if self.probs:
+            out["probs"] = {name: round(p, 4) for name, p in zip(DICE_CLASSES, self.probs, strict=True)}
+        return out
 
 
 # --- the reader ------------------------------------------------------------------------------------------
@@ -79,61 +108,205 @@ class DieReading:
 
 @dataclass(frozen=True)
 class DiceReaderConfig:
-    """``confidence``: lower finds more blurred, small or odd dice and more false ones (``arbiter dice eval``
-    shows the trade). ``iou``: boxes overlapping more than this are one die (dice never overlap much, even
-    seen obliquely). ``long_side``: the image is scaled so its long side is this before the network sees it;
-    the network was trained at 640, larger finds smaller dice and costs the square of the ratio in time.
-    ``threads``: ONNX Runtime intra-op threads."""
+    """How the reader trades speed, recall and false dice.
+
+    - ``confidence``: readings below this (finder score x face probability) are dropped; lower finds more
+      blurred, small or odd dice and more false ones (``arbiter dice eval`` shows the trade).
+    - ``long_side``: the frame is scaled so its long side is this before the finder sees it; larger finds
+      smaller dice and costs the square of the ratio in time (the finder learnt dice of about 8 to 200 px
+      at the scale it was trained at). None: the scale the model was trained at (its record's
+      ``reader.long_side``; 512 where the record does not say).
+    - ``min_score``: finder peaks below this are not read at all (each read costs a crop or two).
+    - ``refine``: passes of the face reader at the box it refined itself (0: read at the finder's box).
+    - ``flip``: also read each crop mirrored (pip counts survive a mirror) and average: steadier faces,
+      twice the face reader's time.
+    - ``unsure_below``: a face probability below this marks the reading ``unsure``.
+    - ``iou``: readings whose boxes overlap more than this are one die.
+    - ``pip_check``: count the pips classically too (``vision.dice_pips``) and mark a reading unsure where
+      the count is clear and differs.
+    - ``threads``: ONNX Runtime intra-op threads.
+    """
 
     confidence: float = 0.25
+    long_side: int | None = None
+    min_score: float = 0.1
+    refine: int = 1
+    flip: bool = True
+    unsure_below: float = 0.9
     iou: float = 0.5
-    long_side: int = 640
+    pip_check: bool = False
     threads: int = 1
 
     def __post_init__(self) -> None:
-        if not 0 < self.confidence < 1 or not 0 < self.iou < 1:
-            raise ValueError(f"confidence and iou must lie in (0, 1) (got {self.confidence}, {self.iou})")
-        if self.long_side < 64 or self.long_side % 32:
+        if not 0 < self.confidence < 1 or not 0 < self.iou < 1 or not 0 < self.min_score < 1:
+            raise ValueError(
+                f"confidence, min_score and iou must lie in (0, 1) (got {self.confidence}, "
+                f"{self.min_score}, {self.iou})"
+            )
+        if self.long_side is not None and (self.long_side < 64 or self.long_side % 32):
             raise ValueError(f"long_side must be a multiple of 32, at least 64 (got {self.long_side})")
-        if self.threads < 1:
-            raise ValueError(f"threads must be at least 1 (got {self.threads})")
+        if self.threads < 1 or self.refine < 0:
+            raise ValueError(f"threads must be at least 1, refine at least 0 ({self.threads}, {self.refine})")
+        if not 0 <= self.unsure_below <= 1:
+            raise ValueError(f"unsure_below must lie in [0, 1] (got {self.unsure_below})")
+
+
+def _session(path: Path, threads: int) -> Any:  # an onnxruntime.InferenceSession
+    import onnxruntime as ort
+
+    opts = ort.SessionOptions()
+    opts.intra_op_num_threads = threads
+    opts.inter_op_num_threads = 1
+    opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    try:
+        return ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+    except Exception as e:  # onnxruntime raises its own exception types for corrupt files
+        raise ModelError(f"dice model {path} could not be loaded ({e}); restore it from git") from e
+
+
+def model_record(model: str | Path) -> tuple[Path, dict[str, Any]]:
+    """The record file of a dice model (``dice_reader.json``, or the folder holding it) and its contents."""
+    path = Path(model)
+    if path.is_dir():
+        path = path / DEFAULT_DICE_MODEL.name
+    if not path.exists():
+        raise ModelError(
+            f"dice model {path} not found: it ships in models/ (dice_reader.json beside dice_finder.onnx "
+            "and dice_faces.onnx); rebuild it with `arbiter dice train`, or give one with --model"
+        )
+    try:
+        return path, json.loads(path.read_text())
+    except ValueError as e:
+        raise ModelError(f"dice model record {path} is not JSON ({e}); restore it from git") from e
 
 
 class DiceReader:
-    """Every die in an image: box, face, confidence. Needs only ONNX Runtime."""
+    """Every die in an image: box, face, confidence. Needs only ONNX Runtime and OpenCV."""
 
     def __init__(
         self, model: str | Path = DEFAULT_DICE_MODEL, config: DiceReaderConfig | None = None
     ) -> None:
         self.config = config or DiceReaderConfig()
-        model = Path(model)
-        if not model.exists():
-            raise ModelError(
-                f"dice model {model} not found: train it with `arbiter dice train` (it writes "
-                "models/dice_yolo11n.onnx) or give one with --model"
-            )
-        cfg = self.config
-        self.network = OnnxNetwork(model, YoloConfig(cfg.confidence, cfg.iou, cfg.threads))
-        classes = self.network.record.get("classes")
-        if classes is not None and tuple(classes) != DICE_CLASSES:
-            raise ModelError(f"{model} reads classes {classes}, not the dice classes {list(DICE_CLASSES)}")
+        path, self.record = model_record(model)
+        reader = self.record.get("reader", {})
+        classes = tuple(reader.get("classes", READER_CLASSES))
+        if classes not in (READER_CLASSES, DICE_CLASSES):
+            raise ModelError(f"{path} reads classes {list(classes)}, not {list(READER_CLASSES)}")
+        if (reader.get("crop", CROP), reader.get("margin", MARGIN), reader.get("stride", STRIDE)) != (
+            CROP,
+            MARGIN,
+            STRIDE,
+        ):
+            raise ModelError(f"{path} was trained for other crops or strides than this code makes ({reader})")
+        self.temperature = float(reader.get("temperature", 1.0))
+        files = self.record.get("files", {"finder": "dice_finder.onnx", "faces": "dice_faces.onnx"})
+        for key in ("finder", "faces"):
+            if not (path.parent / files[key]).exists():
+                raise ModelError(f"{path.parent / files[key]} not found: restore it from git or retrain")
+        self.finder = _session(path.parent / files["finder"], self.config.threads)
+        self.faces = _session(path.parent / files["faces"], self.config.threads)
+        # A face reader of the first design has no box output (the finder's box is kept) and no
+        # not-a-die class (a false find is left to the finder's score).
+        self.box_head = len(self.faces.get_outputs()) > 1
+        self.long_side = self.config.long_side or int(reader.get("long_side", 512))
+
+    def find(self, image_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Candidate dice: boxes (N, 4) in frame pixels and the finder's scores, best first."""
+        h, w = image_bgr.shape[:2]
+        x, scale = finder_input(image_bgr, self.long_side)
+        out = self.finder.run(None, {"image": x})[0]
+        return decode(out, scale, (w, h), self.config.min_score)
+
+    def classify(self, image_bgr: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The face reader on each box, ``refine`` times re-cropped at the box it found: the final boxes
+        (N, 4) and probabilities (N, 8) of ``READER_CLASSES``."""
+        boxes = np.asarray(boxes, np.float64).reshape(-1, 4)
+        probs = np.zeros((len(boxes), len(READER_CLASSES)), np.float32)
+        for _ in range(self.config.refine + 1 if self.box_head else 1):
+            if not len(boxes):
+                break
+            logits, deltas = self._run_faces(crop_batch(image_bgr, boxes))
+            probs = softmax(logits / self.temperature)
+            if deltas is not None:
+                boxes = np.array([box_from(_box(b), d) for b, d in zip(boxes, deltas, strict=True)])
+        return boxes, probs
+
+    def _run_faces(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+        """Logits of ``READER_CLASSES`` per crop (a reader without the not-a-die class gets it at no
+        chance) and the die's box in each crop (None from a reader without a box output)."""
+        n = len(crops)
+        batch = np.concatenate([crops, crops[..., ::-1]]) if self.config.flip else crops
+        outputs = self.faces.run(None, {"crops": batch})
+        logits = outputs[0]
+        if logits.shape[1] == len(DICE_CLASSES):
+            logits = np.concatenate([logits, np.full((len(logits), 1), -1e4, logits.dtype)], 1)
+        deltas = outputs[1] if self.box_head else None
+        if not self.config.flip:
+            return logits, deltas
+        if deltas is not None:
+            deltas = (deltas[:n] + deltas[n:] * np.array([-1, 1, 1, 1], np.float32)) / 2
+        return (logits[:n] + logits[n:]) / 2, deltas
 
     def read(self, image_bgr: np.ndarray) -> list[DieReading]:
         h, w = image_bgr.shape[:2]
-        boxed, scale = letterbox(image_bgr, self.config.long_side)
-        boxes, scores, classes = self.network(boxed)
-        return readings_from(boxes / scale, scores, classes, (w, h))
+        boxes, scores = self.find(image_bgr)
+        boxes, probs = self.classify(image_bgr, boxes)
+        readings = readings_from(boxes, scores, probs, (w, h), self.config)
+        if self.config.pip_check:
+            readings = [_cross_checked(image_bgr, r) for r in readings]
+        return readings
+
+
+def _cross_checked(image_bgr: np.ndarray, reading: DieReading) -> DieReading:
+    """``reading`` marked unsure where the pips, counted classically, clearly say another face."""
+    if reading.value is None or reading.unsure:
+        return reading
+    counted = count_pips(image_bgr, reading.box_px)
+    return reading if counted in (None, reading.value) else replace(reading, unsure=True)
+
+
+def _box(row: Sequence[float] | np.ndarray) -> Box:
+    return float(row[0]), float(row[1]), float(row[2]), float(row[3])
+
+
+def softmax(z: np.ndarray) -> np.ndarray:
+    z = z - z.max(1, keepdims=True)
+    e = np.exp(z)
+    return np.asarray(e / e.sum(1, keepdims=True))
 
 
 def readings_from(
-    boxes_xyxy: np.ndarray, scores: np.ndarray, classes: np.ndarray, size: tuple[int, int]
+    boxes_xyxy: np.ndarray,
+    scores: np.ndarray,
+    probs: np.ndarray,
+    size: tuple[int, int],
+    config: DiceReaderConfig | None = None,
 ) -> list[DieReading]:
-    """Network output in image pixels -> readings, boxes clipped to the image, degenerate ones dropped."""
+    """Boxes in frame pixels, the finder's scores and the face reader's probabilities of
+    ``READER_CLASSES`` -> readings, best first: boxes clipped to the frame (degenerate ones dropped), those
+    below ``confidence`` dropped, and of boxes overlapping more than ``iou`` only the best kept."""
+    cfg = config or DiceReaderConfig()
     w, h = size
+    boxes = np.asarray(boxes_xyxy, np.float64).reshape(-1, 4).copy()
+    boxes[:, [0, 2]] = boxes[:, [0, 2]].clip(0, w)
+    boxes[:, [1, 3]] = boxes[:, [1, 3]].clip(0, h)
+    probs = np.asarray(probs, np.float64).reshape(len(boxes), len(READER_CLASSES))
+    die = probs[:, : len(DICE_CLASSES)]
+    cls = die.argmax(1)
+    confidence = np.asarray(scores, np.float64) * die[np.arange(len(cls)), cls]
+    ok = (boxes[:, 2] - boxes[:, 0] >= 1) & (boxes[:, 3] - boxes[:, 1] >= 1) & (confidence >= cfg.confidence)
+    index = np.nonzero(ok)[0]
+    index = index[nms(boxes[index], confidence[index], cfg.iou)]
     out = []
-    for (x0, y0, x1, y1), score, cls in zip(boxes_xyxy, scores, classes, strict=True):
-        box = (max(float(x0), 0.0), max(float(y0), 0.0), min(float(x1), float(w)), min(float(y1), float(h)))
-        if box[2] - box[0] < 1 or box[3] - box[1] < 1 or not 0 <= int(cls) < len(DICE_CLASSES):
-            continue
-        out.append(DieReading(box, value_of(int(cls)), float(score)))
+    for i in index:
+        given = die[i] / max(die[i].sum(), 1e-9)
+        out.append(
+            DieReading(
+                _box(boxes[i]),
+                value_of(int(cls[i])),
+                float(confidence[i]),
+                bool(given[cls[i]] < cfg.unsure_below),
+                tuple(float(p) for p in given),
+            )
+        )
     return out

@@ -1,7 +1,7 @@
-"""The two real labelled sets of dice photographs (``../shared/data/dice-real``): loading, their known
-defects, splits that do not leak, and the ultralytics folders built from them.
+"""The three real labelled sets of dice photographs (``../shared/data/dice-real``): loading, their known
+defects, splits that do not leak, and YOLO folders built from them.
 
-Both sets are YOLO txt labels where class k is face k+1, but they box different things (README there):
+All three are YOLO txt labels where class k is face k+1, but they box different things (README there):
 
 - ``topdown-webcam``: a tight box round the *pip cluster* of the top face. Scored by centres
   (``Convention.CENTRE``). For training, each cluster box is grown into a box round the whole die
@@ -9,13 +9,16 @@ Both sets are YOLO txt labels where class k is face k+1, but they box different 
 - ``oblique-phone``: a box round the whole visible die, scored by overlap (``Convention.IOU``). It is a 3x
   augmented Roboflow export: copies of one photo share the name before ``.rf.``, so it is split by that
   source name, never by file.
+- ``tray-phone``: top-down phone photos of throws into a dice tray, a box round the whole visible die
+  (``Convention.IOU``). Each file is its own throw, so it is split by file; its photos share the tray, the
+  light and the dice (a test photo is another throw of the same dice, never the same throw).
 
 Defects handled on loading: label files without an image are skipped (55 in ``oblique-phone``), and the
 documented spurious box of ``topdown-webcam/five_1.txt`` (a "one" on empty table) is dropped. Both are
 counted in ``SetLoad`` so a changed copy of the data shows up in the counts, not as a silent drift.
 
 Splits are deterministic and grouped by source photo (``split_photos``): ``oblique-phone`` by the name before
-``.rf.``, ``topdown-webcam`` by file. Sources are stratified by the face most of their dice show and ordered
+``.rf.``, the others by file. Sources are stratified by the face most of their dice show and ordered
 by a hash of their name (``unit_hash``) within each face, so every face has its share of test dice.
 
 The shared folders are read only: everything is written under an output folder (symlinks to the images,
@@ -33,6 +36,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -40,7 +44,18 @@ import yaml
 
 from vision.dice import DICE_CLASSES
 
-REAL_ROOT = Path(__file__).resolve().parents[3] / "shared" / "data" / "dice-real"
+
+def _real_root() -> Path:
+    """``shared/data/dice-real`` beside the repository, or beside a folder holding it (a git worktree such
+    as ``/work/wt/NAME`` sees the same data as ``/work/main``); ``ARBITER_DICE_REAL`` names it outright."""
+    if os.environ.get("ARBITER_DICE_REAL"):
+        return Path(os.environ["ARBITER_DICE_REAL"])
+    repo = Path(__file__).resolve().parents[2]
+    candidates = [d / "shared" / "data" / "dice-real" for d in repo.parents]
+    return next((c for c in candidates if c.is_dir()), candidates[0])
+
+
+REAL_ROOT = _real_root()
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp")
 SPLITS = ("train", "val", "test")
 
@@ -92,6 +107,14 @@ SETS: Mapping[str, RealSet] = {
         Convention.IOU,
         SplitRule.SOURCE,
         "op",
+    ),
+    "tray-phone": RealSet(
+        "tray-phone",
+        "tray-phone/train/images",
+        "tray-phone/train/labels",
+        Convention.IOU,
+        SplitRule.FILE,
+        "tp",
     ),
 }
 
@@ -162,7 +185,7 @@ class SetLoad:
     images_without_labels: tuple[str, ...]
     dropped_boxes: tuple[tuple[str, Box], ...] = field(default=())
 
-    def counts(self) -> dict:
+    def counts(self) -> dict[str, Any]:
         return {
             "photos": len(self.photos),
             "boxes": sum(len(p.boxes) for p in self.photos),
@@ -319,8 +342,8 @@ def _grabcut_die(image: np.ndarray, box: Box) -> tuple[float, float, float, floa
     mask[d < 0.6 * size] = cv2.GC_PR_FGD
     bx0, by0 = max(int(cx - bw / 2) - x0, 0), max(int(cy - bh / 2) - y0, 0)
     mask[by0 : int(cy + bh / 2) - y0 + 1, bx0 : int(cx + bw / 2) - x0 + 1] = cv2.GC_FGD
-    models = np.zeros((1, 65)), np.zeros((1, 65))
-    cv2.grabCut(crop, mask, None, *models, GRABCUT_ITERS, cv2.GC_INIT_WITH_MASK)
+    bgd, fgd = np.zeros((1, 65)), np.zeros((1, 65))
+    cv2.grabCut(crop, mask, None, bgd, fgd, GRABCUT_ITERS, cv2.GC_INIT_WITH_MASK)  # type: ignore[call-overload]
     fg = ((mask == cv2.GC_FGD) | (mask == cv2.GC_PR_FGD)).astype(np.uint8)
     fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
     _, lab, stats, _ = cv2.connectedComponentsWithStats(fg)
@@ -397,7 +420,7 @@ def write_training_split(
     split: str,
     link: bool = True,
     on_photo: Callable[[Photo], None] | None = None,
-) -> dict:
+) -> dict[str, Any]:
     """``out/images/<split>`` and ``out/labels/<split>`` in ultralytics' layout, whole-die boxes."""
     counts = {"photos": 0, "boxes": 0, "fallback_boxes": 0}
     for photo in photos:
@@ -415,7 +438,9 @@ def write_training_split(
     return counts
 
 
-def write_eval_folder(photos: Iterable[Photo], folder: Path, real_set: RealSet, link: bool = True) -> dict:
+def write_eval_folder(
+    photos: Iterable[Photo], folder: Path, real_set: RealSet, link: bool = True
+) -> dict[str, Any]:
     """A YOLO folder for ``arbiter dice eval``: the set's own boxes (defects fixed) and ``dice_set.json``
     naming the set and its convention."""
     counts = {"photos": 0, "boxes": 0}
@@ -454,8 +479,8 @@ def build_real(
     link: bool = True,
     log: Callable[[str], None] | None = None,
     limit: int | None = None,
-) -> dict:
-    """Both sets split and written under ``out``:
+) -> dict[str, Any]:
+    """Every set split and written under ``out``:
 
     - ``images/{train,val}``, ``labels/{train,val}``: whole-die boxes, for training;
     - ``eval/{val,test}/<set>/``: each set's own boxes and convention, for ``arbiter dice eval``;
@@ -463,11 +488,11 @@ def build_real(
 
     ``limit``: at most this many photos per set and split (smoke runs). Returns counts per set and split,
     with the defects fixed."""
-    counts: dict = {}
+    counts: dict[str, Any] = {}
     for name in sets:
         load = load_set(name, root)
         parts = split_set(load, recipe)
-        entry = {"loaded": load.counts(), "convention": load.set.convention.value}
+        entry: dict[str, Any] = {"loaded": load.counts(), "convention": load.set.convention.value}
         for split in SPLITS:
             photos = parts[split][:limit] if limit is not None else parts[split]
             entry[split] = {

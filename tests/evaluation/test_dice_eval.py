@@ -78,6 +78,17 @@ def test_figures_count_found_right_wrong_missed_and_extra():
     assert sum(sum(row.values()) for row in f["confusion"].values()) == f["labels"]
 
 
+def test_readings_marked_unsure_are_counted_apart():
+    m = Matching()
+    labels = [lab(0, 0, 50, 50, 5), lab(100, 0, 150, 50, 4), lab(200, 0, 250, 50, 6)]
+    unsure_wrong = DieReading((100, 0, 150, 50), 5, 0.9, unsure=True)
+    m.add([die(0, 0, 50, 50, 5), unsure_wrong, die(200, 0, 250, 50, 6)], labels, Convention.IOU)
+    f = m.at(0.0)
+    assert (
+        f["accuracy"] == pytest.approx(2 / 3, abs=1e-4) and f["unsure"] == 1 and f["accuracy_of_sure"] == 1.0
+    )
+
+
 def test_a_higher_threshold_keeps_the_matches_above_it():
     m = Matching()
     labels = [lab(0, 0, 50, 50, 2), lab(100, 0, 150, 50, 3)]

@@ -133,9 +133,9 @@ def test_a_one_frame_false_detection_gets_no_id_and_causes_no_roll():
 def test_a_settled_die_read_without_confidence_is_unreadable():
     w = ThrowWatcher(lambda: "A", WatchConfig(settle_s=0.3), frame_size=(640, 480))
     out = []
-    for k in range(40):  # thrown in after the start, then lies still, read at 0.3
+    for k in range(40):  # thrown in after the start, then lies still, read at 0.2
         if k >= 10:
-            out += w.update(k / 30, [_still(200, 200, 4, conf=0.3)])
+            out += w.update(k / 30, [_still(200, 200, 4, conf=0.2)])
         else:
             out += w.update(k / 30, [])
     (issue,) = out
@@ -143,10 +143,47 @@ def test_a_settled_die_read_without_confidence_is_unreadable():
     assert "confidence" in issue.note and issue.to_dict()["type"] == "dice_issue"
 
 
+def test_a_settled_die_the_reader_is_unsure_of_is_unreadable_not_guessed():
+    w = ThrowWatcher(lambda: "A", WatchConfig(settle_s=0.3), frame_size=(640, 480))
+    out = []
+    for k in range(40):
+        unsure = DieReading((190, 190, 210, 210), 4, 0.8, unsure=True)
+        out += w.update(k / 30, [unsure] if k >= 10 else [])
+    (issue,) = out
+    assert issue.kind is IssueKind.UNREADABLE and "unsure" in issue.note
+
+
 def test_a_die_picked_up_and_thrown_again_is_not_reported_lost():
     clip = throw_clip(ThrowRecipe(dice=2, throws=3, seed=2, pickup_s=0.9), render=False)
     outputs = watch(clip)
     assert [type(item) for _, item, _ in outputs] == [Roll] * 3
+
+
+def _die(x, y, value=4, side=20.0, conf=0.8):
+    return DieReading((x - side / 2, y - side / 2, x + side / 2, y + side / 2), value, conf)
+
+
+def test_a_rolling_die_found_twice_is_one_die_not_one_lost():
+    w = ThrowWatcher(lambda: "A", WatchConfig(settle_s=0.3), frame_size=(640, 480))
+    out = []
+    for k in range(60):  # rolls in from the left from frame 10, rests at x=300 from frame 30
+        x = 100 + 10 * min(k - 10, 20)
+        seen = [] if k < 10 else [_die(x, 200)]
+        if k in (14, 15):  # blurred: found twice, the second box beside the first
+            seen.append(_die(x + 12, 205, value=2))
+        out += w.update(k / 30, seen)
+    assert [type(o) for o in out] == [Roll] and out[0].dice[0].value == 4
+
+
+def test_a_die_at_rest_picked_up_while_another_rolls_is_not_lost():
+    w = ThrowWatcher(lambda: "A", WatchConfig(settle_s=0.3), frame_size=(640, 480))
+    out = []
+    for k in range(90):
+        seen = [_die(500, 100, value=6)] if k < 40 else []  # lies there, then is picked up
+        if k >= 30:  # another rolls in, then rests
+            seen.append(_die(100 + 10 * min(k - 30, 20), 300, value=3))
+        out += w.update(k / 30, seen)
+    assert [type(o) for o in out] == [Roll] and out[0].dice[-1].value == 3  # no issue: not lost
 
 
 @pytest.mark.parametrize(
@@ -201,13 +238,18 @@ def test_a_rendered_throw_clip_is_refereed_as_pig(tmp_path):
 
 
 def test_network_output_becomes_readings_clipped_to_the_picture():
-    from vision.dice import COCKED_CLASS, readings_from
+    from vision.dice import COCKED_CLASS, NOT_A_DIE, READER_CLASSES, readings_from
 
     boxes = np.array([[-5.0, 10.0, 40.0, 50.0], [600.0, 400.0, 700.0, 500.0], [10.0, 10.0, 10.5, 30.0]])
-    readings = readings_from(boxes, np.array([0.9, 0.7, 0.8]), np.array([4, COCKED_CLASS, 2]), (640, 480))
+    probs = np.zeros((3, len(READER_CLASSES)))
+    probs[0, 4], probs[1, COCKED_CLASS], probs[2, 2] = 0.95, 0.7, 0.9
+    probs[0, NOT_A_DIE], probs[1, 3], probs[2, NOT_A_DIE] = 0.05, 0.3, 0.1
+    readings = readings_from(boxes, np.array([0.9, 0.9, 0.8]), probs, (640, 480))
     assert [r.box_px for r in readings] == [(0.0, 10.0, 40.0, 50.0), (600.0, 400.0, 640.0, 480.0)]
     assert [r.value for r in readings] == [5, None]
-    assert readings[1].to_dict()["cocked"] is True
+    assert readings[0].confidence == pytest.approx(0.9 * 0.95) and not readings[0].unsure
+    assert readings[1].unsure and readings[1].probs[COCKED_CLASS] == pytest.approx(0.7)
+    assert readings[1].to_dict()["cocked"] is True and readings[1].to_dict()["unsure"] is True
 
 
 def test_a_reading_must_be_a_face_and_a_box():
@@ -222,6 +264,8 @@ def test_a_missing_dice_model_says_how_to_make_one(tmp_path):
     from vision.yolo import ModelError
 
     with pytest.raises(ModelError, match="arbiter dice train"):
-        DiceReader(tmp_path / "none.onnx")
+        DiceReader(tmp_path / "none.json")
+    with pytest.raises(ModelError, match="arbiter dice train"):
+        DiceReader(tmp_path)
     with pytest.raises(ValueError, match="multiple of 32"):
         DiceReaderConfig(long_side=600)

@@ -5,18 +5,15 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from pathlib import Path
 
-import cv2
-import numpy as np
 import pytest
 import yaml
+from dice_fakes import fake_root, webcam_photo
 
 from datasets.dice.real import (
     REAL_ROOT,
     SETS,
     SPLITS,
-    Box,
     SplitRecipe,
     build_real,
     load_set,
@@ -41,6 +38,13 @@ def test_loading_counts_and_fixes_the_documented_defects(loads):
     assert (top["photos"], top["boxes"], top["dropped_boxes"]) == (310, 950, 1)
     assert (phone["photos"], phone["boxes"], phone["labels_without_image"]) == (872, 3893, 55)
     assert phone["sources"] == 304 and top["images_without_labels"] == phone["images_without_labels"] == 0
+    tray = loads["tray-phone"].counts()  # README: 200 / 1,487, each photo its own throw
+    assert (tray["photos"], tray["boxes"], tray["sources"], tray["labels_without_image"]) == (
+        200,
+        1487,
+        200,
+        0,
+    )
     ((stem, box),) = loads["topdown-webcam"].dropped_boxes
     assert stem == "five_1" and box.value == 1
     five_1 = next(p for p in loads["topdown-webcam"].photos if p.stem == "five_1")
@@ -102,27 +106,8 @@ def test_bad_split_shares_are_refused():
         SplitRecipe(val=0.5, test=0.5)
 
 
-def _webcam_photo(size=(480, 640), dice=((200, 240, 5), (420, 200, 1)), side=70):
-    """A white die (black pips) on light wood, seen from above, and its pip-cluster boxes."""
-    h, w = size
-    img = np.full((h, w, 3), (150, 190, 215), np.uint8)  # BGR light wood
-    img = cv2.add(img, np.random.default_rng(0).integers(0, 12, (h, w, 3), dtype=np.uint8))
-    boxes = []
-    for cx, cy, value in dice:
-        cv2.rectangle(
-            img, (cx - side // 2, cy - side // 2), (cx + side // 2, cy + side // 2), (235, 240, 242), -1
-        )
-        spread = 18 if value > 1 else 0
-        pips = [(0, 0)] if value == 1 else [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)]
-        for dx, dy in pips:
-            cv2.circle(img, (cx + dx * spread, cy + dy * spread), 6, (20, 20, 20), -1)
-        half = spread + 7
-        boxes.append(Box(value, cx / w, cy / h, 2 * half / w, 2 * half / h))
-    return img, boxes
-
-
 def test_pip_clusters_grow_into_the_whole_die():
-    img, clusters = _webcam_photo()
+    img, clusters = webcam_photo()
     grown, fallbacks = whole_die_boxes(img, clusters)
     assert fallbacks == 0
     h, w = img.shape[:2]
@@ -133,7 +118,7 @@ def test_pip_clusters_grow_into_the_whole_die():
 
 
 def test_dice_that_merge_into_one_blob_fall_back_to_squares_the_size_of_the_other_dice():
-    img, clusters = _webcam_photo(dice=((200, 240, 5), (271, 240, 1), (450, 150, 5)))  # two touch
+    img, clusters = webcam_photo(dice=((200, 240, 5), (271, 240, 1), (450, 150, 5)))  # two touch
     grown, fallbacks = whole_die_boxes(img, clusters)
     w = img.shape[1]
     assert fallbacks == 2
@@ -142,33 +127,9 @@ def test_dice_that_merge_into_one_blob_fall_back_to_squares_the_size_of_the_othe
         assert (g.cx, g.cy) == pytest.approx((cl.cx, cl.cy), abs=1e-6)
 
 
-def _fake_root(root: Path) -> None:
-    """Both sets' layouts in miniature: 12 webcam photos and 6 phone sources x 3 copies, 2 faces each."""
-    top = root / "topdown-webcam" / "train"
-    top.mkdir(parents=True)
-    (top / "classes.txt").write_text("One\nTwo\nThree\nFour\nFive\nSix\n")
-    for k in range(12):
-        value = 1 if k < 6 else 5
-        img, boxes = _webcam_photo(dice=((200, 240, value),))
-        stem = ("dice" if value == 1 else "five") + f"_{k}"
-        cv2.imwrite(str(top / f"{stem}.jpg"), img)
-        (top / f"{stem}.txt").write_text("".join(b.line() + "\n" for b in boxes))
-    (top / "five_1.txt").write_text("4 0.3125 0.5 0.078125 0.104167\n0 0.725000 0.434375 0.106250 0.131250\n")
-    cv2.imwrite(str(top / "five_1.jpg"), _webcam_photo(dice=((200, 240, 5),))[0])
-    phone = root / "oblique-phone" / "train"
-    (phone / "images").mkdir(parents=True)
-    (phone / "labels").mkdir(parents=True)
-    for s in range(6):
-        for copy in range(3):
-            stem = f"dice_{s}_jpg.rf.{copy:032x}"
-            cv2.imwrite(str(phone / "images" / f"{stem}.jpg"), np.full((64, 64, 3), 90, np.uint8))
-            (phone / "labels" / f"{stem}.txt").write_text(f"{s % 2} 0.5 0.5 0.3 0.3\n")
-    (phone / "labels" / "dice_99_jpg.rf.0.txt").write_text("2 0.5 0.5 0.3 0.3\n")  # no image
-
-
 def test_build_writes_training_and_eval_folders_and_leaves_the_sources_alone(tmp_path):
     root, out = tmp_path / "real", tmp_path / "out"
-    _fake_root(root)
+    fake_root(root)
     before = sorted((p.relative_to(root), p.stat().st_mtime_ns) for p in root.rglob("*"))
     counts = build_real(out, SplitRecipe(val=0.2, test=0.2), root=root)
     assert sorted((p.relative_to(root), p.stat().st_mtime_ns) for p in root.rglob("*")) == before
@@ -179,7 +140,7 @@ def test_build_writes_training_and_eval_folders_and_leaves_the_sources_alone(tmp
         assert written == counts[name]["loaded"]["photos"]
     train_images = sorted((out / "images" / "train").iterdir())
     assert train_images and all(p.is_symlink() for p in train_images)
-    assert {p.name.split("__")[0] for p in train_images} == {"td", "op"}
+    assert {p.name.split("__")[0] for p in train_images} == {"td", "op", "tp"}
     for image in train_images:
         label = out / "labels" / "train" / f"{image.stem}.txt"
         assert label.exists()

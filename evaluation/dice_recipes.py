@@ -1,0 +1,135 @@
+"""How the dice reader is trained: the recipes of its two stages and of the whole run (no torch here, so
+the command line can show and check them where the train extra is missing).
+
+The budget is this machine's two CPU cores for at most 30 minutes: the finder and the face reader train
+at once, one process and one thread each (``evaluation.train_dice``), so their steps are sized to finish
+together in about 25 minutes on quiet cores, leaving the rest to the data and the export.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from datasets.dice.training_data import DataRecipe
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, tuple | list):
+        return [_plain(v) for v in value]
+    return value
+
+
+@dataclass(frozen=True)
+class FinderRecipe:
+    """The finder learns on random patches of ``patch`` pixels at the scale it runs at (``long_side`` over
+    the photo's long side) times a log-uniform factor in ``scale_range``, so that dice from a few pixels to
+    close-ups are met. ``set_weights``: the share of patches drawn from each set. ``die_share``: patches
+    centred near a die (the rest anywhere: tables, trays, game pieces teach what is not a die)."""
+
+    iters: int = 2000
+    batch: int = 24
+    patch: int = 256
+    lr: float = 3e-3
+    weight_decay: float = 1e-4
+    long_side: int = 512
+    scale_range: tuple[float, float] = (0.45, 2.0)
+    max_turn_deg: float = 10.0
+    die_share: float = 0.8
+    size_weight: float = 0.5
+    set_weights: dict[str, float] = field(
+        default_factory=lambda: {
+            "topdown-webcam": 0.2,
+            "oblique-phone": 0.35,
+            "tray-phone": 0.2,
+            "renders": 0.25,
+        }
+    )
+    seed: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = _plain(asdict(self))
+        return out
+
+
+@dataclass(frozen=True)
+class FacesRecipe:
+    """The face reader learns on crops made as at run time (``vision.dice_crops``) round each die's box,
+    moved and resized as the finder's boxes are (``centre_jitter`` of the side, a size factor in
+    ``size_range``), turned (all the way round on sets seen from straight above, ``full_turn``; else up
+    to ``small_turn_deg``: in an oblique view the top face is the one farther up), put in perspective,
+    recoloured, blurred and glared. ``not_a_die_share`` of each batch is crops of no die: empty table, busy
+    places (edges, pieces, magnets) and single pips of big dice. ``cocked_share``: of render crops, the share
+    drawn from cocked dice (the real sets have none)."""
+
+    iters: int = 5000
+    batch: int = 64
+    lr: float = 4e-3
+    weight_decay: float = 5e-4
+    label_smoothing: float = 0.05
+    centre_jitter: float = 0.1
+    size_range: tuple[float, float] = (0.75, 1.4)
+    straight_share: float = 0.5  # crops not turned: the ones the box is learnt from
+    small_turn_deg: float = 25.0
+    full_turn: tuple[str, ...] = ("tray-phone",)
+    not_a_die_share: float = 0.25
+    cocked_share: float = 0.35
+    box_weight: float = 0.5
+    set_weights: dict[str, float] = field(
+        default_factory=lambda: {
+            "topdown-webcam": 0.2,
+            "oblique-phone": 0.35,
+            "tray-phone": 0.2,
+            "renders": 0.25,
+        }
+    )
+    seed: int = 1
+    eval_every: int = 500
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = _plain(asdict(self))
+        return out
+
+
+@dataclass(frozen=True)
+class DiceTrainRecipe:
+    """The whole run: data, the two stages, and the seeds (each stage holds its own)."""
+
+    data: DataRecipe = field(default_factory=DataRecipe)
+    finder: FinderRecipe = field(default_factory=FinderRecipe)
+    faces: FacesRecipe = field(default_factory=FacesRecipe)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"data": self.data.to_dict(), "finder": self.finder.to_dict(), "faces": self.faces.to_dict()}
+
+
+def finder_recipe(d: dict[str, Any]) -> FinderRecipe:
+    return FinderRecipe(**{**d, "scale_range": tuple(d["scale_range"])})
+
+
+def faces_recipe(d: dict[str, Any]) -> FacesRecipe:
+    return FacesRecipe(**{**d, "size_range": tuple(d["size_range"]), "full_turn": tuple(d["full_turn"])})
+
+
+# Measured on this machine (2 cores shared with other work; see models/dice_reader.json for the run): CPU
+# seconds per training step of each stage on one thread, and per image of the data built once.
+FINDER_S_PER_STEP = 0.64  # batch 24 of 256 px patches
+FACES_S_PER_STEP = 0.2  # batch 64 of 40 px crops
+DATA_S = 150.0  # growing the top-down set's boxes and reading the photos, two processes
+RENDER_S = 0.35  # per rendered still, two processes
+
+
+def cost_estimate(recipe: DiceTrainRecipe) -> str:
+    """What a run will cost on two quiet cores: the stages run at once, so the slower one counts."""
+    finder = (
+        recipe.finder.iters * FINDER_S_PER_STEP * recipe.finder.batch / 24 * (recipe.finder.patch / 256) ** 2
+    )
+    faces = recipe.faces.iters * FACES_S_PER_STEP * recipe.faces.batch / 64
+    data = DATA_S + recipe.data.renders.count * RENDER_S
+    return (
+        f"about {(data + max(finder, faces)) / 60:.0f} min on two quiet cores: data {data / 60:.1f} min "
+        f"(once; cached), then at once the finder ({recipe.finder.iters} steps, {finder / 60:.0f} min) and "
+        f"the face reader ({recipe.faces.iters} steps, {faces / 60:.0f} min); a busy machine takes longer"
+    )

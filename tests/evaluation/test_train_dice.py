@@ -1,0 +1,72 @@
+"""Training the dice reader end to end on a handful of images for one step: data, both stages in their own
+processes, the ONNX models, the record beside them and its figures, read back by the run-time reader.
+Training needs torch (the train extra), which CI lacks: there the test is skipped and the command line's
+refusal is tested instead."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from dataclasses import replace
+
+import numpy as np
+import pytest
+from dice_fakes import fake_root
+from typer.testing import CliRunner
+
+from cli.main import app
+from datasets.dice.real import SplitRecipe
+from datasets.dice.training_data import DataRecipe, default_renders
+from evaluation.dice_recipes import DiceTrainRecipe, FacesRecipe, FinderRecipe
+from evaluation.train_dice import train_dice
+from vision.dice import DiceReader, DiceReaderConfig
+
+HAS_TORCH = importlib.util.find_spec("torch") is not None
+
+
+@pytest.mark.skipif(not HAS_TORCH, reason="training needs torch (pip install -e '.[train]'); CI has none")
+def test_training_runs_end_to_end_for_one_step(tmp_path):
+    root = tmp_path / "real"
+    fake_root(root)
+    recipe = DiceTrainRecipe(
+        DataRecipe(split=SplitRecipe(val=0.2, test=0.2), renders=replace(default_renders(), count=2)),
+        FinderRecipe(iters=1, batch=2, patch=128),
+        FacesRecipe(iters=1, batch=4, eval_every=1),
+    )
+    lines: list[str] = []
+    record = train_dice(recipe, tmp_path / "work", tmp_path / "models", log=lines.append, real_root=root)
+    on_disk = json.loads((tmp_path / "models" / "dice_reader.json").read_text())
+    assert on_disk == json.loads(json.dumps(record)) and record["recipe"]["finder"]["iters"] == 1
+    assert set(record["figures"]) == {"val", "test"}
+    assert set(record["figures"]["test"]["sets"]) == {"topdown-webcam", "oblique-phone", "tray-phone"}
+    assert record["data"]["renders"]["train"]["images"] == 2 and record["seconds"]["total"] > 0
+    assert any("finder step 0" in line for line in lines) and any("faces step 0" in line for line in lines)
+    reader = DiceReader(tmp_path / "models", DiceReaderConfig(confidence=0.01, min_score=0.01))
+    for reading in reader.read(np.full((240, 320, 3), 128, np.uint8)):
+        assert len(reading.probs) == 7
+
+
+@pytest.mark.skipif(not HAS_TORCH, reason="training needs torch (pip install -e '.[train]'); CI has none")
+def test_arbiter_dice_train_runs_end_to_end_on_a_handful_of_photos(tmp_path):
+    root = tmp_path / "real"
+    fake_root(root)
+    args = ["dice", "train", "--real", str(root), "--work", str(tmp_path / "work")]
+    args += ["--models", str(tmp_path / "models"), "--renders", "2", "--limit", "3"]
+    result = CliRunner().invoke(app, [*args, "--finder-iters", "1", "--face-iters", "1"])
+    assert result.exit_code == 0, result.output
+    record = json.loads((tmp_path / "models" / "dice_reader.json").read_text())
+    assert record["recipe"]["finder"]["iters"] == 1 and record["seeds"]["finder"] == 0
+    assert record["seconds"]["total"] > 0 and set(record["figures"]) == {"val", "test"}
+    assert record["command"].startswith("arbiter dice train")
+    assert DiceReader(tmp_path / "models").read(np.full((240, 320, 3), 128, np.uint8)) is not None
+
+
+@pytest.mark.skipif(HAS_TORCH, reason="this Python has torch: the refusal cannot be seen here")
+def test_training_without_torch_says_how_to_get_it(tmp_path):
+    result = CliRunner().invoke(app, ["dice", "train", "--work", str(tmp_path), "--models", str(tmp_path)])
+    assert result.exit_code == 2 and "pip install -e '.[train]'" in result.output
+
+
+def test_the_cost_of_a_training_run_is_told_before_it_starts(tmp_path):
+    result = CliRunner().invoke(app, ["dice", "train", "--estimate", "--finder-iters", "10"])
+    assert result.exit_code == 0 and "min on two quiet cores" in result.output and "10 steps" in result.output

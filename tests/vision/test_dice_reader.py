@@ -1,0 +1,129 @@
+"""The dice reader's run-time parts without its networks: crops from the full-resolution frame, the finder's
+heatmap turned into boxes, the face reader's box in its crop, readings, and the gate that skips frames
+that did not change."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.dice import READER_CLASSES, DiceReaderConfig, readings_from
+from vision.dice_crops import CROP, MARGIN, box_from, box_target, crop_batch, crop_square
+from vision.dice_finder import STRIDE, decode, finder_input, iou_matrix, nms
+from vision.dice_motion import ChangeGate, GateConfig
+
+
+def test_a_crop_is_the_square_round_the_box_with_its_margin():
+    image = np.zeros((200, 300, 3), np.uint8)
+    cv2.rectangle(image, (100, 50), (139, 89), (255, 255, 255), -1)  # a 40 px white die
+    crop = crop_square(image, (100.0, 50.0, 140.0, 90.0))
+    assert crop.shape == (CROP, CROP, 3)
+    inside = crop[:, :, 0] > 127
+    side = inside.sum(1).max()  # the die fills 1/MARGIN of the crop
+    assert abs(side - CROP / MARGIN) <= 2
+    batch = crop_batch(image, np.array([[100.0, 50.0, 140.0, 90.0]] * 2))
+    assert batch.shape == (2, 3, CROP, CROP) and batch.dtype == np.float32 and batch.max() <= 1.0
+
+
+def test_a_big_crop_is_area_averaged_not_aliased():
+    rng = np.random.default_rng(0)
+    noise = rng.integers(0, 2, (800, 800), dtype=np.uint8) * 255  # one-pixel salt and pepper
+    image = cv2.cvtColor(noise, cv2.COLOR_GRAY2BGR)
+    crop = crop_square(image, (100.0, 100.0, 700.0, 700.0))
+    assert abs(float(crop.mean()) - 127.5) < 10 and float(crop.std()) < 25  # averaged to grey
+
+
+@pytest.mark.parametrize("shift", [(0.0, 0.0), (6.0, -4.0), (-9.0, 7.0)])
+def test_the_box_in_the_crop_leads_back_to_the_die(shift):
+    die = (100.0, 80.0, 150.0, 126.0)
+    found = (die[0] + shift[0], die[1] + shift[1], die[2] + shift[0] + 8, die[3] + shift[1])
+    assert box_from(found, box_target(found, die)) == pytest.approx(die, abs=1e-3)
+
+
+def _heatmap(h, w, dice):
+    out = np.full((1, 5, h, w), -8.0, np.float32)  # logit: nothing anywhere
+    for (cx, cy), (bw, bh), score in dice:
+        iy, ix = int(cy // STRIDE), int(cx // STRIDE)
+        out[0, 0, iy, ix] = np.log(score / (1 - score))
+        out[0, 1:3, iy, ix] = np.log(bw), np.log(bh)
+        out[0, 3:5, iy, ix] = cx / STRIDE - ix, cy / STRIDE - iy
+    return out
+
+
+def test_heatmap_peaks_become_boxes_in_frame_pixels():
+    out = _heatmap(32, 48, [((60.0, 40.0), (20.0, 16.0), 0.9), ((150.0, 90.0), (30.0, 30.0), 0.6)])
+    boxes, scores = decode(out, scale=0.5, size=(400, 300), min_score=0.1)
+    assert scores == pytest.approx([0.9, 0.6], abs=1e-5)
+    assert boxes[0] == pytest.approx([100.0, 64.0, 140.0, 96.0], abs=1e-3)  # twice the input's pixels
+    assert boxes[1] == pytest.approx([270.0, 150.0, 330.0, 210.0], abs=1e-3)
+    assert len(decode(out, 0.5, (400, 300), min_score=0.7)[0]) == 1
+
+
+def test_the_finders_input_is_scaled_and_padded():
+    x, scale = finder_input(np.zeros((720, 1280, 3), np.uint8), 512)
+    assert scale == pytest.approx(0.4) and x.shape == (1, 3, 320, 512) and x.dtype == np.float32
+
+
+def test_overlapping_boxes_keep_the_best():
+    boxes = np.array([[0, 0, 10, 10], [1, 1, 11, 11], [20, 20, 30, 30]], np.float64)
+    assert list(nms(boxes, np.array([0.5, 0.9, 0.4]), 0.5)) == [1, 2]
+    assert iou_matrix(boxes[:1], boxes[:1])[0, 0] == pytest.approx(1.0)
+
+
+def test_not_a_die_and_overlaps_leave_no_reading():
+    probs = np.zeros((3, len(READER_CLASSES)))
+    probs[0, 2] = 0.97
+    probs[1, 2] = 0.6  # the same die, found twice: the weaker box goes
+    probs[2, -1] = 0.99  # a magnet
+    probs[:, -1] += 1 - probs.sum(1)
+    boxes = np.array([[10, 10, 50, 50], [12, 11, 51, 50], [100, 100, 140, 140]], np.float64)
+    readings = readings_from(boxes, np.array([0.9, 0.9, 0.9]), probs, (640, 480), DiceReaderConfig())
+    assert [(r.value, r.unsure) for r in readings] == [(3, False)]
+
+
+def test_bad_reader_settings_are_refused():
+    with pytest.raises(ValueError, match="multiple of 32"):
+        DiceReaderConfig(long_side=500)
+    with pytest.raises(ValueError, match="confidence"):
+        DiceReaderConfig(confidence=1.5)
+    with pytest.raises(ValueError, match="refine"):
+        DiceReaderConfig(refine=-1)
+
+
+def test_the_gate_reads_changes_and_the_frames_after_them_then_skips_still_ones():
+    gate = ChangeGate(GateConfig(hold_s=0.2, max_skip=100))
+    still = np.full((240, 320, 3), 90, np.uint8)
+    moved = still.copy()
+    cv2.rectangle(moved, (100, 100), (130, 130), (255, 255, 255), -1)
+    noisy = np.clip(still.astype(int) + np.random.default_rng(0).integers(-2, 3, still.shape), 0, 255)
+    seen = [
+        gate.changed(img, t)
+        for t, img in [(0.0, still), (0.1, noisy.astype(np.uint8)), (0.2, still), (0.3, moved), (0.4, moved)]
+    ]
+    assert seen == [True, True, False, True, True]  # first, held after it, still, change, held
+    assert gate.changed(moved, 0.6) is False
+    with pytest.raises(ValueError, match="hold_s"):
+        GateConfig(hold_s=-1)
+
+
+@pytest.mark.parametrize("value", [1, 2, 3, 4, 5, 6])
+def test_pips_are_counted_on_a_plain_die_seen_from_above(value):
+    from dice_fakes import webcam_photo
+
+    from vision.dice_pips import count_pips
+
+    spread = {
+        1: [],
+        2: [(-1, -1), (1, 1)],
+        3: [(-1, -1), (0, 0), (1, 1)],
+        4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
+    }
+    spread[5] = [*spread[4], (0, 0)]
+    spread[6] = [*spread[4], (-1, 0), (1, 0)]
+    image, _ = webcam_photo(dice=())
+    cv2.rectangle(image, (165, 205), (235, 275), (235, 240, 242), -1)
+    for dx, dy in spread[value] or [(0, 0)]:
+        cv2.circle(image, (200 + dx * 20, 240 + dy * 20), 6, (20, 20, 20), -1)
+    assert count_pips(image, (165.0, 205.0, 236.0, 276.0)) == value
+    assert count_pips(np.full((100, 100, 3), 128, np.uint8), (20.0, 20.0, 80.0, 80.0)) is None
