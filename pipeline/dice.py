@@ -203,6 +203,19 @@ class _DiceRun:
                 self.on_event(decision)
 
 
+def draw_dice(image: np.ndarray, dice: Sequence[TrackedDie]) -> np.ndarray:
+    """Each die's box with its id and face over ``image`` (in place; red while it moves, ``?`` unread): the
+    live reading of a dice run, in ``annotated.mp4`` and in the dashboard's live view."""
+    for die in dice:
+        x0, y0, x1, y1 = (int(v) for v in die.box_px)
+        colour = (0, 0, 255) if die.moving else (0, 220, 0)
+        cv2.rectangle(image, (x0, y0), (x1, y1), colour, 2)
+        label = f"{die.id} {die.value if die.value is not None else '?'}"
+        at = (x0, max(y0 - 4, 12))
+        cv2.putText(image, label, at, cv2.FONT_HERSHEY_SIMPLEX, 0.5, colour, 1, cv2.LINE_AA)
+    return image
+
+
 def _annotate(
     image: np.ndarray,
     watcher: ThrowWatcher,
@@ -213,12 +226,7 @@ def _annotate(
     out = image.copy()
     if table_px is not None:
         cv2.polylines(out, [np.asarray(table_px, dtype=np.int32)], True, (255, 255, 0), 1, cv2.LINE_AA)
-    for die in watcher.dice():
-        x0, y0, x1, y1 = (int(v) for v in die.box_px)
-        colour = (0, 0, 255) if die.moving else (0, 220, 0)
-        cv2.rectangle(out, (x0, y0), (x1, y1), colour, 2)
-        label = f"{die.id} {die.value if die.value is not None else '?'}"
-        cv2.putText(out, label, (x0, max(y0 - 4, 12)), cv2.FONT_HERSHEY_SIMPLEX, 0.5, colour, 1, cv2.LINE_AA)
+    draw_dice(out, watcher.dice())
     lines = []
     if result.rolls:
         r = result.rolls[-1]

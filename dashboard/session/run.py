@@ -23,8 +23,9 @@ from arbiter import narrate
 from arbiter.games import BilliardsSpec, DiceSpec, GameSpec
 from dashboard.session.setup import Setup, spec_of
 from pipeline.billiards import RunOptions, RunResult, referee_video
-from pipeline.dice import DiceRunOptions, referee_dice_video
+from pipeline.dice import DiceRunOptions, draw_dice, referee_dice_video
 from record.store import RecordError
+from tracking.throws import TrackedDie
 from vision.calibration import CalibrationError
 from vision.sources import FrameSource, SourceError
 from vision.yolo import ModelError
@@ -172,6 +173,16 @@ class PipelineRun:
             with self._lock:
                 self._latest = (frame.index, frame.t, frame.image)
 
+    def _on_dice(self, frame: Any, dice: list[TrackedDie]) -> None:
+        """The dice followed on a frame: drawn over the live view's frame when it is the one kept (every
+        ``frame_every_s``), so the view shows each die's box and face as the run reads them."""
+        with self._lock:
+            if self._latest is None or self._latest[0] != frame.index:
+                return
+        drawn = draw_dice(frame.image.copy(), dice)
+        with self._lock:
+            self._latest = (frame.index, frame.t, drawn)
+
     def _on_frame(self, n: int, fps: float) -> None:
         with self._lock:
             self._frames, self._fps = n, fps
@@ -224,6 +235,7 @@ class PipelineRun:
                 match_options=dict(setup.options),
                 on_frame=self._on_frame,
                 on_event=self._on_dice_event,
+                on_dice=self._on_dice,
             )
         raise ValueError(f"{self.game.id} has no camera pipeline yet; enter its events by hand")
 

@@ -17,6 +17,7 @@ from dashboard import session as s
 from dashboard import views as v
 from dashboard.session import run as session_run
 from dashboard.session import setup as session_setup
+from tracking.throws import TrackedDie
 from vision.calibration import TableCalibration
 from vision.sources import FrameSource
 
@@ -484,11 +485,14 @@ def test_a_dice_game_from_video_records_the_rolls_and_referees_them(desk, monkey
     """The dice pipeline (``arbiter dice run``) is stood in for: this checks the desk's wiring only."""
     calls = []
 
-    def pipeline(source, spec, players, out, options=None, match_options=None, on_frame=None, on_event=None):
+    def pipeline(
+        source, spec, players, out, options=None, match_options=None, on_frame=None, on_event=None, **taps
+    ):
         calls.append((spec.id, tuple(players), dict(match_options or {}), options.annotate))
         n = 0
         for frame in source:
             n += 1
+            taps["on_dice"](frame, [TrackedDie("d1", (10.0, 10.0, 60.0, 60.0), 6, False)])
             on_frame(n, 30.0)
             if n == 5:
                 on_event(c.Roll(t=frame.t, player="A", dice=(c.Die("d1", 6),), thrown=("d1",)))
@@ -507,6 +511,8 @@ def test_a_dice_game_from_video_records_the_rolls_and_referees_them(desk, monkey
     assert progress.status == "done" and progress.frames == 10, progress
     assert calls == [("pig", ("A", "B"), {"target": 20}, True)]
     assert desk.run(match_id).problems == ["the dice reader at t=0.1: a die leans on the rail"]
+    _, _, live = desk.run(match_id).latest_frame()
+    assert tuple(live[30, 10]) == (0, 220, 0)  # the live view shows the die's box as the run read it
     assert [r.type for r in desk.view(match_id).rows] == ["roll"]
     view = desk.add_input(match_id, s.make_input("stop", "A"))  # what no camera sees, typed on the page
     assert view.board.score == {"A": 6, "B": 0} and view.board.next == "B"
