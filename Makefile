@@ -27,6 +27,7 @@ format: setup
 bench: setup
 	@$(BIN)/arbiter bench render --size 1280x720
 	@$(BIN)/arbiter bench pipeline --size 1920x1080
+	@$(BIN)/arbiter bench review --clips 8 --size 1280x720
 
 # Re-create the bundled sample clip (samples/billiards/snooker) from its seed.
 sample: setup

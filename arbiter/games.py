@@ -116,6 +116,10 @@ class GameSpec:
         """The page of the docs that says which rules the engine applies, and where it departs from them."""
         return f"docs/games/{self.id}.md"
 
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        """A spec crosses to another process as its id and comes back as the registry's own spec."""
+        return (game, (self.id,))
+
     def option(self, name: str) -> OptionSpec:
         for o in self.options:
             if o.name == name:

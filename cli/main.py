@@ -7,7 +7,7 @@ import sys
 
 import typer
 
-from cli import dashboard, demo, dice, evaluate, record, referee, run, synth
+from cli import dashboard, demo, dice, evaluate, record, referee, review, run, synth
 
 app = typer.Typer(
     help="Arbiter: a computer-vision referee for table games. Run a subcommand with --help for its options.",
@@ -26,6 +26,7 @@ app.add_typer(evaluate.bench_app, name="bench")
 app.add_typer(evaluate.train_app, name="train")
 app.add_typer(record.record_app, name="record")
 app.add_typer(dice.app, name="dice")
+app.add_typer(review.app)
 
 
 def main() -> None:  # pragma: no cover - console entry

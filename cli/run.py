@@ -99,8 +99,15 @@ def run(
                 f"match {rec.match_id} of {db} is a {header.game} match: resume it with --game {header.game}"
             )
         names = header.players
+    # A live source resumed mid-shot goes on with that shot; a replayed file finds its start again.
+    shot_open = src.live and rec is not None and rec.recorder.shot_open
     options = RunOptions(
-        spec=spec, players=names, calibration=calibration, annotate=annotate, detector=detector
+        spec=spec,
+        players=names,
+        calibration=calibration,
+        annotate=annotate,
+        detector=detector,
+        shot_open=shot_open,
     )
     _run_billiards(src, options, out, rec)
     if rec is not None:
@@ -129,13 +136,16 @@ def _run_billiards(src: FrameSource, options: RunOptions, out: Path, rec: _Recor
         fail(str(exc))
     bar.close()
     if rec is not None:
-        if not src.live:
+        if not result.interrupted:
             rec.record.finish(rec.match_id)
         rec.record.close()
     typer.echo(
         f"{result.frames} frames ({result.bad_frames} unreadable skipped) at {result.fps:.1f} fps; "
         f"{len(result.events)} events in {out / 'events.jsonl'}"
     )
+    if result.shot_open:
+        resume = f"; resume the match with --resume {rec.match_id}" if rec is not None else ""
+        typer.echo(f"{src.spec} was lost in the middle of a shot: it is left open, not judged{resume}")
 
 
 @app.command()

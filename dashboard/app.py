@@ -61,6 +61,10 @@ def history_page(desk: s.Desk) -> None:
         if st.button("Open it", key="history_open"):
             goto("Match", pick)
             st.rerun()
+    review_rows = desk.reviews()
+    if review_rows:
+        st.subheader("Reviews of an archive")
+        st.table(review_rows)
     with st.expander("import a run folder (arbiter run / arbiter demo output)"):
         folder = st.text_input("folder", key="import_folder", placeholder="out/demo")
         if st.button("Import and open", key="import_go"):

@@ -3,6 +3,12 @@
 ``referee_video`` is what ``arbiter run`` and ``arbiter eval`` call. It writes as it goes: every event is
 appended and flushed to ``events.jsonl`` the moment it is certain, so a run that is killed loses nothing
 already written; ``tracks.jsonl`` holds every frame's balls; ``annotated.mp4`` shows it all.
+
+A run ends one of two ways. The source ends (a file played to its end, or cut by ``max_frames``): a shot
+still in play is closed with the balls where they are, as a clip cut mid-shot shows it. Or the run is cut
+short (a stop asked, a live source lost): a shot in play is left open, with no ``shot_end`` and so no
+decision on half a shot, and the run that resumes completes it: a file is replayed from its start (what
+was recorded is skipped, ``record.recorder``), a live source goes on with ``RunOptions.shot_open``.
 """
 
 from __future__ import annotations
@@ -42,6 +48,7 @@ class RunOptions:
     max_frames: int | None = None
     detector: str = "classical"  # vision.detectors.DETECTORS
     model: Path | None = None  # the yolo detector's ONNX file; default the committed one
+    shot_open: bool = False  # a live source resumed mid-shot: that shot goes on, ended once all balls rest
 
 
 @dataclass
@@ -54,6 +61,8 @@ class RunResult:
     track_frames: list[tuple[float, dict[str, tuple[float, float]]]] = field(default_factory=list)
     detections: list[tuple[float, Detections]] = field(default_factory=list)
     latency_s: list[tuple[str, float]] = field(default_factory=list)  # (event type, emitted - happened)
+    interrupted: bool = False  # stopped, or the live source lost: cut short, not ended
+    shot_open: bool = False  # a shot was in play when it was cut short: left open for the resumed run
 
     @property
     def fps(self) -> float:
@@ -94,11 +103,13 @@ def referee_video(
     on_frame: Callable[[int, float], None] | None = None,
     on_event: Callable[[c.Event], None] | None = None,
     keep_detections: bool = False,
+    stop: Callable[[], bool] | None = None,
 ) -> RunResult:
     """Run the whole pipeline over ``source``; write ``events.jsonl``, ``tracks.jsonl``, ``annotated.mp4``.
 
     ``on_frame(frames, fps)`` after every frame, ``on_event(event)`` as each event is written;
-    ``keep_detections`` keeps every frame's detections in the result (for scoring the detector)."""
+    ``keep_detections`` keeps every frame's detections in the result (for scoring the detector); ``stop()``
+    is asked before every frame, and True cuts the run short (the dashboard's stop button)."""
     out.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
     frames = iter(source)
@@ -116,12 +127,16 @@ def referee_video(
         run = _Run(stages, result, ev_file, tr_file, annotator, on_event)
         try:
             for frame in _chain(head, frames):
-                if options.max_frames is not None and result.frames >= options.max_frames:
+                if _enough(options, result) or (stop is not None and stop()):
                     break
                 run.step(frame, keep_detections)
                 if on_frame:
                     on_frame(result.frames, result.frames / max(time.perf_counter() - started, 1e-9))
-            run.finish()
+            stopped = stop is not None and stop()
+            if stopped or (source.live and not _enough(options, result)):  # a live source ends only when lost
+                run.interrupt(source.live)
+            else:
+                run.finish()
         finally:
             if annotator is not None:
                 annotator.close()
@@ -144,12 +159,13 @@ class _Stages:
         spec = options.spec
         detector = build_detector(options.detector, spec, calib, image_shape, options.model)
         pins = PinWatch(spec.table) if spec.table.pins and detector.sees_pins else None
-        return cls(detector, BallTracker(spec), EventDetector(spec), pins)
+        return cls(detector, BallTracker(spec), EventDetector(spec, shot_open=options.shot_open), pins)
 
 
 class _Run:
-    """One run between setup and finish: each ``step`` takes a frame through the stages and writes what it
-    gave; ``finish`` flushes the events still held back at the end of the source."""
+    """One run between setup and its end: each ``step`` takes a frame through the stages and writes what it
+    gave; ``finish`` flushes the events still held back at the end of the source, ``interrupt`` ends a run
+    cut short."""
 
     def __init__(
         self,
@@ -189,6 +205,16 @@ class _Run:
     def finish(self) -> None:
         self._emit(self.stages.events.finish(self.t, self.views))
 
+    def interrupt(self, live: bool) -> None:
+        """Cut short: a shot in play stays open. A file is replayed from its start when the run resumes, and
+        the replay finds again, in the same order, what is held back now, so nothing more is written (written
+        now, an event held back could land after one the replay finds later but timed before it). A live
+        source cannot replay: what is held back is written now."""
+        if live:
+            self._emit(self.stages.events.interrupt())
+        self.result.interrupted = True
+        self.result.shot_open = self.stages.events.in_shot
+
     def _emit(self, new: list[SeenEvent]) -> None:
         for e in new:
             c.append_event(self.events_file, e)
@@ -199,6 +225,11 @@ class _Run:
                 self.annotator.caption(e)
             if self.on_event:
                 self.on_event(e)
+
+
+def _enough(options: RunOptions, result: RunResult) -> bool:
+    """Whether the run has taken the ``max_frames`` it was asked for (an end, as a clip cut there)."""
+    return options.max_frames is not None and result.frames >= options.max_frames
 
 
 def _chain(head: list[Frame], rest: Iterator[Frame]) -> Iterator[Frame]:

@@ -61,6 +61,11 @@ class Recorder:
     in order. For a live camera, which cannot replay, pass ``skip_recorded=False`` and shift its clock with
     ``t_offset`` (``record.resume_point(match)``) so that time keeps going forward.
 
+    A run cut short (stopped, or its camera lost) leaves the shot in play open: started, not ended, not
+    decided (``pipeline.billiards``). ``shot_open`` says so of the record as it was found; the resumed run
+    completes that shot (a replayed file finds its end again; a live source is told, ``RunOptions.shot_open``)
+    and the engine judges it once, whole.
+
     A line the engine cannot use (a shot while a choice is awaited) is still recorded, since it happened;
     refereeing stops there, with the reason in ``problem``, and ``referee_into`` can decide the rest later.
     """
@@ -94,6 +99,7 @@ class Recorder:
             c.to_json(ln) for ln in recorded if ln.TYPE not in CAMERA_TYPES and not isinstance(ln, c.Decision)
         ]
         self._input_cursor = 0
+        self.shot_open = _shot_open(recorded)
 
     def _start_engine(self, recorded: list[c.JsonLine]) -> None:
         try:
@@ -167,6 +173,16 @@ class Recorder:
                 when = f" at t={line.t}" if getattr(line, "t", None) is not None else ""  # type: ignore[attr-defined]
                 self._stop(f"the {line.TYPE} line{when}: {e}")
         return self.record.append_many(self.match_id, [line, *decisions])
+
+
+def _shot_open(lines: list[c.JsonLine]) -> bool:
+    """Whether the last shot of ``lines`` was started and not ended: its run was cut short in the middle."""
+    for line in reversed(lines):
+        if isinstance(line, c.ShotEnd):
+            return False
+        if isinstance(line, c.ShotStart):
+            return True
+    return False
 
 
 def recording(

@@ -33,7 +33,7 @@ if [ ! -x /usr/bin/chromium ] && command -v apt-get >/dev/null 2>&1; then
     echo "warning: could not install chromium; the dashboard's browser test will be skipped" >&2
   fi
 fi
-pip_ install -e ".[physics,dev]"
+pip_ install -e ".[physics,dev,cluster]"
 # pooltool-billiards pins a development build of panda3d that no registry serves; its real needs are in
 # the `physics` extra above (with the released panda3d 1.10.16), so it goes in without its own pins.
 pip_ install --no-deps "pooltool-billiards==0.6.0"

@@ -117,9 +117,16 @@ def _fit(samples: list[Sample], t_ref: float) -> tuple[np.ndarray, np.ndarray]:
 
 
 class EventDetector:
-    """Online: ``update`` after each tracker update, ``finish`` at the end of the source."""
+    """Online: ``update`` after each tracker update; at the end, ``finish`` when the source ended and
+    ``interrupt`` when it was cut short (a stop, a lost camera): that leaves a shot in play open for the run
+    that resumes.
 
-    def __init__(self, spec: BilliardsSpec, config: EventConfig | None = None) -> None:
+    ``shot_open``: that resumed run, on a live source that cannot be replayed: the shot in play when it was
+    interrupted goes on, and ends (with the positions seen then) once every ball is seen at rest."""
+
+    def __init__(
+        self, spec: BilliardsSpec, config: EventConfig | None = None, shot_open: bool = False
+    ) -> None:
         self.table: TableModel = spec.table
         self.cue_balls = spec.cue_balls  # the balls a player may strike (five-pins: both players' balls)
         self.config: EventConfig = config or EventConfig()
@@ -128,7 +135,7 @@ class EventDetector:
         self._pending: list[tuple[float, int, SeenEvent, int]] = []  # t, sequence, event, priority
         self._emitted_t = -math.inf
         self._seq = 0
-        self._in_shot = False
+        self._in_shot = shot_open
         self._last_motion_t = -math.inf
         self._views: dict[str, TrackView] = {}
         self._recent_pairs: deque[tuple[float, frozenset[str]]] = deque(maxlen=64)
@@ -143,6 +150,8 @@ class EventDetector:
         timed events seen by other watchers this frame (pins down), merged into the same time order."""
         for event in found:
             self._push(event.t, event)
+        if self._last_motion_t == -math.inf:
+            self._last_motion_t = t  # nothing was seen moving before the first frame: rest counts from it
         self._views = {v.ball: v for v in views}
         for v in views:
             if v.measured:
@@ -162,6 +171,16 @@ class EventDetector:
         if self._in_shot:
             self._end_shot(max(self._last_motion_t, self._emitted_t), views)
         return self._release(math.inf)
+
+    def interrupt(self) -> list[SeenEvent]:
+        """The source was cut short: flush what is pending, but leave a shot in play open. Ending it here
+        would have the rules judge half a shot; the run that resumes completes it (``shot_open``)."""
+        return self._release(math.inf)
+
+    @property
+    def in_shot(self) -> bool:
+        """Whether a shot is in play: started and not yet ended."""
+        return self._in_shot
 
     # -- kinks ----------------------------------------------------------------------------------------------
     def _scan(self, ball: str, path: _Path) -> None:

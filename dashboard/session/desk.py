@@ -20,7 +20,7 @@ from dashboard.session.override_store import OverrideStore
 from dashboard.session.run import PipelineRun
 from dashboard.session.setup import DEFAULT_DB, SAMPLE_SHOT, SAMPLE_VIDEO, DeskError, Setup, spec_of
 from dashboard.session.view import MatchView, build_view
-from record import export, overrides
+from record import export, overrides, reviews
 from record.diagram import read_tracks, shot_svg, split_shots
 from record.overrides import Override, OverrideError
 from record.recorder import Recorder
@@ -64,6 +64,10 @@ class Desk:
     def matches(self) -> list[MatchInfo]:
         """Every match of the record, newest first."""
         return list(reversed(self.record.matches()))
+
+    def reviews(self) -> list[dict[str, object]]:
+        """The archive reviews recorded into this file (``arbiter review``), newest first, as table rows."""
+        return reviews.review_rows(self.record)
 
     def info(self, match_id: int) -> MatchInfo:
         try:
@@ -156,7 +160,8 @@ class Desk:
     def resume(self, match_id: int, detector: str = "classical") -> PipelineRun:
         """Go on with a match whose video run ended early (stopped, or the server went down): a file is run
         again from its start and what was recorded is skipped (``record.Recorder``); a camera or stream goes
-        on from now, its clock shifted past the last recorded time. The run's camera profile is reused."""
+        on from now, its clock shifted past the last recorded time. The run's camera profile is reused. A
+        shot left open by the stop is completed by the resumed run and judged once, whole."""
         info = self.info(match_id)
         if info.status == "finished":
             raise DeskError(f"match {match_id} is finished; start a new match to go on")
@@ -185,7 +190,9 @@ class Desk:
             recorder = Recorder(self.record, match_id, skip_recorded=not source.live, t_offset=offset)
             recorder.catch_up()
             self._recorders[match_id] = recorder
-            run = PipelineRun(match_id, spec, setup, folder, self._record_line)
+            # A replayed file finds the open shot's start again; a camera cannot, so it is told of it.
+            shot_open = source.live and recorder.shot_open
+            run = PipelineRun(match_id, spec, setup, folder, self._record_line, shot_open=shot_open)
             self._runs[match_id] = run
         return run.start()
 

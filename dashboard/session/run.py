@@ -3,7 +3,8 @@
 A billiards video is ``pipeline.billiards.referee_video`` (as ``arbiter run``), a dice game
 ``pipeline.dice.referee_dice_video`` (as ``arbiter dice run``). The page never waits for it: it polls
 ``progress()`` and ``latest_frame()``. A stopped run, a lost camera or a bad file keeps everything already
-recorded, since each line is recorded (``record_line``, the desk's recorder) the moment it is seen.
+recorded, since each line is recorded (``record_line``, the desk's recorder) the moment it is seen. A run
+stopped or lost in the middle of a shot leaves that shot open, undecided, for the resumed run to complete.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from arbiter import contract as c
 from arbiter import narrate
 from arbiter.games import BilliardsSpec, DiceSpec, GameSpec
 from dashboard.session.setup import Setup, spec_of
-from pipeline.billiards import RunOptions, referee_video
+from pipeline.billiards import RunOptions, RunResult, referee_video
 from pipeline.dice import DiceRunOptions, referee_dice_video
 from record.store import RecordError
 from vision.calibration import CalibrationError
@@ -65,7 +66,8 @@ class Progress:
 
 class _Tap:
     """A ``FrameSource`` as the pipeline sees it, which also keeps a recent frame for the live view and
-    ends the run cleanly when a stop is asked (the pipeline then closes the shot and its files)."""
+    ends the run cleanly when a stop is asked (the pipeline, told of the stop, closes its files and leaves a
+    shot in play open)."""
 
     def __init__(self, source: Any, run: PipelineRun) -> None:
         self._source = source
@@ -93,7 +95,9 @@ class PipelineRun:
         out: Path,
         record_line: RecordLine,
         frame_every_s: float = FRAME_EVERY_S,
+        shot_open: bool = False,
     ) -> None:
+        """``shot_open``: a live source resumed in the middle of a shot (``record.recorder.Recorder``)."""
         self.match_id = match_id
         self.spec = spec
         self.setup = setup
@@ -101,6 +105,7 @@ class PipelineRun:
         self.out = out
         self._record_line = record_line
         self._frame_every_s = frame_every_s
+        self._shot_open = shot_open
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -199,8 +204,16 @@ class PipelineRun:
                 annotate=setup.annotate,
                 max_frames=setup.max_frames,
                 detector=setup.detector,
+                shot_open=self._shot_open,
             )
-            return referee_video(tap, options, self.out, on_frame=self._on_frame, on_event=self._on_event)
+            return referee_video(
+                tap,
+                options,
+                self.out,
+                on_frame=self._on_frame,
+                on_event=self._on_event,
+                stop=self._stop.is_set,
+            )
         if isinstance(self.game, DiceSpec):
             return referee_dice_video(
                 tap,
@@ -243,14 +256,16 @@ class PipelineRun:
             self._bad_frames = result.bad_frames
             self._frames = result.frames
             self._fps = result.fps
-        skipped = f"; {result.bad_frames} unreadable frame(s) skipped" if result.bad_frames else ""
+        notes = f"; {result.bad_frames} unreadable frame(s) skipped" if result.bad_frames else ""
+        if isinstance(result, RunResult) and result.shot_open:
+            notes += "; the shot in play is left open, to be judged whole when the run is resumed"
         if self.stop_requested:
-            self._end("stopped", f"stopped after {result.frames} frames{skipped}")
+            self._end("stopped", f"stopped after {result.frames} frames{notes}")
         elif source.live:
             self._end(
                 "source lost",
                 f"{self.spec} stopped sending frames and did not come back within "
-                f"{source.reconnect_s:.0f} s; the {result.frames} frames seen are recorded{skipped}",
+                f"{source.reconnect_s:.0f} s; the {result.frames} frames seen are recorded{notes}",
             )
         else:
-            self._end("done", f"{result.frames} frames at {result.fps:.1f} fps{skipped}")
+            self._end("done", f"{result.frames} frames at {result.fps:.1f} fps{notes}")

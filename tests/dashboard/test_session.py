@@ -419,23 +419,33 @@ def test_a_stopped_run_keeps_what_it_recorded_and_resumes(desk):
     match_id = desk.start_sample()
     run = desk.run(match_id)
     deadline = time.monotonic() + RUN_TIMEOUT_S
-    # stopped after the in-off (the white drops at 5.3 s, frame 159) while the reds still roll (to 9.8 s)
-    while run.progress().frames < 200 and run.progress().active and time.monotonic() < deadline:
-        time.sleep(0.2)
+    # stopped in the middle of the break-off (frame 90, 3 s), before the white goes in off (frame 159, 5.3 s)
+    while run.progress().frames < 90 and run.progress().active and time.monotonic() < deadline:
+        time.sleep(0.05)
     desk.stop(match_id)
     progress = _wait(run)
-    assert progress.status == "stopped" and progress.frames < 312, progress
+    assert progress.status == "stopped" and progress.frames < 159, progress
     assert "stopped after" in progress.message and not desk.running(match_id)
-    assert desk.record.info(match_id).lines > 0
+    assert "the shot in play is left open" in progress.message
     assert desk.view(match_id).info.status == "running"  # the match stays open for inputs
     kept = desk.record.texts(match_id)
+    kinds = [json.loads(t)["type"] for t in kept[1:]]
+    # what was seen is kept; the half shot is neither ended nor judged
+    assert kinds[0] == "shot_start" and "ball_ball" in kinds
+    assert "shot_end" not in kinds and "decision" not in kinds and "pocket" not in kinds
     # resumed, the file is run again from its start and what was recorded is not recorded twice
     progress = _wait(desk.resume(match_id))
     assert progress.status == "done", progress
     texts = desk.record.texts(match_id)
     assert texts[: len(kept)] == kept
-    assert [json.loads(t)["type"] for t in texts].count("shot_start") == 1
-    assert desk.view(match_id).board.score == {"A": 0, "B": 4}
+    kinds = [json.loads(t)["type"] for t in texts[1:]]
+    assert kinds.count("shot_start") == kinds.count("shot_end") == kinds.count("decision") == 1
+    assert kinds[-2:] == ["shot_end", "decision"]
+    # the shot judged once, whole: the in-off after the stop is called
+    view = desk.view(match_id)
+    (decision,) = [d for row in view.rows for d in row.decisions]
+    assert decision.foul and "FOUL in off" in decision.text and "WPBSA 3.11" in decision.text
+    assert view.board.score == {"A": 0, "B": 4}
     desk.finish(match_id)
     assert desk.view(match_id).info.status == "finished"
     with pytest.raises(s.DeskError, match="finished"):

@@ -374,6 +374,22 @@ def test_a_live_source_resumes_with_a_time_offset(record):
     assert camera.problem is None and sum(isinstance(x, c.Decision) for x in record.lines(match_id)) == 3
 
 
+def test_a_recorder_tells_a_shot_left_open_by_a_run_cut_short(record):
+    """A run stopped mid-shot records no ``shot_end``: the shot is open, undecided, until the run resumes."""
+    header, lines = snooker_match(breaks=1, concede=False)
+    match_id = record.start_match(header)
+    assert not recording(record, match_id).shot_open
+    first_end = next(i for i, x in enumerate(lines) if isinstance(x, c.ShotEnd))
+    on_event = recording(record, match_id)
+    for line in lines[:first_end]:
+        on_event(line)
+    assert recording(record, match_id).shot_open and not any(
+        isinstance(x, c.Decision) for x in record.lines(match_id)
+    )
+    recording(record, match_id)(lines[first_end])
+    assert not recording(record, match_id).shot_open
+
+
 def test_a_line_the_engine_refuses_is_recorded_and_refereeing_stops(record):
     header, lines = snooker_match(breaks=1, concede=False)
     match_id = record.start_match(header)

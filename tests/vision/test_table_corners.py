@@ -32,8 +32,8 @@ def frame(game: str, seed: int, cloth: str | None = None) -> tuple[np.ndarray, C
     camera = Camera.random(table, W, H, np.random.default_rng([seed, 11]))
     look = Look.random(np.random.default_rng([seed, 12]))
     look = replace(look, arm=None, cue=None, cloth_rgb=CLOTH_RGB[cloth] if cloth else look.cloth_rgb)
-    layout = layouts.opening(table, np.random.default_rng([seed, 13]))
-    renderer = TableRenderer(table, game, camera, look, seed=seed)
+    layout = layouts.opening(billiards(game), np.random.default_rng([seed, 13]))
+    renderer = TableRenderer(billiards(game), camera, look, seed=seed)
     balls = tuple(BallState(b, xy, False) for b, xy in layout.items())
     return renderer.render([SceneSample(0.0, balls)]).image, camera
 

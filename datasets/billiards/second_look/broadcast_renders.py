@@ -141,7 +141,7 @@ def render(name: str, out: Path) -> None:
     cam = broadcast_camera(table, tilt, yaw, BROADCAST_HFOV if broadcast else OVERHEAD_HFOV)
     look = replace(Look.random(rng), cloth_rgb=CLOTH_RGB[cloth], cue=None, arm=None)
     balls = layout(table, reds, rng)
-    frame = TableRenderer(table, "snooker", cam, look, seed).render([SceneSample(0.0, tuple(balls))])
+    frame = TableRenderer(billiards("snooker"), cam, look, seed).render([SceneSample(0.0, tuple(balls))])
     img = frame.image.copy()
     occ = overlays(img, rng) if broadcast else {}
     cv2.imwrite(str(out / f"{name}.jpg"), img, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
