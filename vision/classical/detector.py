@@ -141,7 +141,7 @@ class ClassicalDetector:
             return Detections.empty()
         geo, fine_levels = scene.geo, self._pyramid.fine
         xy_full = 2**fine_levels * (cand.xy + 0.5) - 0.5 + np.array([geo.x0, geo.y0], np.float64)
-        colour = self._colours.measure(scene, cand.xy)
+        colour = self._colours.measure(scene, cand.xy, cand.radius)
         keep, min_cov = self._balls_among(cand, colour, geo.centre_ok(xy_full))
         self.last_candidates = {
             "xy_px": xy_full,
@@ -151,6 +151,8 @@ class ClassicalDetector:
             "seeded": cand.seeded,
             "outline": cand.outline,
             "glint": colour.glint,
+            "coherence": colour.coherence,
+            "light": colour.light,
             "kept": keep,
         }
         if not keep.any():
@@ -176,8 +178,13 @@ class ClassicalDetector:
             np.where(cand.seeded, cfg.min_seed_coverage, cfg.min_coverage),
         )
         plausible = centre_ok & (cand.coverage >= min_cov) & (cand.edge >= cfg.min_edge)
-        plausible &= colour.glint >= cfg.min_glint
-        keep = plausible & (cand.outline >= cfg.min_outline)
+        plain = (
+            ~cand.cluster & (colour.coherence >= cfg.plain_coherence) & (cand.outline >= cfg.plain_outline)
+        )
+        plausible &= (colour.glint >= cfg.min_glint) | plain
+        plausible &= colour.coherence >= cfg.min_coherence
+        round_ = ~cand.cluster | (colour.coherence >= cfg.min_cluster_coherence)
+        keep = plausible & round_ & (cand.outline >= cfg.min_outline)
         keep |= _packed(
             cand.xy,
             plausible & (cand.outline >= _PACKED_OUTLINE * cfg.min_outline),

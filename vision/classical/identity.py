@@ -17,6 +17,7 @@ import numpy as np
 from arbiter.balls import APPEARANCE_CLASSES, BallLook
 from arbiter.games import BilliardsSpec
 
+from .coherence import ring_coherence
 from .config import ClassicalConfig
 from .kernels import EPS, LUMA, bound
 from .levels import Scene
@@ -162,8 +163,9 @@ class Colour:
     light: np.ndarray  # (N,) log median brightness relative to the cloth
     has_hue: np.ndarray  # (N,) bool
     glint: np.ndarray  # (N,) brightest pixel above the median, relative to the cloth
+    coherence: np.ndarray  # (N,) share of the outline's edge energy along the circle (``coherence``)
 
-    _FIELDS = ("shares", "hue", "strength", "light", "has_hue", "glint")
+    _FIELDS = ("shares", "hue", "strength", "light", "has_hue", "glint", "coherence")
 
     def subset(self, index: np.ndarray) -> Colour:
         return Colour(*(getattr(self, f)[index] for f in self._FIELDS))
@@ -173,8 +175,9 @@ class Colour:
         return cls(*(np.concatenate([getattr(p, f) for p in parts]) for f in cls._FIELDS))
 
     @classmethod
-    def measure(cls, px: np.ndarray, cfg: ClassicalConfig) -> Colour:
-        """``px`` (N, K, 3): each ball's pixels divided by the cloth luma next to it."""
+    def measure(cls, px: np.ndarray, cfg: ClassicalConfig, coherence: np.ndarray) -> Colour:
+        """``px`` (N, K, 3): each ball's pixels divided by the cloth luma next to it; ``coherence`` (N,)
+        its outline's."""
         p0, p1, p2 = px[..., 0], px[..., 1], px[..., 2]
         luma = LUMA[0] * p0 + LUMA[1] * p1 + LUMA[2] * p2
         ordered = np.sort(luma, axis=1)
@@ -196,7 +199,7 @@ class Colour:
         hue = np.arctan2(((0.5 * (p2 + p1) - p0) * w).sum(axis=1), ((p2 - p1) * w).sum(axis=1))
         strength = _row_quantile(chroma, coloured, _STRENGTH_QUANTILE)
         light = np.log(np.maximum(_row_quantile(luma, body, 0.5), 0.02))
-        return cls(shares, hue, strength, light, strong.sum(axis=1) >= _MIN_PIXELS, glint)
+        return cls(shares, hue, strength, light, strong.sum(axis=1) >= _MIN_PIXELS, glint, coherence)
 
 
 class ColourMemo:
@@ -211,15 +214,19 @@ class ColourMemo:
         self._rows: dict[tuple[float, float], int] = {}
         self._last: Colour | None = None
 
-    def measure(self, scene: Scene, xy: np.ndarray) -> Colour:
-        """The colour of the circles at fine-level points ``xy`` (N, 2) of ``scene``."""
+    def measure(self, scene: Scene, xy: np.ndarray, radius: np.ndarray) -> Colour:
+        """The colour of the circles at fine-level points ``xy`` (N, 2) of ``scene`` with fine-level
+        ``radius`` (N,)."""
         keys = [(x, y) for x, y in xy.tolist()]
         rows = np.array([self._rows.get(k, -1) for k in keys], np.int64)
         known = rows >= 0
         if known.all() and self._last is not None:
             colour = self._last.subset(rows)
         else:
-            fresh = Colour.measure(_colour_pixels(scene, xy[~known]), self.config)
+            new = ~known
+            fresh = Colour.measure(
+                _colour_pixels(scene, xy[new]), self.config, ring_coherence(scene, xy[new], radius[new])
+            )
             if known.any() and self._last is not None:
                 both = Colour.concat([self._last.subset(rows[known]), fresh])
                 order = np.concatenate([np.nonzero(known)[0], np.nonzero(~known)[0]])
