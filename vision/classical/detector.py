@@ -157,9 +157,7 @@ class ClassicalDetector:
         }
         if not keep.any():
             return Detections.empty()
-        cost = self._balls.costs(colour.subset(keep))
-        choice = self._balls.assign(cost)
-        distance = cost[np.arange(len(choice)), choice]
+        choice, distance = self._balls.name(colour.subset(keep))
         fit = bound((cand.coverage[keep] - min_cov[keep]) / (1.0 - min_cov[keep] + EPS), 0.0, 1.0)
         scale = self.config.colour_scale
         confidence = (0.5 + 0.5 * fit) * scale / (scale + distance)

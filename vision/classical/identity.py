@@ -13,6 +13,7 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
+from scipy.optimize import linear_sum_assignment
 
 from arbiter.balls import APPEARANCE_CLASSES, BallLook
 from arbiter.games import BilliardsSpec
@@ -41,6 +42,13 @@ _SHARES_IVORY = (0.0, 0.6, 0.4)  # pyramid balls: ivory is pale enough to read p
 # Weights of the colour distance: pixel shares (L1, 0..2), hue (half-turns, 0..1), colour strength and
 # brightness (absolute log ratios).
 _W_SHARES, _W_HUE, _W_STRENGTH, _W_LIGHT = 1.0, 2.0, 0.5, 0.5
+# Brightness also tells coloured balls apart (pink from brown and red, brown from black), once the frame's
+# lighting is allowed for (``Lighting``).
+_W_LIGHT_HUED = 0.5
+_LIGHTING_ROUNDS = 2
+_LIGHTING_MIN_BALLS = 3
+_LIGHTING_BOUND = 1.0  # log units: at most e times brighter or dimmer than the prototypes
+_HUE_BOUND = math.radians(30.0)  # the most a tint may turn every ball's hue
 # A prototype colour greyer than this (saturation) has no hue; a grey one darker than this (relative to a
 # typical cloth, after shading) is a black ball.
 _GREY, _BLACK = 0.3, 0.45
@@ -123,34 +131,70 @@ class BallSet:
             np.array([counts[k] for k in rows], np.int64),
         )
 
-    def costs(self, colour: Colour) -> np.ndarray:
-        """Colour distance (N, P) of every ball to every class."""
+    def costs(self, colour: Colour, lighting: Lighting | None = None) -> np.ndarray:
+        """Colour distance (N, P) of every ball to every class, under ``lighting`` (how this frame's light
+        shifts every ball's brightness and colour strength from a typical cloth's)."""
+        lighting = lighting or Lighting()
         cost = _W_SHARES * np.abs(colour.shares[:, None, :] - self.shares[None, :, :]).sum(axis=2)
-        turn = np.abs(np.angle(np.exp(1j * (colour.hue[:, None] - self.hue[None, :])))) / np.pi
-        strength = np.abs(np.log(np.maximum(colour.strength[:, None], EPS) / self.strength[None, :]))
+        turn = np.abs(np.angle(np.exp(1j * (colour.hue[:, None] - lighting.hue - self.hue[None, :])))) / np.pi
+        expected = np.maximum(self.strength[None, :] * math.exp(lighting.strength), EPS)
+        strength = np.abs(np.log(np.maximum(colour.strength[:, None], EPS) / expected))
         hued = np.where(colour.has_hue[:, None], _W_HUE * turn + _W_STRENGTH * strength, _W_HUE)
-        light = _W_LIGHT * np.abs(colour.light[:, None] - self.light[None, :])
-        total: np.ndarray = cost + np.where(self.coloured[None, :], hued, light)
+        light = np.abs(colour.light[:, None] - lighting.light - self.light[None, :])
+        coloured = hued + _W_LIGHT_HUED * light
+        total: np.ndarray = cost + np.where(self.coloured[None, :], coloured, _W_LIGHT * light)
         return total
 
     def assign(self, cost: np.ndarray) -> np.ndarray:
-        """Class index (into this set) per ball: each ball's nearest class, then, while a class holds more
-        balls than the game has, the ball that loses least by moving goes to its best class with room.
-        When every class is full (more balls found than exist), the rest keep their nearest class."""
+        """Class index (into this set) per ball: the assignment of least total cost (Hungarian) in which no
+        class holds more balls than the game has (fifteen reds, one of each colour; one of each pool
+        number). When more balls are found than exist, the rest keep their nearest class."""
+        slots = np.repeat(np.arange(len(self.cls)), self.count)
+        rows, cols = linear_sum_assignment(cost[:, slots])
         choice: np.ndarray = cost.argmin(axis=1)
-        for _ in range(2 * len(choice)):
-            held = np.bincount(choice, minlength=len(self.cls))
-            over = np.nonzero(held > self.count)[0]
-            room = held < self.count
-            if len(over) == 0 or not room.any():
-                break
-            rows = np.nonzero(choice == over[0])[0]
-            alt = np.where(room[None, :], cost[rows], np.inf)
-            best = alt.argmin(axis=1)
-            regret = alt[np.arange(len(rows)), best] - cost[rows, over[0]]
-            k = int(regret.argmin())
-            choice[rows[k]] = best[k]
+        choice[rows] = slots[cols]
         return choice
+
+    def name(self, colour: Colour) -> tuple[np.ndarray, np.ndarray]:
+        """Class index per ball and its colour distance, named relative to this frame's lighting: assign
+        under a typical light, estimate how the frame's light differs from the balls so named (their median
+        brightness and colour-strength offsets from their classes), and assign again under it."""
+        lighting = Lighting()
+        for _ in range(_LIGHTING_ROUNDS):
+            cost = self.costs(colour, lighting)
+            choice = self.assign(cost)
+            lighting = Lighting.of(colour, self, choice)
+        cost = self.costs(colour, lighting)
+        choice = self.assign(cost)
+        return choice, cost[np.arange(len(choice)), choice]
+
+
+@dataclass(frozen=True)
+class Lighting:
+    """How a frame's light moves the balls' measures from what they are next to a typical cloth: log
+    offsets of brightness and of colour strength (a dim or bright lamp over a pale or dark cloth; a
+    projector's washed-out colour). Zero: the prototypes as they are."""
+
+    light: float = 0.0
+    strength: float = 0.0
+    hue: float = 0.0  # radians: the turn a tinted light gives every colour
+
+    @classmethod
+    def of(cls, colour: Colour, balls: BallSet, choice: np.ndarray) -> Lighting:
+        """The median offsets of the balls named ``choice`` from their classes, bounded (one misnamed ball
+        cannot move them; with fewer than ``_LIGHTING_MIN_BALLS`` balls there is nothing to learn from)."""
+        if len(choice) < _LIGHTING_MIN_BALLS:
+            return cls()
+        light = float(np.median(colour.light - balls.light[choice]))
+        hued = colour.has_hue & balls.coloured[choice]
+        strength, hue = 0.0, 0.0
+        if hued.sum() >= _LIGHTING_MIN_BALLS:
+            ratio = np.maximum(colour.strength[hued], EPS) / balls.strength[choice[hued]]
+            strength = float(np.median(np.log(ratio)))
+            turn = np.angle(np.exp(1j * (colour.hue[hued] - balls.hue[choice[hued]])))
+            hue = float(np.clip(np.median(turn), -_HUE_BOUND, _HUE_BOUND))
+        b = _LIGHTING_BOUND
+        return cls(float(np.clip(light, -b, b)), float(np.clip(strength, -b, b)), hue)
 
 
 @dataclass(frozen=True)
