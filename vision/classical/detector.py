@@ -21,7 +21,7 @@ from vision.types import Detections
 from .blobs import StillBlobs, find_blobs, fit_blobs, merged
 from .candidates import Candidates
 from .config import ClassicalConfig
-from .identity import BallSet, Colour, ColourMemo
+from .identity import BallSet, Colour, ColourMemo, balanced
 from .kernels import EPS, bound
 from .levels import Geometry, Pyramid, Scene
 
@@ -157,7 +157,10 @@ class ClassicalDetector:
         }
         if not keep.any():
             return Detections.empty()
-        choice, distance = self._balls.name(colour.subset(keep))
+        seen = colour.subset(keep)
+        if self._balls.has_white:
+            seen = balanced(scene, cand.xy[keep], seen, self.config)
+        choice, distance = self._balls.name(seen)
         fit = bound((cand.coverage[keep] - min_cov[keep]) / (1.0 - min_cov[keep] + EPS), 0.0, 1.0)
         scale = self.config.colour_scale
         confidence = (0.5 + 0.5 * fit) * scale / (scale + distance)

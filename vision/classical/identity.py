@@ -18,6 +18,7 @@ from scipy.optimize import linear_sum_assignment
 from arbiter.balls import APPEARANCE_CLASSES, BallLook
 from arbiter.games import BilliardsSpec
 
+from .balance import white_gains
 from .coherence import ring_coherence
 from .config import ClassicalConfig
 from .kernels import EPS, LUMA, bound
@@ -130,6 +131,11 @@ class BallSet:
             np.array([v[5] for v in values], bool),
             np.array([counts[k] for k in rows], np.int64),
         )
+
+    @property
+    def has_white(self) -> bool:
+        """Whether the game has a white ball (the reference of ``balanced``): not pyramid's ivory set."""
+        return bool((~self.coloured & (self.shares[:, 1] > 0.9)).any())
 
     def costs(self, colour: Colour, lighting: Lighting | None = None) -> np.ndarray:
         """Colour distance (N, P) of every ball to every class, under ``lighting`` (how this frame's light
@@ -282,13 +288,31 @@ class ColourMemo:
         return colour
 
 
-def _colour_pixels(scene: Scene, xy: np.ndarray) -> np.ndarray:
-    """Every ball's pixels (N, K, 3) inside ``colour_radius``, divided by the cloth luma there."""
+def balanced(scene: Scene, xy: np.ndarray, colour: Colour, config: ClassicalConfig) -> Colour:
+    """The colour of the balls at fine-level points ``xy`` (N, 2), read again through the white balance
+    the whitest of them gives (``balance``); ``colour`` (their plain reading) when none is white enough."""
+    gains = white_gains(_raw_pixels(scene, xy))
+    if gains is None:
+        return colour
+    return Colour.measure(_colour_pixels(scene, xy, gains), config, colour.coherence)
+
+
+def _colour_pixels(scene: Scene, xy: np.ndarray, gains: np.ndarray | None = None) -> np.ndarray:
+    """Every ball's pixels (N, K, 3) inside ``colour_radius``, through the white balance ``gains`` (3,)
+    where given, divided by the cloth luma there."""
+    raw = _raw_pixels(scene, xy)
+    if gains is not None:
+        raw = raw * gains
+    cloth_luma = np.maximum(scene.cloth_at(xy) @ LUMA, 1.0)
+    return np.asarray(raw / cloth_luma[:, None, None])
+
+
+def _raw_pixels(scene: Scene, xy: np.ndarray) -> np.ndarray:
+    """Every ball's pixels (N, K, 3, float32 BGR) inside ``colour_radius``."""
     fine = scene.fine
     hf, wf = fine.shape[:2]
     base = np.round(xy).astype(np.int64)
     off = scene.pyramid.colour_offsets
     xs = bound(base[:, 0, None] + off[None, :, 0], 0, wf - 1)
     ys = bound(base[:, 1, None] + off[None, :, 1], 0, hf - 1)
-    cloth_luma = np.maximum(scene.cloth_at(xy) @ LUMA, 1.0)
-    return np.asarray(fine[ys, xs].astype(np.float32) / cloth_luma[:, None, None])
+    return np.asarray(fine[ys, xs].astype(np.float32))
