@@ -15,6 +15,7 @@ from datasets.billiards.detector_data import DatasetRecipe
 from datasets.billiards.render import bench
 from evaluation.bench import PEER_LONG_SIDE, bench_pipeline
 from evaluation.billiards import evaluate_dir
+from evaluation.real_balls import BallRow, evaluate_real_balls, format_balls_report, load_start
 from evaluation.train_detector import TrainSettings
 from evaluation.train_detector import train_detector as train
 
@@ -23,15 +24,46 @@ bench_app = typer.Typer(help="Measure speed, side by side with a peer, in one ru
 train_app = typer.Typer(help="Train models from synthetic data.", no_args_is_help=True)
 
 
+def _real_balls(as_json: bool) -> None:
+    """Ball detection on the real labelled photos and the second-look renders, beside the figures of the
+    detector before issue 10 (``evaluation.real_balls``)."""
+
+    def progress(row: BallRow) -> None:
+        if not as_json:
+            typer.echo(f"{row.name} ({row.setting}, {row.light})", err=True)
+
+    report = evaluate_real_balls(on_row=progress)
+    start = load_start()
+    if as_json:
+        typer.echo(json.dumps({**report.to_dict(), "start": start["groups"] if start else None}))
+        return
+    typer.echo(format_balls_report(report, start))
+
+
+# Evaluations on the labelled sets kept in the repository, by the name ``arbiter eval NAME`` takes.
+NAMED_EVALS = {"real-balls": _real_balls}
+
+
 @app.command("eval")
 def eval_(
-    root: Annotated[Path, typer.Argument(help="A folder written by 'arbiter synth billiards'.")],
+    root: Annotated[
+        Path,
+        typer.Argument(
+            help="A folder written by 'arbiter synth billiards', or the name of an evaluation on the "
+            f"repository's labelled sets: {', '.join(NAMED_EVALS)}."
+        ),
+    ],
     work: Annotated[Path, typer.Option(help="Where the pipeline's own outputs go.")] = Path("out/eval"),
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
     detector: Annotated[str, typer.Option(help="classical or yolo.")] = "classical",
     shots: Annotated[int | None, typer.Option(help="Score only the first N shots.")] = None,
 ) -> None:
-    """Run the whole pipeline on synthetic shots and score it against their truth, beside ByteTrack."""
+    """Run the whole pipeline on synthetic shots and score it against their truth, beside ByteTrack; or
+    run a named evaluation (``real-balls``: ball detection on the real photos, now and at the start)."""
+    named = NAMED_EVALS.get(str(root))
+    if named is not None and not root.exists():
+        named(as_json)
+        return
 
     def progress(name: str, info: dict[str, Any]) -> None:
         if not as_json:
