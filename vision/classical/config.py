@@ -66,10 +66,11 @@ class ClassicalConfig:
     min_coherence: float = 0.7
     min_cluster_coherence: float = 0.8
     # A lone ball without a glint (diffuse light, or a white ball whose highlight is clipped to its body's
-    # level) is kept when its outline is this circular and this strong all round: no dull thing on a
-    # table is that round (pocket mouths show their jaws, shadows fade).
-    plain_coherence: float = 0.9
-    plain_outline: float = 0.4
+    # level) is kept when its outline is this circular and this strong all round: on the real photos and
+    # renders, the dull things that are as round (a marker's dot, the rail's edge) show no outline there
+    # (<= 0.13), and balls without a glint >= 0.22.
+    plain_coherence: float = 0.8
+    plain_outline: float = 0.2
     # Colour is read inside this share of the radius: the rim picks up the cloth's reflection and shadow.
     colour_radius: float = 0.85
     # The brightest share of a ball's pixels is its specular highlight and is left out of its colour.
