@@ -28,6 +28,11 @@ from .levels import Geometry, Pyramid, Scene
 _PACKED_OUTLINE = 0.5  # share of min_outline a ball packed between two found balls needs
 _TOUCH = (1.7, 2.3)  # radii between the centres of touching balls (perspective, fit error)
 _PACKED_ROUNDS = 3
+# The balls' own size: a frame with this many balls whose median fitted radius is outside this share of
+# the expected one rebuilds the detector at it, at most this often.
+_RESIZE_MIN_BALLS = 3
+_RESIZE_KEEP = (0.95, 1.1)
+_RESIZE_ROUNDS = 2
 
 
 def _packed(xy: np.ndarray, candidate: np.ndarray, kept: np.ndarray, radius: float) -> np.ndarray:
@@ -84,6 +89,7 @@ class ClassicalDetector:
         self._still: StillBlobs = StillBlobs(config.reuse_still)
         self._colours: ColourMemo = ColourMemo(config)
         self._last: Detections | None = None
+        self._sized: bool = False  # whether a frame has confirmed the balls' radius (``_resized``)
         # Every circle of the last frame with the measures it was judged on: for tuning and diagnosis.
         self.last_candidates: dict[str, Any] | None = None
 
@@ -100,6 +106,30 @@ class ClassicalDetector:
         image = np.asarray(image)
         if image.ndim != 3 or image.shape[2] != 3 or image.dtype != np.uint8:
             raise ValueError(f"detect needs an H x W x 3 uint8 BGR image, got {image.dtype} {image.shape}")
+        found = self._detect(image)
+        for _ in range(_RESIZE_ROUNDS):
+            if self._sized:
+                break
+            found = self._resized(image, found)
+        return found
+
+    def _resized(self, image: np.ndarray, found: Detections) -> Detections:
+        """The first frame with a few balls says how big they really look: when their fitted radii sit at
+        the edge of the sizes tried (the calibration's radius is off by more than ~10 %: a wrong table
+        size, a camera height misjudged), the detector is rebuilt at their median radius and looks again."""
+        if len(found) < _RESIZE_MIN_BALLS:
+            return found
+        ratio = float(np.median(found.radius_px)) / self.radius
+        if _RESIZE_KEEP[0] <= ratio <= _RESIZE_KEEP[1]:
+            self._sized = True
+            return found
+        self.radius *= ratio
+        self._pyramid = Pyramid.build(self.radius, self.config)
+        self._geometry, self._cloth = None, None
+        self.reset()
+        return self._detect(image)
+
+    def _detect(self, image: np.ndarray) -> Detections:
         geo = self._geometry_for(image)
         levels = [image[geo.y0 : geo.y1, geo.x0 : geo.x1]]
         for _ in range(self._pyramid.coarse):
