@@ -21,9 +21,9 @@ ball hidden under an overlay is neither right nor wrong. Colour right compares c
 number's colour, the cue ball and snooker's white as white), and only where the label's ball set is the
 game's (a UK eight-ball set refereed as straight pool has no numbers to name).
 
-``evaluate_real_balls`` is what ``arbiter eval real-balls`` calls; ``format_balls_report`` prints it beside the
-figures of the detector as it was before the work of issue 10 (``START``, recorded by running this module
-on that commit).
+``evaluate_real_balls`` is what ``arbiter eval real-balls`` calls; ``format_balls_report`` prints it beside
+the figures of the detector as it was before the work of issue 10 (``START``, recorded by running this
+module on that commit).
 """
 
 from __future__ import annotations
