@@ -1,8 +1,10 @@
 """The classical detector: the pyramid, the cloth, candidate circles, then judging and naming them.
 
 A circle is kept when it is covered, outlined all round (or packed between two kept balls, as inside a
-rack), and shiny: every ball shows a glint above its body colour, which pocket mouths, sleeves, hands and
-shadows do not. Kept circles are named over the game's ball set (``identity``).
+rack), round (``coherence``) and shiny: every ball shows a glint above its body colour, which pocket
+mouths, sleeves, hands and shadows do not; a lone ball without a glint is kept on its round outline alone.
+The first frame with a few balls sets their size (``_resized``). Kept circles are named over the game's
+ball set (``identity``), through the white balance of the whitest ball (``balance``).
 """
 
 from __future__ import annotations
