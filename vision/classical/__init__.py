@@ -37,8 +37,9 @@ colour.
 
 The package, by stage: ``config`` (every threshold), ``levels`` (the pyramid, the table's geometry, one
 frame as the fits see it), ``kernels`` (the array primitives), ``blobs`` (candidate finding, reuse of still
-blobs), ``isolated`` and ``cluster`` (the circle fits), ``coherence`` (how round an outline is), ``balance`` (white
-balance from the balls), ``identity`` (colour and naming over the game's ball set), ``detector`` (the class that composes them).
+blobs), ``isolated`` and ``cluster`` (the circle fits), ``coherence`` (how round an outline is),
+``balance`` (white balance from the balls), ``identity`` (colour and naming over the game's ball set),
+``detector`` (the class that composes them).
 """
 
 from __future__ import annotations
