@@ -126,10 +126,12 @@ class ClassicalConfig:
         if (
             self.min_edge < 0
             or self.min_outline < 0
+            or self.plain_outline < 0
             or self.min_glint < 0
             or self.white_luma <= 0
             or self.colour_scale <= 0
         ):
             raise ValueError(
-                "ClassicalConfig.min_edge, min_outline, min_glint must be >= 0; white_luma, colour_scale > 0"
+                "ClassicalConfig.min_edge, min_outline, plain_outline, min_glint must be >= 0; white_luma, "
+                "colour_scale > 0"
             )
