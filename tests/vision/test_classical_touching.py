@@ -89,3 +89,21 @@ def test_no_ball_is_found_twice_when_the_calibration_misjudges_its_size(table_vi
     assert gaps.min() >= 1.5 * min(o.radius_px for o in objects), "two detections closer than a ball allows"
     # The first frame's balls tell the detector their real size (``ClassicalDetector._resized``).
     assert near.any(axis=1).mean() >= 0.9, f"most balls still found with the radius off by {scale}"
+
+
+def test_with_the_white_potted_no_coloured_ball_becomes_the_white(table_view) -> None:
+    """The white balance comes from the ball named white; with the white gone the palest ball (the pink)
+    must not be taken for it and tint every other ball."""
+    table, camera, renderer, mask = table_view
+    balls = [b for b in _layout(table) if b.id != "white"]
+    frame = renderer.render([SceneSample(0.0, tuple(balls))])
+    found = ClassicalDetector(SNOOKER, ball_radius_from_camera(camera, table), mask).detect(frame.image)
+    objects = [o for o in frame.objects if not o.hidden]
+    near = _matches(
+        found.xy_px, np.array([o.xy_px for o in objects]), np.array([o.radius_px for o in objects])
+    )
+    named = {
+        objects[j].id.split(":")[0]: found.class_names[int(near[j].argmax())] for j in range(len(objects))
+    }
+    assert "white" not in found.class_names, f"a ball named white with the white potted: {named}"
+    assert named == {b: b for b in named}, f"misnamed: {named}"

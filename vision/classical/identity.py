@@ -18,7 +18,7 @@ from scipy.optimize import linear_sum_assignment
 from arbiter.balls import APPEARANCE_CLASSES, BallLook
 from arbiter.games import BilliardsSpec
 
-from .balance import white_gains
+from .balance import white_gains, whitest
 from .coherence import ring_coherence
 from .config import ClassicalConfig
 from .kernels import EPS, LUMA, bound
@@ -133,9 +133,11 @@ class BallSet:
         )
 
     @property
-    def has_white(self) -> bool:
-        """Whether the game has a white ball (the reference of ``balanced``): not pyramid's ivory set."""
-        return bool((~self.coloured & (self.shares[:, 1] > 0.9)).any())
+    def white(self) -> int | None:
+        """The white ball's class (index into this set), the reference of ``balanced``; None for a set
+        without one (pyramid's ivory balls)."""
+        rows = np.nonzero(~self.coloured & (self.shares[:, 1] > 0.9))[0]
+        return int(rows[0]) if len(rows) else None
 
     def costs(self, colour: Colour, lighting: Lighting | None = None) -> np.ndarray:
         """Colour distance (N, P) of every ball to every class, under ``lighting`` (how this frame's light
@@ -288,12 +290,15 @@ class ColourMemo:
         return colour
 
 
-def balanced(scene: Scene, xy: np.ndarray, colour: Colour, config: ClassicalConfig) -> Colour:
+def balanced(
+    scene: Scene, xy: np.ndarray, colour: Colour, white: int | None, config: ClassicalConfig
+) -> Colour | None:
     """The colour of the balls at fine-level points ``xy`` (N, 2), read again through the white balance
-    the whitest of them gives (``balance``); ``colour`` (their plain reading) when none is white enough."""
-    gains = white_gains(_raw_pixels(scene, xy))
+    that ball ``white`` gives (``balance``; None: the whitest of them); None when it gives none."""
+    raw = _raw_pixels(scene, xy)
+    gains = white_gains(raw[whitest(raw) if white is None else white])
     if gains is None:
-        return colour
+        return None
     return Colour.measure(_colour_pixels(scene, xy, gains), config, colour.coherence)
 
 
