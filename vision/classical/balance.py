@@ -38,9 +38,9 @@ def white_gains(px: np.ndarray) -> np.ndarray | None:
     """Per-channel gains (3,) that make the white ball grey, from its pixels ``px`` (K, 3, raw BGR); None
     when it is too tinted to be believed (or the light is white already)."""
     luma = px @ LUMA
-    body = luma <= np.quantile(luma, _HIGHLIGHT)
+    body = luma <= _at_quantile(luma, _HIGHLIGHT)
     least = px.min(axis=1)
-    chosen = body & (least >= np.quantile(least[body], _WHITEST))
+    chosen = body & (least >= _at_quantile(least[body], _WHITEST))
     if not chosen.any():
         return None
     ref = px[chosen].mean(axis=0)
@@ -50,3 +50,10 @@ def white_gains(px: np.ndarray) -> np.ndarray | None:
     if np.abs(gains - 1.0).max() < _NEUTRAL:
         return None
     return np.asarray(gains, np.float32)
+
+
+def _at_quantile(values: np.ndarray, q: float) -> float:
+    """The value at quantile ``q`` of ``values`` (1-D, not empty), nearest below: a partition, not a sort
+    (this runs on every frame in which a ball moved)."""
+    k = int(q * (len(values) - 1))
+    return float(np.partition(values, k)[k])
