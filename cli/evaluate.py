@@ -17,6 +17,7 @@ from datasets.billiards.render import bench
 from evaluation.bench import PEER_LONG_SIDE, bench_pipeline
 from evaluation.billiards import evaluate_dir
 from evaluation.cross_look import SCENES, VIEWS_PER_SCENE, evaluate_cross_look, format_report, generate_views
+from evaluation.real_balls import BallRow, evaluate_real_balls, format_balls_report, load_start
 from evaluation.train_detector import TrainSettings
 from evaluation.train_detector import train_detector as train
 
@@ -34,7 +35,7 @@ class _EvalGroup(TyperGroup):
 
 app = typer.Typer(
     cls=_EvalGroup,
-    help="Score Arbiter against the truth: ROOT (synthetic shots; the shots command) or cross-look.",
+    help="Score Arbiter against the truth: ROOT (synthetic shots; the shots command), real-balls, cross-look.",
     no_args_is_help=True,
 )
 bench_app = typer.Typer(help="Measure speed, side by side with a peer, in one run.", no_args_is_help=True)
@@ -60,6 +61,25 @@ def eval_(
     except FileNotFoundError as exc:
         fail(str(exc))
     typer.echo(json.dumps(figures, indent=None if as_json else 1))
+
+
+@app.command("real-balls")
+def eval_real_balls(
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Ball detection on the real labelled photos and the second-look renders (found, precision, colour
+    right per setting and light), beside the figures of the detector before issue 10 in the same output."""
+
+    def progress(row: BallRow) -> None:
+        if not as_json:
+            typer.echo(f"{row.name} ({row.setting}, {row.light})", err=True)
+
+    report = evaluate_real_balls(on_row=progress)
+    start = load_start()
+    if as_json:
+        typer.echo(json.dumps({**report.to_dict(), "start": start["groups"] if start else None}))
+        return
+    typer.echo(format_balls_report(report, start))
 
 
 @app.command("cross-look")

@@ -17,20 +17,29 @@ own small window at a finer level:
   ball (the cue, chalk lines). Blobs of rack size are searched at a finer level, where the seams show.
 
 A circle is kept when it is covered, outlined all round (or packed between two kept balls, as inside a
-rack), and shiny: every ball shows a glint above its body colour, which pocket mouths, sleeves, hands and
-shadows do not. Blobs whose pixels have not changed since the last frame keep their circles, so balls at
-rest, most of a match, cost almost nothing.
+rack), round (``coherence``: the edge energy on its rim runs along the circle, which pocket nets, printed
+markers, score-bar letters and sleeves do not) and shiny: every ball shows a glint above its body colour,
+which pocket mouths, sleeves, hands and shadows do not; a lone ball without one (a white whose highlight
+clips, a ball under diffuse light) is kept on its round outline alone. The first frame with a few balls
+checks their size against the calibration's and rebuilds the detector at theirs when it is off. Blobs
+whose pixels have not changed since the last frame keep their circles, so balls at rest, most of a match,
+cost almost nothing.
 
 Identity is read from the pixels inside each circle, measured against the cloth brightness next to it
-(both are lit by the same lamp): the shares of dark, white and coloured pixels (black ball, cue ball, pool
-stripes) and the hue and strength of the most saturated ones. Each frame's balls are then assigned to the
-game's classes respecting how many balls share each look (fifteen reds, one of each pool ball), which
-settles look-alikes such as pool 3 and 7 by comparison rather than by absolute colour.
+(both are lit by the same lamp) and, where the game has a white ball, through the white balance the
+whitest ball gives (``balance``): the shares of dark, white and coloured pixels (black ball, cue ball, pool
+stripes), the hue and strength of the most saturated ones, and the brightness. Each frame's balls are then
+assigned to the game's classes by a Hungarian assignment that respects how many balls share each look
+(fifteen reds, one of each pool ball), twice: the second time relative to the frame's lighting as the first
+assignment shows it (how much brighter, paler and turned in hue the balls are than their classes), which
+settles look-alikes such as pool 3 and 7 or snooker's brown and red by comparison rather than by absolute
+colour.
 
 The package, by stage: ``config`` (every threshold), ``levels`` (the pyramid, the table's geometry, one
 frame as the fits see it), ``kernels`` (the array primitives), ``blobs`` (candidate finding, reuse of still
-blobs), ``isolated`` and ``cluster`` (the circle fits), ``identity`` (colour and naming over the game's ball
-set), ``detector`` (the class that composes them).
+blobs), ``isolated`` and ``cluster`` (the circle fits), ``coherence`` (how round an outline is),
+``balance`` (white balance from the balls), ``identity`` (colour and naming over the game's ball set),
+``detector`` (the class that composes them).
 """
 
 from __future__ import annotations

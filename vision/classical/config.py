@@ -58,6 +58,19 @@ class ClassicalConfig:
     # Every ball is shiny: its brightest pixel must stand this far (cloth brightnesses) above its median.
     # Pocket mouths, sleeves, hands and shadows stay below ~0.25; the dullest balls reach ~0.5.
     min_glint: float = 0.35
+    # The outline must be a circle: the share of the edge energy on the ring that runs along it
+    # (``coherence``: 1 for a circle, 0.5 for edges in every direction). Lone balls score >= 0.72 even
+    # green on green; pocket mouths, markers and sleeves that pass the other tests 0.45-0.7. In a cluster
+    # the bar is higher (pocket nets, letters of a score bar and the rims of hands score up to 0.78 there,
+    # balls >= 0.8), except for a ball packed between two found balls, whose rim is seams with them.
+    min_coherence: float = 0.7
+    min_cluster_coherence: float = 0.8
+    # A lone ball without a glint (diffuse light, or a white ball whose highlight is clipped to its body's
+    # level) is kept when its outline is this circular and this strong all round: on the real photos and
+    # renders, the dull things that are as round (a marker's dot, the rail's edge) show no outline there
+    # (<= 0.13), and balls without a glint >= 0.22.
+    plain_coherence: float = 0.8
+    plain_outline: float = 0.2
     # Colour is read inside this share of the radius: the rim picks up the cloth's reflection and shadow.
     colour_radius: float = 0.85
     # The brightest share of a ball's pixels is its specular highlight and is left out of its colour.
@@ -93,6 +106,9 @@ class ClassicalConfig:
             "dark_saturation",
             "white_saturation",
             "opening",
+            "min_coherence",
+            "min_cluster_coherence",
+            "plain_coherence",
         ):
             v = getattr(self, name)
             if not 0.0 < v < 1.0:
@@ -110,10 +126,12 @@ class ClassicalConfig:
         if (
             self.min_edge < 0
             or self.min_outline < 0
+            or self.plain_outline < 0
             or self.min_glint < 0
             or self.white_luma <= 0
             or self.colour_scale <= 0
         ):
             raise ValueError(
-                "ClassicalConfig.min_edge, min_outline, min_glint must be >= 0; white_luma, colour_scale > 0"
+                "ClassicalConfig.min_edge, min_outline, plain_outline, min_glint must be >= 0; white_luma, "
+                "colour_scale > 0"
             )

@@ -1,8 +1,10 @@
 """The classical detector: the pyramid, the cloth, candidate circles, then judging and naming them.
 
 A circle is kept when it is covered, outlined all round (or packed between two kept balls, as inside a
-rack), and shiny: every ball shows a glint above its body colour, which pocket mouths, sleeves, hands and
-shadows do not. Kept circles are named over the game's ball set (``identity``).
+rack), round (``coherence``) and shiny: every ball shows a glint above its body colour, which pocket
+mouths, sleeves, hands and shadows do not; a lone ball without a glint is kept on its round outline alone.
+The first frame with a few balls sets their size (``_resized``). Kept circles are named over the game's
+ball set (``identity``), through the white balance of the whitest ball (``balance``).
 """
 
 from __future__ import annotations
@@ -21,13 +23,22 @@ from vision.types import Detections
 from .blobs import StillBlobs, find_blobs, fit_blobs, merged
 from .candidates import Candidates
 from .config import ClassicalConfig
-from .identity import BallSet, Colour, ColourMemo
+from .identity import BallSet, Colour, ColourMemo, balanced
 from .kernels import EPS, bound
 from .levels import Geometry, Pyramid, Scene
 
 _PACKED_OUTLINE = 0.5  # share of min_outline a ball packed between two found balls needs
 _TOUCH = (1.7, 2.3)  # radii between the centres of touching balls (perspective, fit error)
 _PACKED_ROUNDS = 3
+# The balls' own size: a frame with this many balls whose median fitted radius is outside this share of
+# the expected one rebuilds the detector at it, at most this often.
+_RESIZE_MIN_BALLS = 3
+_RESIZE_KEEP = (0.95, 1.1)
+_RESIZE_ROUNDS = 2
+# The whitest ball's white balance, when no ball is named white, is kept when it names the frame no worse
+# than this (mean colour distance, as a share of the plain naming's): from a white under tinted light it
+# measures 0.88-1.03 on the real photos, from a pink with the white potted ~1.6 on the bundled clip.
+_BALANCE_GAIN = 1.1
 
 
 def _packed(xy: np.ndarray, candidate: np.ndarray, kept: np.ndarray, radius: float) -> np.ndarray:
@@ -84,6 +95,7 @@ class ClassicalDetector:
         self._still: StillBlobs = StillBlobs(config.reuse_still)
         self._colours: ColourMemo = ColourMemo(config)
         self._last: Detections | None = None
+        self._sized: bool = False  # whether a frame has confirmed the balls' radius (``_resized``)
         # Every circle of the last frame with the measures it was judged on: for tuning and diagnosis.
         self.last_candidates: dict[str, Any] | None = None
 
@@ -100,6 +112,30 @@ class ClassicalDetector:
         image = np.asarray(image)
         if image.ndim != 3 or image.shape[2] != 3 or image.dtype != np.uint8:
             raise ValueError(f"detect needs an H x W x 3 uint8 BGR image, got {image.dtype} {image.shape}")
+        found = self._detect(image)
+        for _ in range(_RESIZE_ROUNDS):
+            if self._sized:
+                break
+            found = self._resized(image, found)
+        return found
+
+    def _resized(self, image: np.ndarray, found: Detections) -> Detections:
+        """The first frame with a few balls says how big they really look: when their fitted radii sit at
+        the edge of the sizes tried (the calibration's radius is off by more than ~10 %: a wrong table
+        size, a camera height misjudged), the detector is rebuilt at their median radius and looks again."""
+        if len(found) < _RESIZE_MIN_BALLS:
+            return found
+        ratio = float(np.median(found.radius_px)) / self.radius
+        if _RESIZE_KEEP[0] <= ratio <= _RESIZE_KEEP[1]:
+            self._sized = True
+            return found
+        self.radius *= ratio
+        self._pyramid = Pyramid.build(self.radius, self.config)
+        self._geometry, self._cloth = None, None
+        self.reset()
+        return self._detect(image)
+
+    def _detect(self, image: np.ndarray) -> Detections:
         geo = self._geometry_for(image)
         levels = [image[geo.y0 : geo.y1, geo.x0 : geo.x1]]
         for _ in range(self._pyramid.coarse):
@@ -141,7 +177,7 @@ class ClassicalDetector:
             return Detections.empty()
         geo, fine_levels = scene.geo, self._pyramid.fine
         xy_full = 2**fine_levels * (cand.xy + 0.5) - 0.5 + np.array([geo.x0, geo.y0], np.float64)
-        colour = self._colours.measure(scene, cand.xy)
+        colour = self._colours.measure(scene, cand.xy, cand.radius)
         keep, min_cov = self._balls_among(cand, colour, geo.centre_ok(xy_full))
         self.last_candidates = {
             "xy_px": xy_full,
@@ -151,18 +187,35 @@ class ClassicalDetector:
             "seeded": cand.seeded,
             "outline": cand.outline,
             "glint": colour.glint,
+            "coherence": colour.coherence,
+            "light": colour.light,
             "kept": keep,
         }
         if not keep.any():
             return Detections.empty()
-        cost = self._balls.costs(colour.subset(keep))
-        choice = self._balls.assign(cost)
-        distance = cost[np.arange(len(choice)), choice]
+        choice, distance = self._name(scene, cand.xy[keep], colour.subset(keep))
         fit = bound((cand.coverage[keep] - min_cov[keep]) / (1.0 - min_cov[keep] + EPS), 0.0, 1.0)
         scale = self.config.colour_scale
         confidence = (0.5 + 0.5 * fit) * scale / (scale + distance)
         radius = cand.radius[keep] * 2**fine_levels
         return Detections(xy_full[keep], radius, self._balls.cls[choice], confidence)
+
+    def _name(self, scene: Scene, xy: np.ndarray, seen: Colour) -> tuple[np.ndarray, np.ndarray]:
+        """Class (into the ball set) and colour distance of the balls at fine-level points ``xy``: named as
+        they look, then again through the white balance of the ball named white; when none is (a tinted
+        light can make the white read as pink), of the whitest ball, kept only if it names the frame no
+        worse (``balance``)."""
+        choice, distance = self._balls.name(seen)
+        if self._balls.white is None:
+            return choice, distance
+        named = np.nonzero(choice == self._balls.white)[0]
+        again = balanced(scene, xy, seen, int(named[0]) if len(named) else None, self.config)
+        if again is None:
+            return choice, distance
+        choice2, distance2 = self._balls.name(again)
+        if len(named) or distance2.mean() < _BALANCE_GAIN * distance.mean():
+            return choice2, distance2
+        return choice, distance
 
     def _balls_among(
         self, cand: Candidates, colour: Colour, centre_ok: np.ndarray
@@ -176,8 +229,13 @@ class ClassicalDetector:
             np.where(cand.seeded, cfg.min_seed_coverage, cfg.min_coverage),
         )
         plausible = centre_ok & (cand.coverage >= min_cov) & (cand.edge >= cfg.min_edge)
-        plausible &= colour.glint >= cfg.min_glint
-        keep = plausible & (cand.outline >= cfg.min_outline)
+        plain = (
+            ~cand.cluster & (colour.coherence >= cfg.plain_coherence) & (cand.outline >= cfg.plain_outline)
+        )
+        plausible &= (colour.glint >= cfg.min_glint) | plain
+        plausible &= colour.coherence >= cfg.min_coherence
+        round_ = ~cand.cluster | (colour.coherence >= cfg.min_cluster_coherence)
+        keep = plausible & round_ & (cand.outline >= cfg.min_outline)
         keep |= _packed(
             cand.xy,
             plausible & (cand.outline >= _PACKED_OUTLINE * cfg.min_outline),

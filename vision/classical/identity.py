@@ -13,10 +13,13 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
+from scipy.optimize import linear_sum_assignment
 
 from arbiter.balls import APPEARANCE_CLASSES, BallLook
 from arbiter.games import BilliardsSpec
 
+from .balance import white_gains, whitest
+from .coherence import ring_coherence
 from .config import ClassicalConfig
 from .kernels import EPS, LUMA, bound
 from .levels import Scene
@@ -40,6 +43,13 @@ _SHARES_IVORY = (0.0, 0.6, 0.4)  # pyramid balls: ivory is pale enough to read p
 # Weights of the colour distance: pixel shares (L1, 0..2), hue (half-turns, 0..1), colour strength and
 # brightness (absolute log ratios).
 _W_SHARES, _W_HUE, _W_STRENGTH, _W_LIGHT = 1.0, 2.0, 0.5, 0.5
+# Brightness also tells coloured balls apart (pink from brown and red, brown from black), once the frame's
+# lighting is allowed for (``Lighting``).
+_W_LIGHT_HUED = 0.5
+_LIGHTING_ROUNDS = 2
+_LIGHTING_MIN_BALLS = 3
+_LIGHTING_BOUND = 1.0  # log units: at most e times brighter or dimmer than the prototypes
+_HUE_BOUND = math.radians(30.0)  # the most a tint may turn every ball's hue
 # A prototype colour greyer than this (saturation) has no hue; a grey one darker than this (relative to a
 # typical cloth, after shading) is a black ball.
 _GREY, _BLACK = 0.3, 0.45
@@ -122,34 +132,77 @@ class BallSet:
             np.array([counts[k] for k in rows], np.int64),
         )
 
-    def costs(self, colour: Colour) -> np.ndarray:
-        """Colour distance (N, P) of every ball to every class."""
+    @property
+    def white(self) -> int | None:
+        """The white ball's class (index into this set), the reference of ``balanced``; None for a set
+        without one (pyramid's ivory balls)."""
+        rows = np.nonzero(~self.coloured & (self.shares[:, 1] > 0.9))[0]
+        return int(rows[0]) if len(rows) else None
+
+    def costs(self, colour: Colour, lighting: Lighting | None = None) -> np.ndarray:
+        """Colour distance (N, P) of every ball to every class, under ``lighting`` (how this frame's light
+        shifts every ball's brightness and colour strength from a typical cloth's)."""
+        lighting = lighting or Lighting()
         cost = _W_SHARES * np.abs(colour.shares[:, None, :] - self.shares[None, :, :]).sum(axis=2)
-        turn = np.abs(np.angle(np.exp(1j * (colour.hue[:, None] - self.hue[None, :])))) / np.pi
-        strength = np.abs(np.log(np.maximum(colour.strength[:, None], EPS) / self.strength[None, :]))
+        turn = np.abs(np.angle(np.exp(1j * (colour.hue[:, None] - lighting.hue - self.hue[None, :])))) / np.pi
+        expected = np.maximum(self.strength[None, :] * math.exp(lighting.strength), EPS)
+        strength = np.abs(np.log(np.maximum(colour.strength[:, None], EPS) / expected))
         hued = np.where(colour.has_hue[:, None], _W_HUE * turn + _W_STRENGTH * strength, _W_HUE)
-        light = _W_LIGHT * np.abs(colour.light[:, None] - self.light[None, :])
-        total: np.ndarray = cost + np.where(self.coloured[None, :], hued, light)
+        light = np.abs(colour.light[:, None] - lighting.light - self.light[None, :])
+        coloured = hued + _W_LIGHT_HUED * light
+        total: np.ndarray = cost + np.where(self.coloured[None, :], coloured, _W_LIGHT * light)
         return total
 
     def assign(self, cost: np.ndarray) -> np.ndarray:
-        """Class index (into this set) per ball: each ball's nearest class, then, while a class holds more
-        balls than the game has, the ball that loses least by moving goes to its best class with room.
-        When every class is full (more balls found than exist), the rest keep their nearest class."""
+        """Class index (into this set) per ball: the assignment of least total cost (Hungarian) in which no
+        class holds more balls than the game has (fifteen reds, one of each colour; one of each pool
+        number). When more balls are found than exist, the rest keep their nearest class."""
+        slots = np.repeat(np.arange(len(self.cls)), self.count)
+        rows, cols = linear_sum_assignment(cost[:, slots])
         choice: np.ndarray = cost.argmin(axis=1)
-        for _ in range(2 * len(choice)):
-            held = np.bincount(choice, minlength=len(self.cls))
-            over = np.nonzero(held > self.count)[0]
-            room = held < self.count
-            if len(over) == 0 or not room.any():
-                break
-            rows = np.nonzero(choice == over[0])[0]
-            alt = np.where(room[None, :], cost[rows], np.inf)
-            best = alt.argmin(axis=1)
-            regret = alt[np.arange(len(rows)), best] - cost[rows, over[0]]
-            k = int(regret.argmin())
-            choice[rows[k]] = best[k]
+        choice[rows] = slots[cols]
         return choice
+
+    def name(self, colour: Colour) -> tuple[np.ndarray, np.ndarray]:
+        """Class index per ball and its colour distance, named relative to this frame's lighting: assign
+        under a typical light, estimate how the frame's light differs from the balls so named (their median
+        brightness and colour-strength offsets from their classes), and assign again under it."""
+        lighting = Lighting()
+        for _ in range(_LIGHTING_ROUNDS):
+            cost = self.costs(colour, lighting)
+            choice = self.assign(cost)
+            lighting = Lighting.of(colour, self, choice)
+        cost = self.costs(colour, lighting)
+        choice = self.assign(cost)
+        return choice, cost[np.arange(len(choice)), choice]
+
+
+@dataclass(frozen=True)
+class Lighting:
+    """How a frame's light moves the balls' measures from what they are next to a typical cloth: log
+    offsets of brightness and of colour strength (a dim or bright lamp over a pale or dark cloth; a
+    projector's washed-out colour). Zero: the prototypes as they are."""
+
+    light: float = 0.0
+    strength: float = 0.0
+    hue: float = 0.0  # radians: the turn a tinted light gives every colour
+
+    @classmethod
+    def of(cls, colour: Colour, balls: BallSet, choice: np.ndarray) -> Lighting:
+        """The median offsets of the balls named ``choice`` from their classes, bounded (one misnamed ball
+        cannot move them; with fewer than ``_LIGHTING_MIN_BALLS`` balls there is nothing to learn from)."""
+        if len(choice) < _LIGHTING_MIN_BALLS:
+            return cls()
+        light = float(np.median(colour.light - balls.light[choice]))
+        hued = colour.has_hue & balls.coloured[choice]
+        strength, hue = 0.0, 0.0
+        if hued.sum() >= _LIGHTING_MIN_BALLS:
+            ratio = np.maximum(colour.strength[hued], EPS) / balls.strength[choice[hued]]
+            strength = float(np.median(np.log(ratio)))
+            turn = np.angle(np.exp(1j * (colour.hue[hued] - balls.hue[choice[hued]])))
+            hue = float(np.clip(np.median(turn), -_HUE_BOUND, _HUE_BOUND))
+        b = _LIGHTING_BOUND
+        return cls(float(np.clip(light, -b, b)), float(np.clip(strength, -b, b)), hue)
 
 
 @dataclass(frozen=True)
@@ -162,8 +215,9 @@ class Colour:
     light: np.ndarray  # (N,) log median brightness relative to the cloth
     has_hue: np.ndarray  # (N,) bool
     glint: np.ndarray  # (N,) brightest pixel above the median, relative to the cloth
+    coherence: np.ndarray  # (N,) share of the outline's edge energy along the circle (``coherence``)
 
-    _FIELDS = ("shares", "hue", "strength", "light", "has_hue", "glint")
+    _FIELDS = ("shares", "hue", "strength", "light", "has_hue", "glint", "coherence")
 
     def subset(self, index: np.ndarray) -> Colour:
         return Colour(*(getattr(self, f)[index] for f in self._FIELDS))
@@ -173,8 +227,9 @@ class Colour:
         return cls(*(np.concatenate([getattr(p, f) for p in parts]) for f in cls._FIELDS))
 
     @classmethod
-    def measure(cls, px: np.ndarray, cfg: ClassicalConfig) -> Colour:
-        """``px`` (N, K, 3): each ball's pixels divided by the cloth luma next to it."""
+    def measure(cls, px: np.ndarray, cfg: ClassicalConfig, coherence: np.ndarray) -> Colour:
+        """``px`` (N, K, 3): each ball's pixels divided by the cloth luma next to it; ``coherence`` (N,)
+        its outline's."""
         p0, p1, p2 = px[..., 0], px[..., 1], px[..., 2]
         luma = LUMA[0] * p0 + LUMA[1] * p1 + LUMA[2] * p2
         ordered = np.sort(luma, axis=1)
@@ -196,7 +251,7 @@ class Colour:
         hue = np.arctan2(((0.5 * (p2 + p1) - p0) * w).sum(axis=1), ((p2 - p1) * w).sum(axis=1))
         strength = _row_quantile(chroma, coloured, _STRENGTH_QUANTILE)
         light = np.log(np.maximum(_row_quantile(luma, body, 0.5), 0.02))
-        return cls(shares, hue, strength, light, strong.sum(axis=1) >= _MIN_PIXELS, glint)
+        return cls(shares, hue, strength, light, strong.sum(axis=1) >= _MIN_PIXELS, glint, coherence)
 
 
 class ColourMemo:
@@ -211,15 +266,19 @@ class ColourMemo:
         self._rows: dict[tuple[float, float], int] = {}
         self._last: Colour | None = None
 
-    def measure(self, scene: Scene, xy: np.ndarray) -> Colour:
-        """The colour of the circles at fine-level points ``xy`` (N, 2) of ``scene``."""
+    def measure(self, scene: Scene, xy: np.ndarray, radius: np.ndarray) -> Colour:
+        """The colour of the circles at fine-level points ``xy`` (N, 2) of ``scene`` with fine-level
+        ``radius`` (N,)."""
         keys = [(x, y) for x, y in xy.tolist()]
         rows = np.array([self._rows.get(k, -1) for k in keys], np.int64)
         known = rows >= 0
         if known.all() and self._last is not None:
             colour = self._last.subset(rows)
         else:
-            fresh = Colour.measure(_colour_pixels(scene, xy[~known]), self.config)
+            new = ~known
+            fresh = Colour.measure(
+                _colour_pixels(scene, xy[new]), self.config, ring_coherence(scene, xy[new], radius[new])
+            )
             if known.any() and self._last is not None:
                 both = Colour.concat([self._last.subset(rows[known]), fresh])
                 order = np.concatenate([np.nonzero(known)[0], np.nonzero(~known)[0]])
@@ -231,13 +290,34 @@ class ColourMemo:
         return colour
 
 
-def _colour_pixels(scene: Scene, xy: np.ndarray) -> np.ndarray:
-    """Every ball's pixels (N, K, 3) inside ``colour_radius``, divided by the cloth luma there."""
+def balanced(
+    scene: Scene, xy: np.ndarray, colour: Colour, white: int | None, config: ClassicalConfig
+) -> Colour | None:
+    """The colour of the balls at fine-level points ``xy`` (N, 2), read again through the white balance
+    that ball ``white`` gives (``balance``; None: the whitest of them); None when it gives none."""
+    raw = _raw_pixels(scene, xy)
+    gains = white_gains(raw[whitest(raw) if white is None else white])
+    if gains is None:
+        return None
+    return Colour.measure(_colour_pixels(scene, xy, gains), config, colour.coherence)
+
+
+def _colour_pixels(scene: Scene, xy: np.ndarray, gains: np.ndarray | None = None) -> np.ndarray:
+    """Every ball's pixels (N, K, 3) inside ``colour_radius``, through the white balance ``gains`` (3,)
+    where given, divided by the cloth luma there."""
+    raw = _raw_pixels(scene, xy)
+    if gains is not None:
+        raw = raw * gains
+    cloth_luma = np.maximum(scene.cloth_at(xy) @ LUMA, 1.0)
+    return np.asarray(raw / cloth_luma[:, None, None])
+
+
+def _raw_pixels(scene: Scene, xy: np.ndarray) -> np.ndarray:
+    """Every ball's pixels (N, K, 3, float32 BGR) inside ``colour_radius``."""
     fine = scene.fine
     hf, wf = fine.shape[:2]
     base = np.round(xy).astype(np.int64)
     off = scene.pyramid.colour_offsets
     xs = bound(base[:, 0, None] + off[None, :, 0], 0, wf - 1)
     ys = bound(base[:, 1, None] + off[None, :, 1], 0, hf - 1)
-    cloth_luma = np.maximum(scene.cloth_at(xy) @ LUMA, 1.0)
-    return np.asarray(fine[ys, xs].astype(np.float32) / cloth_luma[:, None, None])
+    return np.asarray(fine[ys, xs].astype(np.float32))

@@ -1,0 +1,362 @@
+"""Ball detection on real photos and on second-look renders: found, precise and named, per image.
+
+Every labelled image (``datasets.billiards.real``: every ball's centre, radius and identity) and every
+render of another look (``datasets.billiards.second_look``) is run through the classical detector as the
+pipeline builds it (``vision.detectors.build_detector``), in two settings:
+
+- ``labelled``: the camera fitted to the labelled corners (``calibrate_manual``) on the catalogue table
+  whose length in ball diameters is nearest the labels' (a render's own table for the renders), so the
+  mask and the expected radius are what a user typing the corners gets; an image without corners in view
+  is looked at without a table (the detector finds the cloth) and with the labels' median radius;
+- ``auto``: the automatic calibration (``calibrate_auto``), used only where it says it is sure, as a run
+  does; an unsure one is reported and not scored.
+
+The real photos are also scored under coloured light (``LIGHTS``: the whole image multiplied by a colour
+ramp, what a projector over the table does to every ball and the cloth alike), since no labelled photo
+here is lit that way and the hidden set is.
+
+A detection is a ball found when its centre lies within half a diameter (one radius) of a labelled ball,
+one to one (Hungarian on the distance). Precision is over every detection; on a render a detection of a
+ball hidden under an overlay is neither right nor wrong. Colour right compares colour families (a pool
+number's colour, the cue ball and snooker's white as white), and only where the label's ball set is the
+game's (a UK eight-ball set refereed as straight pool has no numbers to name).
+
+``evaluate_real_balls`` is what ``arbiter eval real-balls`` calls; ``format_balls_report`` prints it beside
+the figures of the detector as it was before the work of issue 10 (``START``, recorded by running this
+module on that commit).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, fields, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from scipy.optimize import linear_sum_assignment
+
+from arbiter.balls import APPEARANCE_CLASSES
+from arbiter.games import billiards
+from arbiter.tables import TableModel
+from datasets.billiards.real import TableImage, photos
+from datasets.billiards.second_look import renders
+from vision.calibration import CalibrationError, calibrate_auto, calibrate_manual
+from vision.classical import ClassicalDetector
+from vision.detectors import build_detector
+from vision.table_geometry import choose_size
+from vision.types import Detections
+
+SETTINGS = ("labelled", "auto")
+# Coloured light over the whole image: per-channel (B, G, R) gains at the image's left and right edges,
+# blended across it. A projector's light is not white and not even; these span the casts that move a
+# snooker ball's hue the most (blue light greys the reds and browns, magenta turns green cloth grey).
+LIGHTS: Mapping[str, tuple[tuple[float, float, float], tuple[float, float, float]] | None] = {
+    "as shot": None,
+    "blue light": ((1.25, 0.95, 0.65), (1.15, 0.9, 0.75)),
+    "magenta light": ((1.1, 0.7, 1.2), (1.0, 0.75, 1.1)),
+    "warm ramp": ((0.7, 0.9, 1.2), (0.95, 1.0, 1.05)),
+}
+START = Path(__file__).with_name("real_balls_start.json")
+_POOL_FAMILY = ("yellow", "blue", "red", "purple", "orange", "green", "maroon", "black")
+_JUDGED_SETS = ("snooker", "pool", "pyramid")  # label ball sets whose ids the game's classes can name
+
+
+def family(name: str) -> str | None:
+    """The colour family of a label's id or a detector's class name (None: nothing to compare)."""
+    if name in ("white", "cue"):
+        return "white"
+    if name == "pyramid_ball":
+        return "ivory"
+    number = name.removeprefix("pool_")
+    if number.isdigit():
+        return _POOL_FAMILY[(int(number) - 1) % 8]
+    return name if name in APPEARANCE_CLASSES else None
+
+
+@dataclass(frozen=True)
+class BallScore:
+    """Counts over one or more images: balls labelled, detections, balls found (one to one within a
+    radius), detections on hidden balls (not counted either way), colours judged and right, and the sum of
+    the found balls' centre errors as a share of their radius."""
+
+    truth: int = 0
+    found: int = 0
+    matched: int = 0
+    on_hidden: int = 0
+    judged: int = 0
+    right: int = 0
+    centre_error: float = 0.0
+
+    def __add__(self, other: BallScore) -> BallScore:
+        return BallScore(*(getattr(self, f.name) + getattr(other, f.name) for f in fields(self)))
+
+    @property
+    def recall(self) -> float:
+        return self.matched / self.truth if self.truth else float("nan")
+
+    @property
+    def precision(self) -> float:
+        counted = self.found - self.on_hidden
+        return self.matched / counted if counted else float("nan")
+
+    @property
+    def colour(self) -> float:
+        return self.right / self.judged if self.judged else float("nan")
+
+
+@dataclass(frozen=True)
+class BallRow:
+    """One image in one setting under one light: its score (None when nothing was run: an unsure automatic
+    calibration), what was missed and misnamed, and the detector's time."""
+
+    name: str
+    real: bool
+    view: str
+    setting: str
+    light: str
+    score: BallScore | None
+    missed: tuple[str, ...] = ()
+    misnamed: tuple[str, ...] = ()  # "truth->named"
+    extra: int = 0  # detections that match no ball
+    ms: float = 0.0
+    note: str = ""
+
+
+def score_detections(
+    image: TableImage, xy_px: np.ndarray, names: list[str]
+) -> tuple[BallScore, tuple[str, ...], tuple[str, ...]]:
+    """Detections (centres, class names) against an image's labelled balls: the score, the ids missed and
+    the balls misnamed."""
+    hidden = _hidden(image)
+    truth = np.array([b.xy_px for b in image.balls], np.float64).reshape(-1, 2)
+    radius = np.array([b.radius_px for b in image.balls], np.float64)
+    rows, cols = _match(truth, radius, xy_px)
+    seen = ~hidden
+    found_seen = seen[rows]
+    ball_set = str(image.truth.get("table", {}).get("ball_set", "")).split(" ")[0]
+    judged_set = not image.real or ball_set in _JUDGED_SETS
+    right, judged, misnamed = 0, 0, []
+    for r, c in zip(rows[found_seen], cols[found_seen], strict=True):
+        want, got = family(image.balls[r].id), family(names[c])
+        if judged_set and want is not None:
+            judged += 1
+            right += want == got
+            if want != got:
+                misnamed.append(f"{image.balls[r].id}->{names[c]}")
+    error = np.linalg.norm(truth[rows] - xy_px[cols], axis=1) / radius[rows] if len(rows) else np.zeros(0)
+    score = BallScore(
+        truth=int(seen.sum()),
+        found=len(xy_px),
+        matched=int(found_seen.sum()),
+        on_hidden=int((~found_seen).sum()),
+        judged=judged,
+        right=right,
+        centre_error=float(error[found_seen].sum()),
+    )
+    missed = tuple(image.balls[i].id for i in np.nonzero(seen)[0] if i not in set(rows.tolist()))
+    return score, missed, tuple(misnamed)
+
+
+def _hidden(image: TableImage) -> np.ndarray:
+    """Per labelled ball, whether it is hidden (a render's ball under an overlay)."""
+    rows = image.truth.get("balls", [])
+    return np.array([bool(b.get("occluded", False)) for b in rows], bool).reshape(len(image.balls))
+
+
+def _match(truth: np.ndarray, radius: np.ndarray, xy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Truth and detection indices matched one to one within each truth ball's radius."""
+    if not len(truth) or not len(xy):
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    d = np.linalg.norm(truth[:, None, :] - xy[None, :, :], axis=2)
+    far = d > radius[:, None]
+    rows, cols = linear_sum_assignment(np.where(far, 1e6, d))
+    ok = ~far[rows, cols]
+    return rows[ok].astype(np.int64), cols[ok].astype(np.int64)
+
+
+def lit(pixels: np.ndarray, light: str) -> np.ndarray:
+    """The image under one of ``LIGHTS``."""
+    ramp = LIGHTS[light]
+    if ramp is None:
+        return pixels
+    w = pixels.shape[1]
+    t = np.linspace(0.0, 1.0, w, dtype=np.float32)[None, :, None]
+    left, right = (np.array(g, np.float32)[None, None, :] for g in ramp)
+    out = pixels.astype(np.float32) * (left + (right - left) * t)
+    return np.asarray(np.clip(out + 0.5, 0, 255).astype(np.uint8))
+
+
+def sized_table(image: TableImage) -> TableModel:
+    """The game's table in the catalogue size the labels say: a render's own length, or for a photo the
+    size whose length in ball diameters is nearest the labelled one (the corners' long sides over the
+    balls' median diameter)."""
+    table = billiards(image.game).table
+    if not table.sizes:
+        return table
+    if not image.real:
+        length = float(image.truth["table"]["length_mm"])
+        return table.resized(min(table.sizes, key=lambda s: abs(np.log(s.length_mm / length))).name)
+    if image.corners_px is None or not image.balls:
+        return table
+    c = {k: np.array(v) for k, v in image.corners_px.items()}
+    length_px = 0.5 * (np.linalg.norm(c["tl"] - c["bl"]) + np.linalg.norm(c["tr"] - c["br"]))
+    share = 2.0 * float(np.median([b.radius_px for b in image.balls])) / float(length_px)
+    choice = choose_size(table, share)
+    best = min(table.sizes, key=lambda s: abs(np.log(table.ball_diameter_mm / share / s.length_mm)))
+    return table.resized(best.name if choice.measured else choice.size.name)
+
+
+def _labelled_detector(image: TableImage, pixels: np.ndarray) -> Any:
+    """The detector as a run with the labelled corners typed in builds it (without corners in view: no
+    table, the labels' median radius)."""
+    spec = billiards(image.game)
+    if image.corners_px is None:
+        radius = float(np.median([b.radius_px for b in image.balls]))
+        return ClassicalDetector(spec, radius)
+    table = sized_table(image)
+    h, w = pixels.shape[:2]
+    calib = calibrate_manual(dict(image.corners_px), table, (w, h))
+    return build_detector("classical", replace(spec, table=table), calib, pixels.shape)
+
+
+def _auto_detector(image: TableImage, pixels: np.ndarray) -> tuple[Any | None, str]:
+    """The detector on the automatic calibration, or None and why when it is unsure or fails."""
+    spec = billiards(image.game)
+    try:
+        calib = calibrate_auto(pixels, spec.table)
+    except CalibrationError as exc:
+        return None, f"no table: {str(exc).split(';')[0][:60]}"
+    if not calib.verdict.sure:
+        return None, "calibration unsure: not used"
+    return build_detector("classical", replace(spec, table=calib.table), calib, pixels.shape), ""
+
+
+def _run(image: TableImage, pixels: np.ndarray, setting: str, light: str) -> BallRow:
+    base = BallRow(image.name, image.real, image.view, setting, light, None)
+    if setting == "auto":
+        detector, note = _auto_detector(image, pixels)
+        if detector is None:
+            return replace(base, note=note)
+    else:
+        detector = _labelled_detector(image, pixels)
+    shown = lit(pixels, light)
+    started = time.perf_counter()
+    found: Detections = detector.detect(shown)
+    ms = 1000.0 * (time.perf_counter() - started)
+    names = list(found.class_names)
+    score, missed, misnamed = score_detections(image, found.xy_px, names)
+    extra = score.found - score.matched - score.on_hidden
+    return replace(base, score=score, missed=missed, misnamed=misnamed, extra=extra, ms=ms)
+
+
+def evaluate_real_balls(
+    images: Iterable[TableImage] | None = None,
+    settings: Iterable[str] = SETTINGS,
+    lights: Iterable[str] = tuple(LIGHTS),
+    on_row: Callable[[BallRow], None] | None = None,
+) -> RealBallsReport:
+    """The detector on every image with labelled balls (default: the real photos, then the renders), in
+    each setting; the real photos also under each light (labelled setting only)."""
+    chosen = [i for i in (tuple(images) if images is not None else photos() + renders()) if i.balls]
+    rows = []
+    for image in chosen:
+        pixels = image.load()
+        for setting in settings:
+            for light in lights:
+                if light != "as shot" and (setting != "labelled" or not image.real):
+                    continue
+                row = _run(image, pixels, setting, light)
+                rows.append(row)
+                if on_row is not None:
+                    on_row(row)
+    return RealBallsReport(tuple(rows))
+
+
+# Groups the report sums: name, and which rows.
+_Pick = Callable[[BallRow], bool]
+GROUPS: tuple[tuple[str, _Pick], ...] = (
+    ("real overhead, labelled", lambda r: r.real and "overhead" in r.view and r.setting == "labelled"),
+    ("real, labelled", lambda r: r.real and r.setting == "labelled"),
+    ("real, auto (where sure)", lambda r: r.real and r.setting == "auto"),
+    ("renders, labelled", lambda r: not r.real and r.setting == "labelled"),
+    ("renders overhead, labelled", lambda r: not r.real and "overhead" in r.view and r.setting == "labelled"),
+    ("renders, auto (where sure)", lambda r: not r.real and r.setting == "auto"),
+)
+
+
+@dataclass(frozen=True)
+class RealBallsReport:
+    rows: tuple[BallRow, ...]
+
+    def total(self, pick: _Pick, light: str = "as shot") -> tuple[BallScore, int]:
+        """The summed score of the rows ``pick`` chooses under ``light``, and how many were scored."""
+        chosen = [r.score for r in self.rows if r.light == light and pick(r) and r.score is not None]
+        return sum(chosen, BallScore()), len(chosen)
+
+    def to_dict(self) -> dict[str, Any]:
+        groups: dict[str, Any] = {}
+        for light in LIGHTS:
+            for name, pick in GROUPS:
+                score, n = self.total(pick, light)
+                if n:
+                    groups[f"{name} / {light}"] = {"images": n, **score.__dict__}
+        rows = [{**r.__dict__, "score": r.score.__dict__ if r.score else None} for r in self.rows]
+        return {"groups": groups, "rows": rows}
+
+
+def load_start(path: Path = START) -> dict[str, Any] | None:
+    """The figures of the detector as it was before issue 10's work (``to_dict`` of that run), if kept."""
+    return json.loads(path.read_text(encoding="utf-8")) if path.exists() else None
+
+
+def _pct(v: float) -> str:
+    return "-" if v != v else f"{100 * v:.1f} %"
+
+
+def _figures(s: BallScore) -> str:
+    found = f"{s.matched}/{s.truth} = {_pct(s.recall)}"
+    precise = f"{s.matched}/{s.found - s.on_hidden} = {_pct(s.precision)}"
+    return f"found {found}, precision {precise}, colour right {s.right}/{s.judged} = {_pct(s.colour)}"
+
+
+def _start_figures(start: Mapping[str, Any], key: str) -> str:
+    g = start.get("groups", {}).get(key)
+    if g is None:
+        return "-"
+    return _figures(BallScore(**{f.name: g[f.name] for f in fields(BallScore)}))
+
+
+def _row_line(r: BallRow) -> str:
+    if r.score is None:
+        return f"| {r.name} | {r.setting} | {r.light} | {r.note} | | | | |"
+    s = r.score
+    err = f"{s.centre_error / max(s.matched + s.on_hidden, 1):.2f}"
+    wrong = ", ".join(r.misnamed[:4])
+    return (
+        f"| {r.name} | {r.setting} | {r.light} | {s.matched}/{s.truth} | {s.matched}/{s.found - s.on_hidden}"
+        f" | {s.right}/{s.judged} | {err} | missed {', '.join(r.missed) or '-'}; misnamed {wrong or '-'} |"
+    )
+
+
+def format_balls_report(report: RealBallsReport, start: Mapping[str, Any] | None = None) -> str:
+    """The report as Markdown: a row per image, setting and light, then each group's figures now and, where
+    given, at the start."""
+    lines = [
+        "| image | setting | light | found | precise | colour right | centre error (radii) | notes |",
+        "|---|---|---|---|---|---|---|---|",
+        *(_row_line(r) for r in report.rows),
+        "",
+    ]
+    for light in LIGHTS:
+        for name, pick in GROUPS:
+            score, n = report.total(pick, light)
+            if not n:
+                continue
+            key = f"{name} / {light}"
+            lines.append(f"- {key} ({n} images): now {_figures(score)}")
+            if start is not None:
+                lines.append(f"  - at the start: {_start_figures(start, key)}")
+    return "\n".join(lines)

@@ -1,0 +1,32 @@
+"""`arbiter eval real-balls`: an evaluation on the repository's labelled sets is a command of the eval group,
+while `arbiter eval FOLDER` stays the score of synthetic shots."""
+
+from __future__ import annotations
+
+from typer.testing import CliRunner
+
+from cli import evaluate
+from cli.main import app
+
+
+def test_eval_real_balls_runs_the_evaluation_and_prints_it_beside_the_start(monkeypatch) -> None:
+    class Report:
+        def to_dict(self) -> dict[str, object]:
+            return {"groups": {"now": 1}}
+
+    seen: list[object] = []
+    monkeypatch.setattr(evaluate, "evaluate_real_balls", lambda on_row: seen.append(on_row) or Report())
+    monkeypatch.setattr(evaluate, "load_start", lambda: {"groups": {"then": 0}})
+    result = CliRunner().invoke(app, ["eval", "real-balls", "--json"])
+    assert result.exit_code == 0, result.output
+    assert len(seen) == 1 and '"start": {"then": 0}' in result.output and '"now": 1' in result.output
+
+
+def test_eval_names_its_evaluations_in_its_help() -> None:
+    result = CliRunner().invoke(app, ["eval", "--help"])
+    assert result.exit_code == 0 and "real-balls" in result.output and "cross-look" in result.output
+
+
+def test_a_folder_is_still_the_shots_score(tmp_path) -> None:
+    result = CliRunner().invoke(app, ["eval", str(tmp_path / "missing")])
+    assert result.exit_code != 0 and "real-balls" not in result.output
