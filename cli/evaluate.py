@@ -35,7 +35,7 @@ class _EvalGroup(TyperGroup):
 
 app = typer.Typer(
     cls=_EvalGroup,
-    help="Score Arbiter against the truth: ROOT (synthetic shots; the shots command), real-balls, cross-look.",
+    help="Score Arbiter against the truth: ROOT (synthetic shots), real-balls or cross-look.",
     no_args_is_help=True,
 )
 bench_app = typer.Typer(help="Measure speed, side by side with a peer, in one run.", no_args_is_help=True)
