@@ -7,8 +7,9 @@ intersection is the contact time, to a fraction of the frame interval (at 60 fps
 diameters a frame, so the frame in which a contact shows is not good enough). A kink is then explained by
 what was there at that moment: a cushion nose one radius away (a cushion contact, on that side), another
 ball two radii away (a ball-ball contact; the ball that was moving into the other is named first), or
-nothing when the ball was at rest and nothing touched it (the cue: the shot starts). A moving ball that
-vanishes next to a pocket is potted there; outside the cloth, it left the table. When every ball has been
+nothing when the ball was at rest and nothing touched it (the cue: the shot starts). A ball the tracker
+saw going into a pocket and then lost is potted there (marked unsure when the tracker was not sure);
+outside the cloth, it left the table. When every ball has been
 at rest for ``settle_s``, the shot ends with all positions.
 
 Events are emitted as soon as they are certain: a kink needs ``window`` frames after it, a pot needs the
@@ -426,7 +427,7 @@ class EventDetector:
             frame = (t_last - measured[-2][0]) if len(measured) > 1 else 0.0
             dist = max(0.0, math.dist((x, y), mouth) - self.r)
             t = t_last + min(dist / speed if speed > 0 else frame, frame)
-            self._push(t, c.Pot(t=round(t, 6), ball=tr.ball, pocket=tr.gone_near))
+            self._push(t, c.Pot(t=round(t, 6), ball=tr.ball, pocket=tr.gone_near, unsure=tr.pot_unsure))
         elif not self.table.on_table((x, y), margin_mm=-self.r):
             self._push(t_last, c.OffTable(t=round(t_last, 6), ball=tr.ball))
         self._paths.pop(tr.ball, None)

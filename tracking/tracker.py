@@ -4,8 +4,10 @@ by the assignment problem constrained by identity, and a lifecycle that tells a 
 The loop is SORT's: predict, associate, update, create, emit, remove; call ``update`` once per frame, with
 no detections too. What differs is billiards: a ball at rest does not vanish, so a stationary track that
 loses its detections (a cue, an arm, a hand over it) is kept where it is for as long as it stays unseen; a
-moving track that disappears next to a pocket is a pot candidate; identity comes from the ball's look
-(the yellow is the yellow), so the assignment never swaps two balls of different looks.
+ball is potted only when it is seen entering a pocket's area and is then gone, and one that vanishes
+anywhere else (under an arm, merged with another ball, blurred) is held, never potted; a pot the camera
+did not see clearly is marked unsure. Identity comes from the ball's look (the yellow is the yellow), so
+the assignment never swaps two balls of different looks.
 """
 
 from __future__ import annotations
@@ -20,10 +22,13 @@ from scipy.optimize import linear_sum_assignment
 
 from arbiter.balls import APPEARANCE_CLASSES
 from arbiter.games import BilliardsSpec
-from arbiter.tables import TableModel
+from arbiter.tables import Pocket, TableModel
 from vision.types import Detections
 
 XY = tuple[float, float]
+# Another ball seen within this many ball diameters of where a ball vanished: the detector may have merged
+# the two, so a pot there is unsure.
+MERGED_WITHIN = 0.9
 
 
 class TrackState(StrEnum):
@@ -47,7 +52,9 @@ class TrackerConfig:
       large, sudden accelerations, so it is generous.
     - ``measurement_mm``: the detector's position noise.
     - ``rest_speed_mm_s``: below this the ball counts as at rest.
-    - ``pocket_reach_mm``: a moving ball lost within this distance of a pocket mouth is a pot candidate.
+    - ``pocket_reach_mm``: a ball lost within this distance of a pocket mouth, heading into it, is potted
+      (``BallTracker._exit``); larger calls pots of balls lost short of the pocket, smaller misses pots of
+      fast balls the detector loses a frame or two before the mouth.
     """
 
     n_init: int = 2
@@ -79,7 +86,8 @@ class Track:
     hits: int = 1
     misses: int = 0
     last_seen_t: float = 0.0
-    gone_near: str | None = None  # the pocket id when it vanished next to one
+    gone_near: str | None = None  # the pocket id when it was seen going into one and then gone
+    pot_unsure: bool = False  # gone at a pocket without being seen clearly into it (``_exit``)
     lost: bool = False  # vanished while moving, away from any pocket: still on the table, place unknown
     history: list[tuple[float, float, float, bool]] = field(default_factory=list)  # t, x, y, measured
 
@@ -219,33 +227,62 @@ class BallTracker:
         tr.history.append((t, *tr.xy, True))
 
     def _miss(self, tr: Track, t: float) -> None:
-        """``tr`` was not detected: a tentative track dies; a ball gone at a pocket or over a cushion is gone;
-        one lost in the open is held, as is a ball at rest under a hand or the cue."""
+        """``tr`` was not detected: a tentative track dies; a ball seen going into a pocket (or over a
+        cushion) and then gone is gone; any other ball is held: one lost in the open (an arm over it, a
+        blur, merged with another ball) stays on the table, as does a ball at rest under a hand or the cue."""
         cfg = self.config
         tr.misses += 1
         moving = tr.speed >= cfg.rest_speed_mm_s
         if tr.state is TrackState.TENTATIVE:
             tr.state = TrackState.GONE  # never became a ball
             return
-        last = next(((h[1], h[2]) for h in reversed(tr.history) if h[3]), None)
-        in_jaws = last is not None and self._in_jaws(last)
-        near = self._nearest_pocket(last) if last else None
-        off = last is not None and not self.table.on_table(last)
-        if ((moving and (near or off)) or in_jaws) and tr.misses > cfg.max_misses_moving:
-            # Gone: a moving ball that vanished at a pocket or over a cushion, or a slow one that dropped
-            # from the jaws of a pocket.
-            tr.state = TrackState.GONE
-            tr.gone_near = near
-            return
-        if moving and tr.misses > cfg.max_misses_moving:
-            # Lost in the open (a blur the detector missed, an arm over it): it is still on the table.
-            # Stop guessing its path; the next sighting of its look picks it up wherever it is.
-            tr.lost = True
-            moving = False
+        if tr.misses > cfg.max_misses_moving:
+            exit_ = self._exit(tr, moving)
+            if exit_ is not None:
+                tr.state = TrackState.GONE
+                tr.gone_near, tr.pot_unsure = exit_
+                return
+            if moving:
+                # Lost in the open (a blur the detector missed, an arm over it): it is still on the table.
+                # Stop guessing its path; the next sighting of its look picks it up wherever it is.
+                tr.lost = True
+                moving = False
         if not moving:
             # Hidden at rest: hold it where it stopped (no drift from a stale velocity).
             tr.kf.x[2:, 0] = 0.0
         tr.history.append((t, *tr.xy, False))
+
+    def _exit(self, tr: Track, moving: bool) -> tuple[str | None, bool] | None:
+        """How a ball unseen for ``max_misses_moving`` frames left the table, as ``(pocket, unsure)``, or
+        None when it did not (it is held). A pot needs the ball *seen entering* the pocket's area: last
+        measured within ``pocket_reach_mm`` of a mouth, heading into it or already in its jaws. It is sure
+        when that sighting was in the jaws, moving in, with no other ball where it vanished (two balls the
+        detector merged into one look like a pot); else it is marked unsure. A moving ball last seen off the
+        cloth left the table (pocket None)."""
+        last = next(((h[1], h[2]) for h in reversed(tr.history) if h[3]), None)
+        if last is None:
+            return None
+        pocket = self._nearest_pocket(last)
+        if pocket is not None:
+            mouth = pocket.mouth_xy_mm
+            in_jaws = math.dist(mouth, last) < pocket.opening_mm / 2 + self.table.ball_diameter_mm
+            vx, vy = tr.velocity
+            heading_in = moving and vx * (mouth[0] - last[0]) + vy * (mouth[1] - last[1]) > 0
+            if in_jaws or heading_in:
+                sure = in_jaws and heading_in and not self._merged(tr, last)
+                return pocket.id, not sure
+        if moving and not self.table.on_table(last):
+            return None, False
+        return None
+
+    def _merged(self, tr: Track, xy: XY) -> bool:
+        """Whether another ball seen this frame overlaps where ``tr`` was last seen: the detector may have
+        taken the two for one."""
+        reach = MERGED_WITHIN * self.table.ball_diameter_mm
+        return any(
+            o is not tr and o.state is TrackState.CONFIRMED and o.misses == 0 and math.dist(o.xy, xy) < reach
+            for o in self.tracks
+        )
 
     def _birth(self, t: float, cls: int, xy_mm: np.ndarray) -> Track | None:
         """A detection no track took: a new ball if the game has a free id of its look; else a lost
@@ -276,16 +313,11 @@ class BallTracker:
         taken = {t.ball for t in self.tracks if t.state is not TrackState.GONE}
         return next((b for b in self._ids_by_cls.get(cls, []) if b not in taken), None)
 
-    def _nearest_pocket(self, xy: XY) -> str | None:
+    def _nearest_pocket(self, xy: XY) -> Pocket | None:
         best = min(self.table.pockets, key=lambda p: math.dist(p.mouth_xy_mm, xy), default=None)
         if best is None or math.dist(best.mouth_xy_mm, xy) > self.config.pocket_reach_mm:
             return None
-        return best.id
-
-    def _in_jaws(self, xy: XY) -> bool:
-        """Whether a ball centre at ``xy`` is within a ball's width of a pocket's mouth."""
-        reach = self.table.ball_diameter_mm
-        return any(math.dist(p.mouth_xy_mm, xy) < p.opening_mm / 2 + reach for p in self.table.pockets)
+        return best
 
     # -- what the outside sees ------------------------------------------------------------------------------
     def views(self, measured: set[int] | None = None) -> list[TrackView]:
