@@ -29,6 +29,9 @@ XY = tuple[float, float]
 # Another ball seen within this many ball diameters of where a ball vanished: the detector may have merged
 # the two, so a pot there is unsure.
 MERGED_WITHIN = 0.9
+# A ball heads into a pocket when this share of its speed takes it out through the pocket's mouth (about
+# 75 degrees off the pocket's axis at most): a ball rolling along a cushion past a middle pocket does not.
+HEADING_IN = 0.25
 
 
 class TrackState(StrEnum):
@@ -254,23 +257,24 @@ class BallTracker:
 
     def _exit(self, tr: Track, moving: bool) -> tuple[str | None, bool] | None:
         """How a ball unseen for ``max_misses_moving`` frames left the table, as ``(pocket, unsure)``, or
-        None when it did not (it is held). A pot needs the ball *seen entering* the pocket's area: last
-        measured within ``pocket_reach_mm`` of a mouth, heading into it or already in its jaws. It is sure
-        when that sighting was in the jaws, moving in, with no other ball where it vanished (two balls the
-        detector merged into one look like a pot); else it is marked unsure. A moving ball last seen off the
-        cloth left the table (pocket None)."""
+        None when it did not (it is held). A pot needs the ball *seen entering* the pocket's area: moving,
+        last measured within ``pocket_reach_mm`` of a mouth and heading out through it (a ball rolling along
+        a cushion past a middle pocket is not; one at rest in the jaws under a hand is held: a ball that
+        drops by itself is replaced). It is sure when that sighting was in the jaws with no other ball where
+        it vanished (two balls the detector merged into one look like a pot); else it is marked unsure. A
+        moving ball last seen off the cloth left the table (pocket None)."""
         last = next(((h[1], h[2]) for h in reversed(tr.history) if h[3]), None)
         if last is None:
             return None
-        pocket = self._nearest_pocket(last)
+        pocket = self._nearest_pocket(last) if moving else None  # a ball at rest never drops by itself
         if pocket is not None:
             mouth = pocket.mouth_xy_mm
             in_jaws = math.dist(mouth, last) < pocket.opening_mm / 2 + self.table.ball_diameter_mm
             vx, vy = tr.velocity
-            heading_in = moving and vx * (mouth[0] - last[0]) + vy * (mouth[1] - last[1]) > 0
-            if in_jaws or heading_in:
-                sure = in_jaws and heading_in and not self._merged(tr, last)
-                return pocket.id, not sure
+            outward = -(vx * pocket.inward[0] + vy * pocket.inward[1])  # speed out of the table through it
+            heading_in = outward > HEADING_IN * tr.speed
+            if heading_in:
+                return pocket.id, not in_jaws or self._merged(tr, last)
         if moving and not self.table.on_table(last):
             return None, False
         return None
