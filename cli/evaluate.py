@@ -15,6 +15,7 @@ from datasets.billiards.detector_data import DatasetRecipe
 from datasets.billiards.render import bench
 from evaluation.bench import PEER_LONG_SIDE, bench_pipeline
 from evaluation.billiards import evaluate_dir
+from evaluation.real_tables import evaluate_real_tables, format_report
 from evaluation.train_detector import TrainSettings
 from evaluation.train_detector import train_detector as train
 
@@ -23,15 +24,29 @@ bench_app = typer.Typer(help="Measure speed, side by side with a peer, in one ru
 train_app = typer.Typer(help="Train models from synthetic data.", no_args_is_help=True)
 
 
+REAL = "real"  # ``arbiter eval real``: the real test set, not a folder of synthetic shots
+
+
 @app.command("eval")
 def eval_(
-    root: Annotated[Path, typer.Argument(help="A folder written by 'arbiter synth billiards'.")],
+    root: Annotated[
+        Path,
+        typer.Argument(
+            help="A folder written by 'arbiter synth billiards'; or 'real': automatic calibration on the "
+            "labelled real photos and second-look renders, beside the first finder."
+        ),
+    ],
     work: Annotated[Path, typer.Option(help="Where the pipeline's own outputs go.")] = Path("out/eval"),
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
     detector: Annotated[str, typer.Option(help="classical or yolo.")] = "classical",
     shots: Annotated[int | None, typer.Option(help="Score only the first N shots.")] = None,
 ) -> None:
-    """Run the whole pipeline on synthetic shots and score it against their truth, beside ByteTrack."""
+    """Run the whole pipeline on synthetic shots and score it against their truth, beside ByteTrack.
+    'arbiter eval real' scores automatic calibration on real tables instead (corners within 1 % of the
+    table's length, sure or unsure), with the first finder's figures from the same run beside it."""
+    if str(root) == REAL and not root.exists():
+        _eval_real(as_json)
+        return
 
     def progress(name: str, info: dict[str, Any]) -> None:
         if not as_json:
@@ -42,6 +57,14 @@ def eval_(
     except FileNotFoundError as exc:
         fail(str(exc))
     typer.echo(json.dumps(figures, indent=None if as_json else 1))
+
+
+def _eval_real(as_json: bool) -> None:
+    """``arbiter eval real``: both finders on every labelled real photo and second-look render."""
+    report = evaluate_real_tables(
+        on_image=None if as_json else lambda row: typer.echo(f"{row.name}: calibrated", err=True)
+    )
+    typer.echo(json.dumps(report.to_dict()) if as_json else format_report(report))
 
 
 @bench_app.command("render")
