@@ -8,7 +8,9 @@ is the one given (``--table``) or the one the calibration chose; the profile rec
 verdict.
 
 ``TableWatch`` runs beside the run's stages on every frame: a ``CutDetector`` in the table's region, and a
-``StaticOverlay`` learning the graphics laid over a broadcast. On a cut the run pauses (no frame goes to
+``StaticOverlay`` learning the graphics laid over a broadcast. A sudden change of the picture is a cut only
+when the frame no longer fits the calibration (``check_calibration``: the cushions are not where it puts
+them), so a cue whipped away or a player leaning in is none. On a cut the run pauses (no frame goes to
 the tracker, so no event is made across the cut), and the watch tries to find the table again every
 ``refind_s``: the calibration it had, if the frame still fits it (the main camera is back), else a new one
 that is sure (graphics masked); then the run resumes with fresh stages.
@@ -178,7 +180,7 @@ class TableWatch:
         if self._frames % OVERLAY_EVERY == 1:
             self.overlay.update(small)
         cut = self.cuts.update(small)
-        if self.paused_at is None and cut:
+        if self.paused_at is None and cut and not self._fits(frame.image):
             self.paused_at, self._next_try = frame.t, frame.t
             self.cuts.set_region(None)
             self.say(Notice(frame.t, "cut", "camera cut: events paused while the table is found again"))
@@ -200,14 +202,20 @@ class TableWatch:
         """The graphics over the picture (uint8, 255 = graphic) once learnt, else None."""
         return self.overlay.mask(shape) if self.overlay.ready else None
 
+    def _fits(self, image: np.ndarray) -> bool:
+        """Whether the frame still fits the run's calibration (``check_calibration``): the picture changed
+        at once (a cue whipped away, a player's body, a flash) but the table is where it was: no cut."""
+        try:
+            check_calibration(self.calib, image)
+        except CameraMovedError:
+            return False
+        return True
+
     def _refind(self, image: np.ndarray) -> TableCalibration | None:
         """The calibration to resume with: the one the run had if this frame fits it, else (found
         automatically) a new sure one; None while neither."""
-        try:
-            check_calibration(self.calib, image)
+        if self._fits(image):
             return self.calib
-        except CameraMovedError:
-            pass
         if self.fixed:
             return None
         try:
