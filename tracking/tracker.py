@@ -58,6 +58,9 @@ class TrackerConfig:
     - ``pocket_reach_mm``: a ball lost within this distance of a pocket mouth, heading into it, is potted
       (``BallTracker._exit``); larger calls pots of balls lost short of the pocket, smaller misses pots of
       fast balls the detector loses a frame or two before the mouth.
+    - ``pot_confirm_s``: how long a ball seen going into a pocket must then stay unseen to be potted; a
+      ball rattling in the jaws, or lost for a few frames there, that is seen again is no pot. Longer
+      holds the events after it back for as long (the stream stays in time order).
     """
 
     n_init: int = 2
@@ -67,13 +70,21 @@ class TrackerConfig:
     measurement_mm: float = 2.0
     rest_speed_mm_s: float = 15.0
     pocket_reach_mm: float = 120.0
+    pot_confirm_s: float = 0.15
 
     def __post_init__(self) -> None:
         if self.n_init < 1:
             raise ValueError(f"n_init must be at least 1 (got {self.n_init})")
         if self.max_misses_moving < 1:
             raise ValueError(f"max_misses_moving must be at least 1 (got {self.max_misses_moving})")
-        for name in ("gate_mm", "accel_mm_s2", "measurement_mm", "rest_speed_mm_s", "pocket_reach_mm"):
+        for name in (
+            "gate_mm",
+            "accel_mm_s2",
+            "measurement_mm",
+            "rest_speed_mm_s",
+            "pocket_reach_mm",
+            "pot_confirm_s",
+        ):
             if getattr(self, name) <= 0:
                 raise ValueError(f"{name} must be positive (got {getattr(self, name)})")
 
@@ -92,6 +103,7 @@ class Track:
     gone_near: str | None = None  # the pocket id when it was seen going into one and then gone
     pot_unsure: bool = False  # gone at a pocket without being seen clearly into it (``_exit``)
     lost: bool = False  # vanished while moving, away from any pocket: still on the table, place unknown
+    pot_pending: tuple[str, bool] | None = None  # (pocket, unsure): seen going in, unseen since; not yet gone
     history: list[tuple[float, float, float, bool]] = field(default_factory=list)  # t, x, y, measured
 
     @property
@@ -118,6 +130,7 @@ class TrackView:
     measured: bool  # detected in this frame (else predicted, or held at rest while hidden)
     moving: bool
     lost: bool = False
+    pot_pending: bool = False  # seen going into a pocket and unseen since: potted unless seen again soon
 
 
 _NO_MATCH = 1e6  # the cost of a track-detection pair that may not be associated
@@ -217,9 +230,9 @@ class BallTracker:
 
     def _hit(self, tr: Track, t: float, xy_mm: np.ndarray) -> None:
         """``tr`` was detected at ``xy_mm``."""
-        if tr.lost:  # found again after a while: start afresh where it is
+        if tr.lost or tr.pot_pending:  # found again after a while: start afresh where it is
             tr.kf = _kalman((float(xy_mm[0]), float(xy_mm[1])), self.config)
-            tr.lost = False
+            tr.lost, tr.pot_pending = False, None
         else:
             tr.kf.update(xy_mm.reshape(2, 1))
         tr.hits += 1
@@ -239,12 +252,21 @@ class BallTracker:
         if tr.state is TrackState.TENTATIVE:
             tr.state = TrackState.GONE  # never became a ball
             return
-        if tr.misses > cfg.max_misses_moving:
+        if tr.pot_pending is not None:
+            if t - tr.last_seen_t >= cfg.pot_confirm_s:  # seen going in, and gone since: potted
+                tr.state = TrackState.GONE
+                tr.gone_near, tr.pot_unsure = tr.pot_pending
+                return
+            moving = False
+        elif tr.misses > cfg.max_misses_moving:
             exit_ = self._exit(tr, moving)
             if exit_ is not None:
-                tr.state = TrackState.GONE
-                tr.gone_near, tr.pot_unsure = exit_
-                return
+                pocket, unsure = exit_
+                if pocket is None:  # over a cushion, off the table
+                    tr.state = TrackState.GONE
+                    return
+                tr.pot_pending = (pocket, unsure)  # potted once it stays unseen for pot_confirm_s
+                moving = False
             if moving:
                 # Lost in the open (a blur the detector missed, an arm over it): it is still on the table.
                 # Stop guessing its path; the next sighting of its look picks it up wherever it is.
@@ -289,9 +311,20 @@ class BallTracker:
         )
 
     def _birth(self, t: float, cls: int, xy_mm: np.ndarray) -> Track | None:
-        """A detection no track took: a new ball if the game has a free id of its look; else a lost
-        look-alike seen again further than the gate (returned, as it is measured now); else nothing (more
-        balls of this look than the game has: a false detection)."""
+        """A detection no track took: a look-alike seen going into a pocket and seen again by it (no pot);
+        else a new ball if the game has a free id of its look; else a lost look-alike seen again further
+        than the gate (returned, as it is measured now); else nothing (more balls of this look than the
+        game has: a false detection)."""
+        pending = [
+            tr
+            for tr in self.tracks
+            if tr.cls == cls and tr.pot_pending is not None and tr.state is TrackState.CONFIRMED
+            and math.dist(tr.xy, xy_mm) <= self.config.gate_mm
+        ]  # fmt: skip
+        if pending:  # a ball seen going into a pocket, seen again next to it: no pot
+            tr = min(pending, key=lambda tr: math.dist(tr.xy, xy_mm))
+            self._hit(tr, t, xy_mm)
+            return tr
         ball = self._free_id(cls)
         if ball is None:
             lost = [
@@ -336,6 +369,7 @@ class BallTracker:
                 id(tr) in measured,
                 tr.speed >= self.config.rest_speed_mm_s,
                 tr.lost,
+                tr.pot_pending is not None,
             )
             for tr in self.tracks
             if tr.state is TrackState.CONFIRMED

@@ -143,3 +143,13 @@ def test_a_ball_at_rest_in_the_jaws_under_a_hand_is_held():
     jaws = tuple(np.array(TABLE.pocket("tl").mouth_xy_mm) + 40.0 * np.array(TABLE.pocket("tl").inward))
     views = run(tr, [[(RED, *jaws)]] * 10 + [[]] * 120)
     assert tr.gone() == [] and [v.ball for v in views] == ["red:1"]
+
+
+def test_a_ball_lost_in_the_jaws_and_seen_again_is_no_pot():
+    """Rattling in the jaws, the ball is lost for a few frames and seen again: it was never potted."""
+    tr = BallTracker(billiards("snooker"))
+    pocket = TABLE.pocket("br")
+    jaws = np.array(pocket.mouth_xy_mm) + 60.0 * np.array(pocket.inward)
+    path = _towards(jaws, jaws + 400.0 * np.array(pocket.inward))
+    views = run(tr, [[(RED, *p)] for p in path] + [[]] * 6 + [[(RED, *jaws)]] * 20)
+    assert tr.gone() == [] and [v.ball for v in views] == ["red:1"]
