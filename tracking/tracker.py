@@ -70,7 +70,7 @@ class TrackerConfig:
     measurement_mm: float = 2.0
     rest_speed_mm_s: float = 15.0
     pocket_reach_mm: float = 120.0
-    pot_confirm_s: float = 0.15
+    pot_confirm_s: float = 0.1
 
     def __post_init__(self) -> None:
         if self.n_init < 1:

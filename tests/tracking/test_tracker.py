@@ -151,5 +151,5 @@ def test_a_ball_lost_in_the_jaws_and_seen_again_is_no_pot():
     pocket = TABLE.pocket("br")
     jaws = np.array(pocket.mouth_xy_mm) + 60.0 * np.array(pocket.inward)
     path = _towards(jaws, jaws + 400.0 * np.array(pocket.inward))
-    views = run(tr, [[(RED, *p)] for p in path] + [[]] * 6 + [[(RED, *jaws)]] * 20)
+    views = run(tr, [[(RED, *p)] for p in path] + [[]] * 5 + [[(RED, *jaws)]] * 20)
     assert tr.gone() == [] and [v.ball for v in views] == ["red:1"]
