@@ -32,6 +32,9 @@ MERGED_WITHIN = 0.9
 # A ball heads into a pocket when this share of its speed takes it out through the pocket's mouth (about
 # 75 degrees off the pocket's axis at most): a ball rolling along a cushion past a middle pocket does not.
 HEADING_IN = 0.25
+# A ball pending a pot is the same ball if seen again within this many ball diameters of where it was last
+# seen: a ball rattling in the jaws moves less; another ball of its look rolling past the pocket is further.
+POT_REVIVE_DIAMETERS = 2.0
 
 
 class TrackState(StrEnum):
@@ -223,6 +226,8 @@ class BallTracker:
         in the set (the yellow, the 7) that has gone unseen can be found anywhere: its look is its identity.
         While it is in view it is gated like the others, so a detection of its colour elsewhere (a misread
         ball) cannot drag it across the table."""
+        if tr.pot_pending is not None:  # only a ball seen again by the pocket (rattling in the jaws) is it
+            return POT_REVIVE_DIAMETERS * self.table.ball_diameter_mm
         unique = len(self._ids_by_cls.get(tr.cls, ())) == 1
         if unique and (tr.lost or tr.misses > 0):
             return math.inf
@@ -319,7 +324,7 @@ class BallTracker:
             tr
             for tr in self.tracks
             if tr.cls == cls and tr.pot_pending is not None and tr.state is TrackState.CONFIRMED
-            and math.dist(tr.xy, xy_mm) <= self.config.gate_mm
+            and math.dist(tr.xy, xy_mm) <= POT_REVIVE_DIAMETERS * self.table.ball_diameter_mm
         ]  # fmt: skip
         if pending:  # a ball seen going into a pocket, seen again next to it: no pot
             tr = min(pending, key=lambda tr: math.dist(tr.xy, xy_mm))
