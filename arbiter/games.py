@@ -12,7 +12,7 @@ by ``adjudication.engines.engine_for(spec)``.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from types import MappingProxyType
 from typing import Any, ClassVar
@@ -116,7 +116,7 @@ class GameSpec:
         """The page of the docs that says which rules the engine applies, and where it departs from them."""
         return f"docs/games/{self.id}.md"
 
-    def __reduce__(self) -> tuple[Any, tuple[str]]:
+    def __reduce__(self) -> tuple[Any, tuple[str, ...]]:
         """A spec crosses to another process as its id and comes back as the registry's own spec."""
         return (game, (self.id,))
 
@@ -154,6 +154,16 @@ class BilliardsSpec(GameSpec):
             return self.looks[ball_id]
         except KeyError:
             raise ValueError(f"{self.id} has no ball {ball_id!r}") from None
+
+    def resized(self, size: str) -> BilliardsSpec:
+        """This game on another table of its catalogue (``TableModel.resized``; ValueError listing the
+        sizes for a size it is not played on): a run refereeing a table of the size found or given carries
+        this spec, so every geometry after it (pockets, spots, cushions) is the table's own."""
+        return self if size == self.table.size else replace(self, table=self.table.resized(size))
+
+    def __reduce__(self) -> tuple[Any, tuple[str, ...]]:
+        """A billiards spec crosses to another process as its id and its table's size."""
+        return (_billiards_of_size, (self.id, self.table.size))
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -380,6 +390,12 @@ def billiards(game_id: str) -> BilliardsSpec:
         names = ", ".join(s.id for s in BILLIARDS_GAMES)
         raise UnknownGameError(f"unknown billiards game {game_id!r}; choose one of {names}")
     return spec
+
+
+def _billiards_of_size(game_id: str, size: str) -> BilliardsSpec:
+    """The registry's spec of a billiards game, on its table of ``size`` (a pickled spec's way back)."""
+    spec = billiards(game_id)
+    return spec.resized(size) if size else spec
 
 
 def dice(game_id: str) -> DiceSpec:

@@ -51,6 +51,18 @@ def parse_points(text: str) -> dict[str, tuple[float, float]]:
     return points
 
 
+def table_size(spec: BilliardsSpec, size: str | None) -> str | None:
+    """``--table``: a size of the game's catalogue (``spec.table.sizes``), or a clean exit listing them;
+    None (not given) leaves the size to the calibration."""
+    if size is None:
+        return None
+    names = [s.name for s in spec.table.sizes]
+    if size not in names:
+        listed = ", ".join(f"{s.name} ({s.length_mm:.0f} x {s.width_mm:.0f} mm)" for s in spec.table.sizes)
+        fail(f"--table {size!r}: {spec.title} is played here on {listed or 'its one table'}")
+    return size
+
+
 def game_spec(game_id: str) -> GameSpec:
     """The registry's spec of ``--game``, or a clean exit naming the games."""
     try:

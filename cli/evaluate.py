@@ -14,6 +14,7 @@ from typer.core import TyperGroup
 from cli.common import fail, parse_size
 from datasets.billiards.detector_data import DatasetRecipe
 from datasets.billiards.render import bench
+from evaluation import real_tables
 from evaluation.bench import PEER_LONG_SIDE, bench_pipeline
 from evaluation.billiards import evaluate_dir
 from evaluation.cross_look import SCENES, VIEWS_PER_SCENE, evaluate_cross_look, format_report, generate_views
@@ -35,7 +36,7 @@ class _EvalGroup(TyperGroup):
 
 app = typer.Typer(
     cls=_EvalGroup,
-    help="Score Arbiter against the truth: ROOT (synthetic shots), real-balls or cross-look.",
+    help="Score Arbiter against the truth: ROOT (synthetic shots), real, real-balls or cross-look.",
     no_args_is_help=True,
 )
 bench_app = typer.Typer(help="Measure speed, side by side with a peer, in one run.", no_args_is_help=True)
@@ -61,6 +62,18 @@ def eval_(
     except FileNotFoundError as exc:
         fail(str(exc))
     typer.echo(json.dumps(figures, indent=None if as_json else 1))
+
+
+@app.command("real")
+def eval_real(
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Automatic calibration on the labelled real photos and second-look renders (corners within 1 % of the
+    table's length, sure or unsure), with the first finder's figures from the same run beside it."""
+    report = real_tables.evaluate_real_tables(
+        on_image=None if as_json else lambda row: typer.echo(f"{row.name}: calibrated", err=True)
+    )
+    typer.echo(json.dumps(report.to_dict()) if as_json else real_tables.format_report(report))
 
 
 @app.command("real-balls")

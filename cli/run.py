@@ -14,16 +14,25 @@ from tqdm import tqdm
 from arbiter import contract, narrate
 from arbiter.games import GAME_IDS, BilliardsSpec, DiceSpec, GameSpec
 from cli import dice
-from cli.common import billiards_spec, fail, game_spec, parse_points
+from cli.common import billiards_spec, fail, game_spec, parse_points, table_size
 from pipeline.billiards import RunOptions, referee_video
+from pipeline.table_watch import Notice, TableChoice, find_table, notice
 from record.recorder import Recorder, recording
 from record.store import MatchRecord, RecordError
-from vision.calibration import CalibrationError, calibrate_auto, calibrate_manual
+from vision.calibration import CalibrationError
 from vision.overlays import table_overlay
 from vision.sources import FrameSource, SourceError
 from vision.yolo import ModelError
 
 app = typer.Typer()
+TABLE_HELP = (
+    "The table's size, from the game's catalogue (snooker: 12ft, 10ft, 9ft, 6ft; pool: 9ft, 8ft, 7ft; ...); "
+    "default: told from the balls' size, else the game's own."
+)
+CORNERS_HELP = (
+    "Typed table points in pixels, 'bl=x,y;br=x,y;tl=x,y;tr=x,y' (playing-area corners at the cushion "
+    "noses): the way round a table not found, or found unsure."
+)
 
 
 @dataclass
@@ -76,8 +85,13 @@ def run(
     resume: Annotated[
         int | None, typer.Option(help="Resume this interrupted match of --db (its game and players).")
     ] = None,
+    table: Annotated[str | None, typer.Option(help=TABLE_HELP)] = None,
+    corners: Annotated[str | None, typer.Option(help=CORNERS_HELP)] = None,
 ) -> None:
     """Referee a video or a live camera: find the table, follow the balls, write the event stream.
+    The table is found from the video itself (frames of its first seconds are tried until the calibration
+    is sure; an unsure one is said loudly); --corners or --calibration are the way round it. A cut to
+    another camera pauses the events until the table is found again.
     With --db every event and the referee's decision on it are recorded as they happen."""
     spec = game_spec(game)
     if isinstance(spec, DiceSpec):  # a camera over a game table: dice are followed, not balls
@@ -85,6 +99,10 @@ def run(
         return
     if not isinstance(spec, BilliardsSpec):
         fail(f"{spec.id} has no camera pipeline yet; referee its event stream with 'arbiter referee'")
+    size = table_size(spec, table)
+    typed = parse_points(corners) if corners else None
+    if typed is not None and calibration is not None:
+        fail("give either --corners or --calibration, not both")
     try:
         src = FrameSource(source)
     except SourceError as exc:
@@ -105,6 +123,8 @@ def run(
         spec=spec,
         players=names,
         calibration=calibration,
+        corners=typed,
+        table_size=size,
         annotate=annotate,
         detector=detector,
         shot_open=shot_open,
@@ -127,8 +147,13 @@ def _run_billiards(src: FrameSource, options: RunOptions, out: Path, rec: _Recor
         if rec is not None:
             rec.recorder(event)
 
+    def on_notice(notice: Notice) -> None:
+        bar.clear()
+        _say(notice)
+        bar.refresh()
+
     try:
-        result = referee_video(src, options, out, on_frame=on_frame, on_event=on_event)
+        result = referee_video(src, options, out, on_frame=on_frame, on_event=on_event, on_notice=on_notice)
     except (CalibrationError, ModelError, ValueError) as exc:
         bar.close()
         if rec is not None:
@@ -143,9 +168,24 @@ def _run_billiards(src: FrameSource, options: RunOptions, out: Path, rec: _Recor
         f"{result.frames} frames ({result.bad_frames} unreadable skipped) at {result.fps:.1f} fps; "
         f"{len(result.events)} events in {out / 'events.jsonl'}"
     )
+    if result.paused_frames:
+        cuts = sum(1 for n in result.notices if n.kind == "cut")
+        typer.echo(
+            f"{cuts} camera cut(s): {result.paused_frames} frames not refereed while the table was found "
+            f"again (times in {out / 'notices.jsonl'})"
+        )
+    if result.calibration is not None and not result.calibration.sure:
+        typer.secho("the calibration was UNSURE: check annotated.mp4 (see the warning above)", fg="yellow")
     if result.shot_open:
         resume = f"; resume the match with --resume {rec.match_id}" if rec is not None else ""
         typer.echo(f"{src.spec} was lost in the middle of a shot: it is left open, not judged{resume}")
+
+
+def _say(notice: Notice) -> None:
+    """A notice of the run on stderr: an unsure calibration in yellow, with what to do."""
+    loud = notice.kind == "unsure"
+    head = "WARNING: " if loud else ""
+    typer.secho(f"[{notice.t:7.2f} s] {head}{notice.text}", fg="yellow" if loud else None, err=True)
 
 
 @app.command()
@@ -164,27 +204,28 @@ def calibrate(
             "playing area at the cushion noses; pocket ids and spot names also accepted)."
         ),
     ] = None,
+    table: Annotated[str | None, typer.Option(help=TABLE_HELP)] = None,
 ) -> None:
     """Find the table (or take four or more typed points) and save the camera profile for 'run --calibration'.
-    Also writes PROFILE.png: the fitted table drawn over the frame, to check by eye."""
-    table = billiards_spec(game).table
+    Automatic: frames of the first seconds are tried until the calibration is sure; the profile records the
+    verdict and the table's size. Also writes PROFILE.png: the fitted table drawn over the frame."""
+    spec = billiards_spec(game)
+    size = table_size(spec, table)
     try:
-        frame = next(iter(FrameSource(source)), None)
+        src = FrameSource(source)
     except SourceError as exc:
         fail(str(exc))
-    if frame is None:
-        fail(f"{source} gave no frame")
-    h, w = frame.image.shape[:2]
+    typed = parse_points(points) if points else None
     try:
-        if points:
-            calib = calibrate_manual(parse_points(points), table, (w, h), image=frame.image)
-        else:
-            calib = calibrate_auto(frame.image, table)
-    except (CalibrationError, ValueError, KeyError) as exc:
+        found = find_table(iter(src), spec, TableChoice(corners=typed, size=size), src.fps or 30.0)
+    except CalibrationError as exc:
         fail(str(exc))
+    calib = found.calib
     calib.save(out)
-    cv2.imwrite(str(out.with_suffix(".png")), table_overlay(frame.image, calib, table))
+    cv2.imwrite(str(out.with_suffix(".png")), table_overlay(found.frame.image, calib, calib.table))
+    _say(notice(found))
     typer.echo(
-        f"camera profile {out} ({'manual' if points else 'automatic'}), reprojection error "
+        f"camera profile {out} ({'manual' if points else 'automatic'}, {calib.table.size or 'standard'} "
+        f"table, {'sure' if calib.sure else 'UNSURE'}), reprojection error "
         f"{calib.reprojection_error_px:.2f} px; check {out.with_suffix('.png')}"
     )

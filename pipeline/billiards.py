@@ -15,26 +15,25 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable, Generator, Iterator, Mapping
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import IO
 
-import cv2
+import numpy as np
 
 from arbiter import contract as c
 from arbiter.games import BilliardsSpec
 from tracking.events import EventDetector, SeenEvent
 from tracking.pins import PinWatch
 from tracking.tracker import BallTracker, TrackView
-from vision.calibration import CalibrationError, TableCalibration, calibrate_auto
+from vision.calibration import CalibrationError, TableCalibration
 from vision.detectors import Detector, build_detector
 from vision.sources import FrameSource
 from vision.types import Detections, Frame
 
 from .annotate import Annotator
-
-CALIBRATION_ATTEMPTS = 30  # frames tried for automatic calibration before giving up
+from .table_watch import Notice, TableChoice, TableWatch, find_table, notice
 
 
 @dataclass(frozen=True)
@@ -44,6 +43,9 @@ class RunOptions:
     spec: BilliardsSpec
     players: tuple[str, ...] = ("A", "B")
     calibration: Path | None = None  # a saved camera profile; else found automatically
+    corners: Mapping[str, tuple[float, float]] | None = None  # typed table points (px): the way round
+    table_size: str | None = None  # a size of ``spec.table.sizes``; else the calibration's choice
+    watch_cuts: bool = True  # watch for cuts to another camera and for broadcast graphics
     annotate: bool = True
     max_frames: int | None = None
     detector: str = "classical"  # vision.detectors.DETECTORS
@@ -63,37 +65,38 @@ class RunResult:
     latency_s: list[tuple[str, float]] = field(default_factory=list)  # (event type, emitted - happened)
     interrupted: bool = False  # stopped, or the live source lost: cut short, not ended
     shot_open: bool = False  # a shot was in play when it was cut short: left open for the resumed run
+    notices: list[Notice] = field(
+        default_factory=list
+    )  # what the run said: calibration, cuts (notices.jsonl)
+    paused_frames: int = 0  # frames not refereed: after a cut, until the table was found again
 
     @property
     def fps(self) -> float:
         return self.frames / self.seconds if self.seconds > 0 else 0.0
 
 
-def _calibrate(frames: Iterator[Frame], options: RunOptions) -> tuple[TableCalibration, list[Frame]]:
-    """The camera profile given, or one found automatically on the first frames that show the table."""
+def _calibrate(
+    source: FrameSource, options: RunOptions, say: Callable[[Notice], None]
+) -> tuple[TableCalibration, list[Frame], Iterator[Frame], int]:
+    """The run's calibration (``table_watch.find_table``), the frames to referee first, the rest, and the
+    unreadable frames read before them. A file searched past its first frame is replayed from its start,
+    so that no frame goes unrefereed; a live source goes on from the frame the table was found on."""
+    frames = _chain([], iter(source))  # a generator: closed (the file released) if the file is replayed
+    profile = None
     if options.calibration is not None:
         first = next(frames, None)
         if first is None:
             raise CalibrationError("the source gave no frame")
-        calib = TableCalibration.load(
-            options.calibration, game=options.spec.id, image_size=(first.image.shape[1], first.image.shape[0])
-        )
-        return calib, [first]
-    seen: list[Frame] = []
-    error: Exception | None = None
-    for frame in frames:
-        seen.append(frame)
-        try:
-            return calibrate_auto(frame.image, options.spec.table), seen
-        except (CalibrationError, cv2.error) as exc:  # one frame that fails is no reason to stop trying
-            error = exc
-        if len(seen) >= CALIBRATION_ATTEMPTS:
-            break
-    raise CalibrationError(
-        f"could not find the table in the first {len(seen)} frames ({error}); "
-        "calibrate by hand: arbiter calibrate SOURCE --game GAME --points 'bl=x,y;br=x,y;tl=x,y;tr=x,y', "
-        "then run with --calibration camera_profile.json"
-    )
+        size = (first.image.shape[1], first.image.shape[0])
+        profile = TableCalibration.load(options.calibration, game=options.spec.id, image_size=size)
+        frames = _chain([first], frames)
+    choice = TableChoice(profile, options.corners, options.table_size)
+    found = find_table(frames, options.spec, choice, source.fps or 30.0)
+    say(notice(found))
+    if found.searched and not source.live:
+        frames.close()
+        return found.calib, [], iter(source), source.stats.bad_frames
+    return found.calib, [found.frame], frames, 0
 
 
 def referee_video(
@@ -104,45 +107,75 @@ def referee_video(
     on_event: Callable[[c.Event], None] | None = None,
     keep_detections: bool = False,
     stop: Callable[[], bool] | None = None,
+    on_notice: Callable[[Notice], None] | None = None,
 ) -> RunResult:
-    """Run the whole pipeline over ``source``; write ``events.jsonl``, ``tracks.jsonl``, ``annotated.mp4``.
+    """Run the whole pipeline over ``source``; write ``events.jsonl``, ``tracks.jsonl``, ``annotated.mp4``,
+    ``camera_profile.json`` and ``notices.jsonl``.
 
-    ``on_frame(frames, fps)`` after every frame, ``on_event(event)`` as each event is written;
-    ``keep_detections`` keeps every frame's detections in the result (for scoring the detector); ``stop()``
-    is asked before every frame, and True cuts the run short (the dashboard's stop button)."""
+    ``on_frame(frames, fps)`` after every frame, ``on_event(event)`` as each event is written,
+    ``on_notice(notice)`` as the run says something a person must know (the calibration and its verdict,
+    a cut, the table found again); ``keep_detections`` keeps every frame's detections in the result (for
+    scoring the detector); ``stop()`` is asked before every frame, and True cuts the run short (the
+    dashboard's stop button)."""
     out.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
-    frames = iter(source)
-    calib, head = _calibrate(frames, options)
-    calib.save(out / "camera_profile.json")
-    stages = _Stages.build(options, calib, head[0].image.shape)
-    result = RunResult(calibration=calib)
-    annotator = (
-        Annotator(out / "annotated.mp4", source.fps or 30.0, calib, options.spec)
-        if options.annotate
-        else None
-    )
-    with (out / "events.jsonl").open("w") as ev_file, (out / "tracks.jsonl").open("w") as tr_file:
-        c.append_event(ev_file, c.Match(game=options.spec.id, players=options.players))
-        run = _Run(stages, result, ev_file, tr_file, annotator, on_event)
-        try:
-            for frame in _chain(head, frames):
-                if _enough(options, result) or (stop is not None and stop()):
-                    break
-                run.step(frame, keep_detections)
-                if on_frame:
-                    on_frame(result.frames, result.frames / max(time.perf_counter() - started, 1e-9))
-            stopped = stop is not None and stop()
-            if stopped or (source.live and not _enough(options, result)):  # a live source ends only when lost
-                run.interrupt(source.live)
-            else:
-                run.finish()
-        finally:
-            if annotator is not None:
-                annotator.close()
-    result.bad_frames = source.stats.bad_frames
+    result = RunResult()
+    with (out / "notices.jsonl").open("w") as notices_file:
+        say = _sayer(result, notices_file, on_notice)
+        calib, head, frames, skipped = _calibrate(source, options, say)
+        calib.save(out / "camera_profile.json")
+        result.calibration = calib
+        options = replace(
+            options, spec=_sized(options.spec, calib)
+        )  # the run's spec: the table found or given
+        fixed = options.calibration is not None or options.corners is not None
+        watch = TableWatch(calib, say, fixed) if options.watch_cuts else None
+        annotator = (
+            Annotator(out / "annotated.mp4", source.fps or 30.0, calib, options.spec)
+            if options.annotate
+            else None
+        )
+        with (out / "events.jsonl").open("w") as ev_file, (out / "tracks.jsonl").open("w") as tr_file:
+            c.append_event(ev_file, c.Match(game=options.spec.id, players=options.players))
+            run = _Run(options, calib, result, _Files(ev_file, tr_file, annotator, on_event), watch)
+            try:
+                for frame in _chain(head, frames):
+                    if _enough(options, result) or (stop is not None and stop()):
+                        break
+                    run.step(frame, keep_detections)
+                    if on_frame:
+                        on_frame(result.frames, result.frames / max(time.perf_counter() - started, 1e-9))
+                stopped = stop is not None and stop()
+                if stopped or (source.live and not _enough(options, result)):  # a live source ends when lost
+                    run.interrupt(source.live)
+                else:
+                    run.finish()
+            finally:
+                if annotator is not None:
+                    annotator.close()
+    result.bad_frames = source.stats.bad_frames - skipped
     result.seconds = time.perf_counter() - started
     return result
+
+
+def _sized(spec: BilliardsSpec, calib: TableCalibration) -> BilliardsSpec:
+    """The game's spec on the calibration's table: every geometry after vision is that table's."""
+    return spec.resized(calib.table.size) if calib.table.size else spec
+
+
+def _sayer(
+    result: RunResult, file: IO[str], on_notice: Callable[[Notice], None] | None
+) -> Callable[[Notice], None]:
+    """Keep, write (``notices.jsonl``, flushed) and pass on every notice of the run."""
+
+    def say(notice: Notice) -> None:
+        result.notices.append(notice)
+        file.write(json.dumps(notice.to_dict()) + "\n")
+        file.flush()
+        if on_notice is not None:
+            on_notice(notice)
+
+    return say
 
 
 @dataclass(frozen=True)
@@ -162,33 +195,49 @@ class _Stages:
         return cls(detector, BallTracker(spec), EventDetector(spec, shot_open=options.shot_open), pins)
 
 
+@dataclass(frozen=True)
+class _Files:
+    """Where a run writes as it goes."""
+
+    events: IO[str]
+    tracks: IO[str]
+    annotator: Annotator | None
+    on_event: Callable[[c.Event], None] | None
+
+
 class _Run:
     """One run between setup and its end: each ``step`` takes a frame through the stages and writes what it
     gave; ``finish`` flushes the events still held back at the end of the source, ``interrupt`` ends a run
-    cut short."""
+    cut short. With a ``TableWatch``, a cut pauses it: what the stages held back is written, frames go
+    unrefereed until the table is found again, and fresh stages take over (a shot in play at the cut goes on,
+    and ends when the balls are seen at rest)."""
 
     def __init__(
         self,
-        stages: _Stages,
+        options: RunOptions,
+        calib: TableCalibration,
         result: RunResult,
-        events_file: IO[str],
-        tracks_file: IO[str],
-        annotator: Annotator | None,
-        on_event: Callable[[c.Event], None] | None,
+        files: _Files,
+        watch: TableWatch | None,
     ) -> None:
-        self.stages = stages
+        self.options = options
+        self.calib = calib
+        self.stages: _Stages | None = None  # built on the first frame, when its size is known
         self.result = result
-        self.events_file = events_file
-        self.tracks_file = tracks_file
-        self.annotator = annotator
-        self.on_event = on_event
+        self.files = files
+        self.watch = watch
         self.t = 0.0  # the time of the last frame stepped
         self.views: list[TrackView] = []
 
     def step(self, frame: Frame, keep_detections: bool) -> None:
-        s, t = self.stages, frame.t
-        self.t = t
-        dets = s.detector.detect(frame.image)
+        self.t = t = frame.t
+        if self._paused(frame):
+            self._skip(frame, keep_detections)
+            return
+        if self.stages is None:
+            self.stages = _Stages.build(self.options, self.calib, frame.image.shape)
+        s = self.stages
+        dets = self._off_graphics(s.detector.detect(frame.image), frame.image.shape)
         if keep_detections:
             self.result.detections.append((t, dets))
         views = self.views = s.tracker.update(t, dets)
@@ -197,34 +246,75 @@ class _Run:
         self.result.track_frames.append((t, {v.ball: v.xy_mm for v in views}))
         positions = {v.ball: (round(v.xy_mm[0], 2), round(v.xy_mm[1], 2)) for v in views}
         line = {"frame": frame.index, "t": round(t, 6), "balls": positions}
-        self.tracks_file.write(json.dumps(line, separators=(",", ":")) + "\n")
-        if self.annotator is not None:
-            self.annotator.write(frame.image, views, t)
+        self.files.tracks.write(json.dumps(line, separators=(",", ":")) + "\n")
+        if self.files.annotator is not None:
+            self.files.annotator.write(frame.image, views, t)
         self.result.frames += 1
 
+    def _paused(self, frame: Frame) -> bool:
+        """Whether the watch has the run paused at this frame. At a cut what the stages held back is written
+        and the stages are dropped; when the table is found again, fresh stages are built on it."""
+        if self.watch is None:
+            return False
+        was = self.watch.paused_at is not None
+        paused = self.watch.update(frame)
+        if paused and not was and self.stages is not None:
+            self._emit(self.stages.events.interrupt())
+            self.options = replace(self.options, shot_open=self.stages.events.in_shot)
+            self.stages, self.views = None, []
+        if self.watch.resumed is not None:
+            self.calib, self.watch.resumed = self.watch.resumed, None
+            if self.files.annotator is not None:
+                self.files.annotator.calib = self.calib
+        return paused
+
+    def _skip(self, frame: Frame, keep_detections: bool) -> None:
+        """A frame not refereed (paused): it still counts, and shows nothing."""
+        if keep_detections:
+            self.result.detections.append((frame.t, Detections.empty()))
+        self.result.track_frames.append((frame.t, {}))
+        if self.files.annotator is not None:
+            self.files.annotator.write(frame.image, [], frame.t)
+        self.result.frames += 1
+        self.result.paused_frames += 1
+
+    def _off_graphics(self, dets: Detections, shape: tuple[int, ...]) -> Detections:
+        """The detections not on a broadcast graphic (a score bar's letters are no balls)."""
+        mask = self.watch.graphics(shape) if self.watch is not None else None
+        if mask is None or not len(dets):
+            return dets
+        h, w = mask.shape
+        x = np.clip(np.round(dets.xy_px[:, 0]).astype(int), 0, w - 1)
+        y = np.clip(np.round(dets.xy_px[:, 1]).astype(int), 0, h - 1)
+        return dets[mask[y, x] == 0]
+
     def finish(self) -> None:
-        self._emit(self.stages.events.finish(self.t, self.views))
+        if self.stages is not None:
+            self._emit(self.stages.events.finish(self.t, self.views))
 
     def interrupt(self, live: bool) -> None:
         """Cut short: a shot in play stays open. A file is replayed from its start when the run resumes, and
         the replay finds again, in the same order, what is held back now, so nothing more is written (written
         now, an event held back could land after one the replay finds later but timed before it). A live
         source cannot replay: what is held back is written now."""
+        self.result.interrupted = True
+        if self.stages is None:
+            self.result.shot_open = self.options.shot_open
+            return
         if live:
             self._emit(self.stages.events.interrupt())
-        self.result.interrupted = True
         self.result.shot_open = self.stages.events.in_shot
 
     def _emit(self, new: list[SeenEvent]) -> None:
         for e in new:
-            c.append_event(self.events_file, e)
+            c.append_event(self.files.events, e)
             self.result.events.append(e)
             # How long after the frame that showed it the event was written, in video time.
             self.result.latency_s.append((e.TYPE, self.t - e.t))
-            if self.annotator is not None:
-                self.annotator.caption(e)
-            if self.on_event:
-                self.on_event(e)
+            if self.files.annotator is not None:
+                self.files.annotator.caption(e)
+            if self.files.on_event:
+                self.files.on_event(e)
 
 
 def _enough(options: RunOptions, result: RunResult) -> bool:
@@ -232,6 +322,6 @@ def _enough(options: RunOptions, result: RunResult) -> bool:
     return options.max_frames is not None and result.frames >= options.max_frames
 
 
-def _chain(head: list[Frame], rest: Iterator[Frame]) -> Iterator[Frame]:
+def _chain(head: list[Frame], rest: Iterator[Frame]) -> Generator[Frame]:
     yield from head
     yield from rest

@@ -7,12 +7,14 @@ intersection is the contact time, to a fraction of the frame interval (at 60 fps
 diameters a frame, so the frame in which a contact shows is not good enough). A kink is then explained by
 what was there at that moment: a cushion nose one radius away (a cushion contact, on that side), another
 ball two radii away (a ball-ball contact; the ball that was moving into the other is named first), or
-nothing when the ball was at rest and nothing touched it (the cue: the shot starts). A moving ball that
-vanishes next to a pocket is potted there; outside the cloth, it left the table. When every ball has been
+nothing when the ball was at rest and nothing touched it (the cue: the shot starts). A ball the tracker
+saw going into a pocket and then lost is potted there (marked unsure when the tracker was not sure);
+outside the cloth, it left the table. When every ball has been
 at rest for ``settle_s``, the shot ends with all positions.
 
 Events are emitted as soon as they are certain: a kink needs ``window`` frames after it, a pot needs the
-tracker to give the ball up. A short reorder buffer keeps the stream in time order.
+tracker to give the ball up (``TrackerConfig.pot_confirm_s`` after it was last seen going in; events after
+that sighting wait for it). A short reorder buffer keeps the stream in time order.
 """
 
 from __future__ import annotations
@@ -164,7 +166,7 @@ class EventDetector:
                 self._gone_seen.add(id(tr))
                 self._vanished(tr)
         self._settle(t, views)
-        return self._release(t - self.config.hold_s)
+        return self._release(min(t - self.config.hold_s, self._pot_bound(views)))
 
     def finish(self, t: float, views: list[TrackView]) -> list[SeenEvent]:
         """End of source: flush what is pending, and end a shot still open with the balls where they are."""
@@ -426,7 +428,7 @@ class EventDetector:
             frame = (t_last - measured[-2][0]) if len(measured) > 1 else 0.0
             dist = max(0.0, math.dist((x, y), mouth) - self.r)
             t = t_last + min(dist / speed if speed > 0 else frame, frame)
-            self._push(t, c.Pot(t=round(t, 6), ball=tr.ball, pocket=tr.gone_near))
+            self._push(t, c.Pot(t=round(t, 6), ball=tr.ball, pocket=tr.gone_near, unsure=tr.pot_unsure))
         elif not self.table.on_table((x, y), margin_mm=-self.r):
             self._push(t_last, c.OffTable(t=round(t_last, 6), ball=tr.ball))
         self._paths.pop(tr.ball, None)
@@ -435,12 +437,20 @@ class EventDetector:
         cfg = self.config
         # A ball lost while moving may still be rolling: the shot is not over until it is seen again at rest
         # (or has been missing for ``lost_wait_s``).
-        lost = any(v.lost and t - self._last_sample_t(v.ball) < cfg.lost_wait_s for v in views)
+        lost = any(
+            (v.lost and t - self._last_sample_t(v.ball) < cfg.lost_wait_s) or v.pot_pending for v in views
+        )
         moving = lost or any(self._recent_speed(v.ball, t) >= cfg.rest_mm_s for v in views)
         if moving:
             self._last_motion_t = t
         elif self._in_shot and t - self._last_motion_t >= cfg.settle_s and not self._pending_after(t):
             self._end_shot(self._last_motion_t, views)
+
+    def _pot_bound(self, views: list[TrackView]) -> float:
+        """Release nothing after a ball was last seen while the tracker still weighs whether it was potted
+        (``TrackView.pot_pending``): its pot, if it comes, is timed then, and the stream stays in order."""
+        pending = [self._last_sample_t(v.ball) for v in views if v.pot_pending]
+        return min(pending) - 1e-6 if pending else math.inf
 
     def _last_sample_t(self, ball: str) -> float:
         path = self._paths.get(ball)

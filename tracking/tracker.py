@@ -4,8 +4,10 @@ by the assignment problem constrained by identity, and a lifecycle that tells a 
 The loop is SORT's: predict, associate, update, create, emit, remove; call ``update`` once per frame, with
 no detections too. What differs is billiards: a ball at rest does not vanish, so a stationary track that
 loses its detections (a cue, an arm, a hand over it) is kept where it is for as long as it stays unseen; a
-moving track that disappears next to a pocket is a pot candidate; identity comes from the ball's look
-(the yellow is the yellow), so the assignment never swaps two balls of different looks.
+ball is potted only when it is seen entering a pocket's area and is then gone, and one that vanishes
+anywhere else (under an arm, merged with another ball, blurred) is held, never potted; a pot the camera
+did not see clearly is marked unsure. Identity comes from the ball's look (the yellow is the yellow), so
+the assignment never swaps two balls of different looks.
 """
 
 from __future__ import annotations
@@ -20,10 +22,19 @@ from scipy.optimize import linear_sum_assignment
 
 from arbiter.balls import APPEARANCE_CLASSES
 from arbiter.games import BilliardsSpec
-from arbiter.tables import TableModel
+from arbiter.tables import Pocket, TableModel
 from vision.types import Detections
 
 XY = tuple[float, float]
+# Another ball seen within this many ball diameters of where a ball vanished: the detector may have merged
+# the two, so a pot there is unsure.
+MERGED_WITHIN = 0.9
+# A ball heads into a pocket when this share of its speed takes it out through the pocket's mouth (about
+# 75 degrees off the pocket's axis at most): a ball rolling along a cushion past a middle pocket does not.
+HEADING_IN = 0.25
+# A ball pending a pot is the same ball if seen again within this many ball diameters of where it was last
+# seen: a ball rattling in the jaws moves less; another ball of its look rolling past the pocket is further.
+POT_REVIVE_DIAMETERS = 2.0
 
 
 class TrackState(StrEnum):
@@ -47,7 +58,12 @@ class TrackerConfig:
       large, sudden accelerations, so it is generous.
     - ``measurement_mm``: the detector's position noise.
     - ``rest_speed_mm_s``: below this the ball counts as at rest.
-    - ``pocket_reach_mm``: a moving ball lost within this distance of a pocket mouth is a pot candidate.
+    - ``pocket_reach_mm``: a ball lost within this distance of a pocket mouth, heading into it, is potted
+      (``BallTracker._exit``); larger calls pots of balls lost short of the pocket, smaller misses pots of
+      fast balls the detector loses a frame or two before the mouth.
+    - ``pot_confirm_s``: how long a ball seen going into a pocket must then stay unseen to be potted; a
+      ball rattling in the jaws, or lost for a few frames there, that is seen again is no pot. Longer
+      holds the events after it back for as long (the stream stays in time order).
     """
 
     n_init: int = 2
@@ -57,13 +73,21 @@ class TrackerConfig:
     measurement_mm: float = 2.0
     rest_speed_mm_s: float = 15.0
     pocket_reach_mm: float = 120.0
+    pot_confirm_s: float = 0.1
 
     def __post_init__(self) -> None:
         if self.n_init < 1:
             raise ValueError(f"n_init must be at least 1 (got {self.n_init})")
         if self.max_misses_moving < 1:
             raise ValueError(f"max_misses_moving must be at least 1 (got {self.max_misses_moving})")
-        for name in ("gate_mm", "accel_mm_s2", "measurement_mm", "rest_speed_mm_s", "pocket_reach_mm"):
+        for name in (
+            "gate_mm",
+            "accel_mm_s2",
+            "measurement_mm",
+            "rest_speed_mm_s",
+            "pocket_reach_mm",
+            "pot_confirm_s",
+        ):
             if getattr(self, name) <= 0:
                 raise ValueError(f"{name} must be positive (got {getattr(self, name)})")
 
@@ -79,8 +103,10 @@ class Track:
     hits: int = 1
     misses: int = 0
     last_seen_t: float = 0.0
-    gone_near: str | None = None  # the pocket id when it vanished next to one
+    gone_near: str | None = None  # the pocket id when it was seen going into one and then gone
+    pot_unsure: bool = False  # gone at a pocket without being seen clearly into it (``_exit``)
     lost: bool = False  # vanished while moving, away from any pocket: still on the table, place unknown
+    pot_pending: tuple[str, bool] | None = None  # (pocket, unsure): seen going in, unseen since; not yet gone
     history: list[tuple[float, float, float, bool]] = field(default_factory=list)  # t, x, y, measured
 
     @property
@@ -107,6 +133,7 @@ class TrackView:
     measured: bool  # detected in this frame (else predicted, or held at rest while hidden)
     moving: bool
     lost: bool = False
+    pot_pending: bool = False  # seen going into a pocket and unseen since: potted unless seen again soon
 
 
 _NO_MATCH = 1e6  # the cost of a track-detection pair that may not be associated
@@ -199,6 +226,8 @@ class BallTracker:
         in the set (the yellow, the 7) that has gone unseen can be found anywhere: its look is its identity.
         While it is in view it is gated like the others, so a detection of its colour elsewhere (a misread
         ball) cannot drag it across the table."""
+        if tr.pot_pending is not None:  # only a ball seen again by the pocket (rattling in the jaws) is it
+            return POT_REVIVE_DIAMETERS * self.table.ball_diameter_mm
         unique = len(self._ids_by_cls.get(tr.cls, ())) == 1
         if unique and (tr.lost or tr.misses > 0):
             return math.inf
@@ -206,9 +235,9 @@ class BallTracker:
 
     def _hit(self, tr: Track, t: float, xy_mm: np.ndarray) -> None:
         """``tr`` was detected at ``xy_mm``."""
-        if tr.lost:  # found again after a while: start afresh where it is
+        if tr.lost or tr.pot_pending:  # found again after a while: start afresh where it is
             tr.kf = _kalman((float(xy_mm[0]), float(xy_mm[1])), self.config)
-            tr.lost = False
+            tr.lost, tr.pot_pending = False, None
         else:
             tr.kf.update(xy_mm.reshape(2, 1))
         tr.hits += 1
@@ -219,38 +248,88 @@ class BallTracker:
         tr.history.append((t, *tr.xy, True))
 
     def _miss(self, tr: Track, t: float) -> None:
-        """``tr`` was not detected: a tentative track dies; a ball gone at a pocket or over a cushion is gone;
-        one lost in the open is held, as is a ball at rest under a hand or the cue."""
+        """``tr`` was not detected: a tentative track dies; a ball seen going into a pocket (or over a
+        cushion) and then gone is gone; any other ball is held: one lost in the open (an arm over it, a
+        blur, merged with another ball) stays on the table, as does a ball at rest under a hand or the cue."""
         cfg = self.config
         tr.misses += 1
         moving = tr.speed >= cfg.rest_speed_mm_s
         if tr.state is TrackState.TENTATIVE:
             tr.state = TrackState.GONE  # never became a ball
             return
-        last = next(((h[1], h[2]) for h in reversed(tr.history) if h[3]), None)
-        in_jaws = last is not None and self._in_jaws(last)
-        near = self._nearest_pocket(last) if last else None
-        off = last is not None and not self.table.on_table(last)
-        if ((moving and (near or off)) or in_jaws) and tr.misses > cfg.max_misses_moving:
-            # Gone: a moving ball that vanished at a pocket or over a cushion, or a slow one that dropped
-            # from the jaws of a pocket.
-            tr.state = TrackState.GONE
-            tr.gone_near = near
-            return
-        if moving and tr.misses > cfg.max_misses_moving:
-            # Lost in the open (a blur the detector missed, an arm over it): it is still on the table.
-            # Stop guessing its path; the next sighting of its look picks it up wherever it is.
-            tr.lost = True
+        if tr.pot_pending is not None:
+            if t - tr.last_seen_t >= cfg.pot_confirm_s:  # seen going in, and gone since: potted
+                tr.state = TrackState.GONE
+                tr.gone_near, tr.pot_unsure = tr.pot_pending
+                return
             moving = False
+        elif tr.misses > cfg.max_misses_moving:
+            exit_ = self._exit(tr, moving)
+            if exit_ is not None:
+                pocket, unsure = exit_
+                if pocket is None:  # over a cushion, off the table
+                    tr.state = TrackState.GONE
+                    return
+                tr.pot_pending = (pocket, unsure)  # potted once it stays unseen for pot_confirm_s
+                moving = False
+            if moving:
+                # Lost in the open (a blur the detector missed, an arm over it): it is still on the table.
+                # Stop guessing its path; the next sighting of its look picks it up wherever it is.
+                tr.lost = True
+                moving = False
         if not moving:
             # Hidden at rest: hold it where it stopped (no drift from a stale velocity).
             tr.kf.x[2:, 0] = 0.0
         tr.history.append((t, *tr.xy, False))
 
+    def _exit(self, tr: Track, moving: bool) -> tuple[str | None, bool] | None:
+        """How a ball unseen for ``max_misses_moving`` frames left the table, as ``(pocket, unsure)``, or
+        None when it did not (it is held). A pot needs the ball *seen entering* the pocket's area: moving,
+        last measured within ``pocket_reach_mm`` of a mouth and heading out through it (a ball rolling along
+        a cushion past a middle pocket is not; one at rest in the jaws under a hand is held: a ball that
+        drops by itself is replaced). It is sure when that sighting was in the jaws with no other ball where
+        it vanished (two balls the detector merged into one look like a pot); else it is marked unsure. A
+        moving ball last seen off the cloth left the table (pocket None)."""
+        last = next(((h[1], h[2]) for h in reversed(tr.history) if h[3]), None)
+        if last is None:
+            return None
+        pocket = self._nearest_pocket(last) if moving else None  # a ball at rest never drops by itself
+        if pocket is not None:
+            mouth = pocket.mouth_xy_mm
+            in_jaws = math.dist(mouth, last) < pocket.opening_mm / 2 + self.table.ball_diameter_mm
+            vx, vy = tr.velocity
+            outward = -(vx * pocket.inward[0] + vy * pocket.inward[1])  # speed out of the table through it
+            heading_in = outward > HEADING_IN * tr.speed
+            if heading_in:
+                return pocket.id, not in_jaws or self._merged(tr, last)
+        if moving and not self.table.on_table(last):
+            return None, False
+        return None
+
+    def _merged(self, tr: Track, xy: XY) -> bool:
+        """Whether another ball seen this frame overlaps where ``tr`` was last seen: the detector may have
+        taken the two for one."""
+        reach = MERGED_WITHIN * self.table.ball_diameter_mm
+        return any(
+            o is not tr and o.state is TrackState.CONFIRMED and o.misses == 0 and math.dist(o.xy, xy) < reach
+            for o in self.tracks
+        )
+
     def _birth(self, t: float, cls: int, xy_mm: np.ndarray) -> Track | None:
-        """A detection no track took: a new ball if the game has a free id of its look; else a lost
-        look-alike seen again further than the gate (returned, as it is measured now); else nothing (more
-        balls of this look than the game has: a false detection)."""
+        """A detection no track took: a look-alike seen going into a pocket and seen again by it (no pot);
+        else a new ball if the game has a free id of its look; else a lost look-alike seen again further
+        than the gate (returned, as it is measured now); else nothing (more balls of this look than the
+        game has: a false detection)."""
+        pending = [
+            tr
+            for tr in self.tracks
+            if tr.cls == cls and tr.pot_pending is not None and tr.state is TrackState.CONFIRMED
+            and math.dist(tr.xy, xy_mm) <= POT_REVIVE_DIAMETERS * self.table.ball_diameter_mm
+        ]  # fmt: skip
+        if pending:  # a ball seen going into a pocket, seen again next to it: no pot
+            tr = min(pending, key=lambda tr: math.dist(tr.xy, xy_mm))
+            self._hit(tr, t, xy_mm)
+            return tr
         ball = self._free_id(cls)
         if ball is None:
             lost = [
@@ -276,16 +355,11 @@ class BallTracker:
         taken = {t.ball for t in self.tracks if t.state is not TrackState.GONE}
         return next((b for b in self._ids_by_cls.get(cls, []) if b not in taken), None)
 
-    def _nearest_pocket(self, xy: XY) -> str | None:
+    def _nearest_pocket(self, xy: XY) -> Pocket | None:
         best = min(self.table.pockets, key=lambda p: math.dist(p.mouth_xy_mm, xy), default=None)
         if best is None or math.dist(best.mouth_xy_mm, xy) > self.config.pocket_reach_mm:
             return None
-        return best.id
-
-    def _in_jaws(self, xy: XY) -> bool:
-        """Whether a ball centre at ``xy`` is within a ball's width of a pocket's mouth."""
-        reach = self.table.ball_diameter_mm
-        return any(math.dist(p.mouth_xy_mm, xy) < p.opening_mm / 2 + reach for p in self.table.pockets)
+        return best
 
     # -- what the outside sees ------------------------------------------------------------------------------
     def views(self, measured: set[int] | None = None) -> list[TrackView]:
@@ -300,6 +374,7 @@ class BallTracker:
                 id(tr) in measured,
                 tr.speed >= self.config.rest_speed_mm_s,
                 tr.lost,
+                tr.pot_pending is not None,
             )
             for tr in self.tracks
             if tr.state is TrackState.CONFIRMED

@@ -8,11 +8,23 @@ touched cushions, which were potted or left the table, which pins fell, and wher
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import TypeVar
 
 from adjudication.engine import RuleError
-from arbiter.contract import BallBall, Cushion, JsonLine, OffTable, PinDown, Pot, ShotEnd, ShotStart
+from arbiter.contract import (
+    BallBall,
+    Cushion,
+    Decision,
+    JsonLine,
+    OffTable,
+    PinDown,
+    Pot,
+    ShotEnd,
+    ShotStart,
+)
 
+_S = TypeVar("_S")
 CameraEvent = BallBall | Cushion | Pot | OffTable | PinDown
 CAMERA_EVENTS = (BallBall, Cushion, Pot, OffTable, PinDown)
 
@@ -114,3 +126,26 @@ def collect(pending: Collecting, event: JsonLine) -> tuple[Collecting, Shot | No
             raise RuleError(f"a {event.TYPE} line at t={event.t} outside a shot (no shot_start before it)")
         return Collecting(pending.start, (*pending.events, event)), None
     raise TypeError(f"collect() takes camera lines only, not {event.TYPE!r}")
+
+
+def unsure_pot_notes(shot: Shot) -> tuple[str, ...]:
+    """A note for every pot the camera marked ``unsure`` (architecture.md, the ``pocket.unsure``
+    extension): the ball is gone from the table, so the rules count it, and the decision says so."""
+    return tuple(
+        f"the pot of {p.ball} in {p.pocket} is unsure (the camera lost it at the pocket without seeing it "
+        "drop cleanly): it is counted; check it, and correct the record if the ball is still on the table"
+        for p in shot.pots()
+        if p.unsure
+    )
+
+
+def noting_unsure_pots(
+    shot: Shot, decided: tuple[_S, tuple[Decision, ...]]
+) -> tuple[_S, tuple[Decision, ...]]:
+    """An engine's ``(state, decisions)`` for ``shot`` with the notes of its unsure pots added to every
+    decision: what every billiards engine returns, so no unsure pot is ruled on silently."""
+    state, decisions = decided
+    notes = unsure_pot_notes(shot)
+    if not notes:
+        return decided
+    return state, tuple(replace(d, notes=(*d.notes, *notes)) for d in decisions)

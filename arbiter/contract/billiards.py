@@ -90,18 +90,23 @@ class Cushion(JsonLine):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Pot(JsonLine):
-    """A ball dropped into a pocket (line type ``pocket``; not ``tables.Pocket``, which is geometry)."""
+    """A ball dropped into a pocket (line type ``pocket``; not ``tables.Pocket``, which is geometry).
+    ``unsure``: the camera saw the ball near the pocket and then no more, but not clearly into it (it was
+    last seen short of the jaws, at rest, or beside another ball it may have merged with); the rules count
+    it and say so in the decision's notes, for a person to confirm."""
 
     TYPE: ClassVar[str] = "pocket"
     t: float = field(metadata=SECONDS)
     frame: int | None = field(default=None, metadata=OMIT_EMPTY)
     ball: str
     pocket: str
+    unsure: bool = field(default=False, metadata=OMIT_EMPTY)
 
     def __post_init__(self) -> None:
         self._check_when()
         check_text(self._at("ball"), self.ball)
         check_one_of(self._at("pocket"), self.pocket, POCKET_IDS)
+        check_flag(self._at("unsure"), self.unsure)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -71,6 +71,7 @@ MORE_GOOD = [
     '{"type":"call","t":5.5,"player":"A","ball":"3"}',
     '{"type":"choice","player":"A","option":"rebreak"}',
     '{"type":"shot_end","t":9.0,"positions":{}}',
+    '{"type":"pocket","t":2.31,"ball":"red:4","pocket":"tr","unsure":true}',
     '{"type":"roll","t":1.0,"frame":30,"player":"B","dice":[{"id":"d1","value":6},{"id":"d2","value":1}],'
     '"thrown":["d2"]}',
     '{"type":"decision","shot":1,"player":"A","foul":null,"points":{},"score":{"A":0,"B":0},"next":"B",'

@@ -30,3 +30,17 @@ def test_eval_names_its_evaluations_in_its_help() -> None:
 def test_a_folder_is_still_the_shots_score(tmp_path) -> None:
     result = CliRunner().invoke(app, ["eval", str(tmp_path / "missing")])
     assert result.exit_code != 0 and "real-balls" not in result.output
+
+
+def test_eval_real_scores_the_calibration_on_the_real_set(monkeypatch) -> None:
+    class Report:
+        def to_dict(self) -> dict[str, object]:
+            return {"real": {"within_1pct": 2}}
+
+    seen: list[object] = []
+    monkeypatch.setattr(
+        evaluate.real_tables, "evaluate_real_tables", lambda on_image: seen.append(on_image) or Report()
+    )
+    result = CliRunner().invoke(app, ["eval", "real", "--json"])
+    assert result.exit_code == 0, result.output
+    assert seen == [None] and '"within_1pct": 2' in result.output

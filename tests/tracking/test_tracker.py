@@ -80,3 +80,76 @@ def test_two_balls_of_different_looks_crossing_are_never_swapped():
 def test_bad_settings_are_refused_when_built(field, value):
     with pytest.raises(ValueError, match=field):
         TrackerConfig(**{field: value})
+
+
+# ------------------------------------------------------------------------------- pots without false calls
+def _towards(target, start, steps=20):
+    return [np.array(start) + (np.array(target) - np.array(start)) * k / steps for k in range(steps + 1)]
+
+
+def test_a_ball_seen_going_into_a_pocket_is_a_sure_pot():
+    tr = BallTracker(billiards("snooker"))
+    mouth = TABLE.pocket("bl").mouth_xy_mm
+    path = _towards(mouth, (430.0, 430.0))
+    run(tr, [[(RED, *p)] for p in path[:-1]] + [[]] * 10)
+    (gone,) = tr.gone()
+    assert gone.gone_near == "bl" and not gone.pot_unsure
+
+
+def test_a_moving_ball_lost_in_the_open_is_held_not_potted():
+    """Hidden by an arm while rolling across the middle of the table: still on the table."""
+    tr = BallTracker(billiards("snooker"))
+    path = _towards((900.0, 1800.0), (900.0, 1000.0))
+    views = run(tr, [[(RED, *p)] for p in path] + [[]] * 120)
+    assert tr.gone() == []
+    (red,) = views
+    assert red.lost and not red.measured
+
+
+def test_a_ball_passing_a_middle_pocket_along_the_cushion_is_not_potted():
+    """Lost next to the middle pocket but rolling along the cushion, not into it: held."""
+    tr = BallTracker(billiards("snooker"))
+    x = TABLE.ball_radius_mm + 2.0
+    mid = TABLE.pocket("ml").mouth_xy_mm[1]
+    path = _towards((x, mid + 40.0), (x, mid - 400.0))
+    run(tr, [[(YELLOW, *p)] for p in path] + [[]] * 30)
+    assert tr.gone() == []
+
+
+def test_a_ball_lost_short_of_the_jaws_heading_in_is_an_unsure_pot():
+    tr = BallTracker(billiards("snooker"))
+    pocket = TABLE.pocket("tr")
+    short = np.array(pocket.mouth_xy_mm) + 110.0 * np.array(pocket.inward)  # within reach, not in the jaws
+    path = _towards(short, short + 500.0 * np.array(pocket.inward))
+    run(tr, [[(RED, *p)] for p in path] + [[]] * 10)
+    (gone,) = tr.gone()
+    assert gone.gone_near == "tr" and gone.pot_unsure
+
+
+def test_a_ball_vanishing_into_another_at_a_pocket_is_an_unsure_pot():
+    """The detector merged two balls into one at the pocket: the one it kept may be either."""
+    tr = BallTracker(billiards("snooker"))
+    mouth = np.array(TABLE.pocket("bl").mouth_xy_mm)
+    path = _towards(mouth + 30.0, mouth + 430.0)
+    still = tuple(mouth + 45.0)
+    run(tr, [[(YELLOW, *p), (RED, *still)] for p in path] + [[(RED, *still)]] * 10)
+    (gone,) = tr.gone()
+    assert gone.ball == "yellow" and gone.gone_near == "bl" and gone.pot_unsure
+
+
+def test_a_ball_at_rest_in_the_jaws_under_a_hand_is_held():
+    """A ball does not drop by itself: one at rest in a pocket's jaws that is hidden stays on the table."""
+    tr = BallTracker(billiards("snooker"))
+    jaws = tuple(np.array(TABLE.pocket("tl").mouth_xy_mm) + 40.0 * np.array(TABLE.pocket("tl").inward))
+    views = run(tr, [[(RED, *jaws)]] * 10 + [[]] * 120)
+    assert tr.gone() == [] and [v.ball for v in views] == ["red:1"]
+
+
+def test_a_ball_lost_in_the_jaws_and_seen_again_is_no_pot():
+    """Rattling in the jaws, the ball is lost for a few frames and seen again: it was never potted."""
+    tr = BallTracker(billiards("snooker"))
+    pocket = TABLE.pocket("br")
+    jaws = np.array(pocket.mouth_xy_mm) + 60.0 * np.array(pocket.inward)
+    path = _towards(jaws, jaws + 400.0 * np.array(pocket.inward))
+    views = run(tr, [[(RED, *p)] for p in path] + [[]] * 5 + [[(RED, *jaws)]] * 20)
+    assert tr.gone() == [] and [v.ball for v in views] == ["red:1"]

@@ -8,7 +8,7 @@ from adjudication.billiards.five_pins.decide import decide
 from adjudication.billiards.five_pins.inputs import check_line, on_concede
 from adjudication.billiards.five_pins.rules import GAME
 from adjudication.billiards.five_pins.state import State, start
-from adjudication.billiards.shot import collect
+from adjudication.billiards.shot import collect, noting_unsure_pots
 from adjudication.engine import Engine, RuleError
 from arbiter.contract import (
     BallBall,
@@ -40,7 +40,7 @@ def step(state: State, event: JsonLine) -> tuple[State, tuple[Decision, ...]]:
     state = replace(state, pending=pending)
     if shot is None:
         return state, ()
-    return decide(state, shot)
+    return noting_unsure_pots(shot, decide(state, shot))
 
 
 ENGINE = Engine(game=GAME, start=start, step=step)

@@ -8,7 +8,7 @@ from adjudication.billiards.pyramid.decide import decide
 from adjudication.billiards.pyramid.inputs import check_camera_line, check_shot_start, on_choice, on_concede
 from adjudication.billiards.pyramid.rules import GAME
 from adjudication.billiards.pyramid.state import State, start
-from adjudication.billiards.shot import collect
+from adjudication.billiards.shot import collect, noting_unsure_pots
 from adjudication.engine import Engine, RuleError
 from arbiter.contract import (
     BallBall,
@@ -59,7 +59,7 @@ def _camera(state: State, event: JsonLine) -> tuple[State, tuple[Decision, ...]]
     state = replace(state, pending=pending)
     if shot is None:
         return state, ()
-    return decide(state, shot)
+    return noting_unsure_pots(shot, decide(state, shot))
 
 
 ENGINE = Engine(game=GAME, start=start, step=step)

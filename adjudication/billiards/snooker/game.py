@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from adjudication.billiards.shot import collect
+from adjudication.billiards.shot import collect, noting_unsure_pots
 from adjudication.billiards.snooker.inputs import (
     awaiting_message,
     check_ids,
@@ -52,7 +52,7 @@ def step(state: State, event: JsonLine) -> tuple[State, tuple[Decision, ...]]:
         state = replace(state, pending=pending)
         if shot is None:
             return state, ()
-        return decide(state, shot)
+        return noting_unsure_pots(shot, decide(state, shot))
     raise RuleError(
         "snooker takes shot_start, ball_ball, cushion, pocket, off_table and shot_end lines, and declare, "
         f"choice and concede; not a {event.TYPE!r} line"

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 
 from adjudication.billiards.rack import CUE, OBJECT_BALLS, ball_number, behind_head_string
-from adjudication.billiards.shot import CAMERA_EVENTS, Shot, collect
+from adjudication.billiards.shot import CAMERA_EVENTS, Shot, collect, noting_unsure_pots
 from adjudication.billiards.straight_pool.fouls import legal_break, standard_fouls
 from adjudication.billiards.straight_pool.inputs import (
     check_ids,
@@ -51,7 +51,7 @@ def step(state: State, event: JsonLine) -> tuple[State, tuple[Decision, ...]]:
         state = replace(state, pending=pending)
         if shot is None:
             return state, ()
-        return decide(state, shot)
+        return noting_unsure_pots(shot, decide(state, shot))
     raise RuleError(
         f"a {event.TYPE!r} line: 14.1 reads call, choice (after a breaking foul), concede and the camera "
         "lines of shots"

@@ -1,0 +1,246 @@
+"""The table of a run: found from the video itself (or taken from a profile or typed corners), and watched
+for cuts to another camera.
+
+``find_table`` tries frames spread over the first seconds of the video until a calibration is sure
+(``vision.table_verdict``). None sure: the best one is used, never silently: a notice says it is unsure,
+why, and what to do (type the corners with ``--corners``, or ``arbiter calibrate``). The size of the table
+is the one given (``--table``) or the one the calibration chose; the profile records both it and the
+verdict.
+
+``TableWatch`` runs beside the run's stages on every frame: a ``CutDetector`` in the table's region, and a
+``StaticOverlay`` learning the graphics laid over a broadcast. A sudden change of the picture is a cut only
+when the frame no longer fits the calibration (``check_calibration``: the cushions are not where it puts
+them), so a cue whipped away or a player leaning in is none. On a cut the run pauses (no frame goes to
+the tracker, so no event is made across the cut), and the watch tries to find the table again every
+``refind_s``: the calibration it had, if the frame still fits it (the main camera is back), else a new one
+that is sure (graphics masked); then the run resumes with fresh stages.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from arbiter.games import BilliardsSpec
+from vision.broadcast import CutDetector, StaticOverlay
+from vision.calibration import (
+    CalibrationError,
+    CameraMovedError,
+    TableCalibration,
+    calibrate_auto,
+    calibrate_manual,
+    check_calibration,
+)
+from vision.types import Frame
+
+XY = tuple[float, float]
+CALIBRATION_SECONDS = 5.0  # how far into the video automatic calibration keeps looking for a sure frame
+CALIBRATION_TRIES = 20  # frames tried, spread evenly over those seconds (each costs ~0.1-0.5 s)
+REFIND_S = 0.25  # after a cut, video seconds between two tries to find the table again
+OVERLAY_EVERY = 5  # frames between two lessons of the graphics mask (a graphic stays for seconds)
+WATCH_PX = 480  # long side of the copy cuts and graphics are watched on (the overlay learns at 480 px)
+TYPE_CORNERS = (
+    "type the corners: arbiter run SOURCE --game GAME --corners 'bl=x,y;br=x,y;tl=x,y;tr=x,y' "
+    "(or arbiter calibrate ... --points, then run with --calibration camera_profile.json)"
+)
+
+
+@dataclass(frozen=True)
+class TableChoice:
+    """What the run was told about the table: a saved profile, typed corner points (pixels, named as
+    ``calibrate_manual`` takes them), a catalogue size (``table.sizes``); all None: found from the video."""
+
+    profile: TableCalibration | None = None
+    corners: Mapping[str, XY] | None = None
+    size: str | None = None
+
+
+@dataclass(frozen=True)
+class Notice:
+    """Something the run must say: an unsure calibration, a cut, the table found again."""
+
+    t: float
+    kind: str  # "calibration", "unsure", "cut", "resumed"
+    text: str
+
+    def to_dict(self) -> dict[str, object]:
+        return {"t": round(self.t, 3), "kind": self.kind, "text": self.text}
+
+
+@dataclass(frozen=True)
+class Found:
+    """The table found: its calibration, the frame it was found on, and whether more frames than that one
+    were read to find it (a file is then replayed from its start)."""
+
+    calib: TableCalibration
+    frame: Frame
+    searched: bool
+
+
+def find_table(frames: Iterator[Frame], spec: BilliardsSpec, choice: TableChoice, fps: float) -> Found:
+    """The run's calibration: the profile given, the typed corners fitted on the first frame, or the first
+    sure automatic calibration among frames spread over ``CALIBRATION_SECONDS``; when none is sure, the
+    best unsure one (``notice`` says so). Raises CalibrationError when no frame shows a table."""
+    first = next(frames, None)
+    if first is None:
+        raise CalibrationError("the source gave no frame")
+    h, w = first.image.shape[:2]
+    if choice.profile is not None:
+        return Found(_checked_size(choice.profile, choice.size), first, False)
+    table = spec.table.resized(choice.size) if choice.size else spec.table
+    if choice.corners is not None:
+        try:
+            calib = calibrate_manual(choice.corners, table, (w, h), image=first.image)
+        except (ValueError, KeyError) as exc:
+            raise CalibrationError(f"the typed corners: {exc}") from exc
+        return Found(calib, first, False)
+    every = max(1, round(fps * CALIBRATION_SECONDS / CALIBRATION_TRIES))
+    best: tuple[TableCalibration, Frame] | None = None
+    error: Exception | None = None
+    for k, frame in enumerate(_chain([first], frames)):
+        if k % every:
+            continue
+        try:
+            calib = calibrate_auto(frame.image, spec.table, size=choice.size)
+        except (CalibrationError, cv2.error) as exc:  # one frame that fails is no reason to stop trying
+            error = exc
+        else:
+            if calib.sure:
+                return Found(calib, frame, frame is not first)
+            if best is None or _worse(best[0], calib):
+                best = (calib, frame)
+        if k // every + 1 >= CALIBRATION_TRIES:
+            break
+    if best is None:
+        raise CalibrationError(
+            f"could not find the table in {CALIBRATION_TRIES} frames over the first "
+            f"{CALIBRATION_SECONDS:.0f} s ({error}); {TYPE_CORNERS}"
+        )
+    return Found(*best, True)
+
+
+def notice(found: Found) -> Notice:
+    """What the run says of its calibration: how it was made, the table, the verdict; an unsure one
+    (``kind`` "unsure") is said loudly, with what to do."""
+    calib = found.calib
+    how = {"auto": "found automatically", "manual": "fitted to typed points"}[calib.method]
+    text = f"table {how} at {found.frame.t:.2f} s: {calib.table.name} ({calib.table.size or 'standard'}); "
+    if calib.sure:
+        return Notice(found.frame.t, "calibration", text + calib.verdict.message())
+    why = "; ".join(r.detail for r in calib.verdict.doubts)
+    searched = (
+        f" (no frame of the first {CALIBRATION_SECONDS:.0f} s gave a sure one)" if found.searched else ""
+    )
+    return Notice(
+        found.frame.t,
+        "unsure",
+        f"{text}the calibration is UNSURE{searched}: {why}. It is used, so balls and pockets may be placed "
+        f"wrongly: check annotated.mp4, or {TYPE_CORNERS}",
+    )
+
+
+def _worse(a: TableCalibration, b: TableCalibration) -> bool:
+    """Whether ``a`` is a worse unsure calibration than ``b``: more doubts, then a larger residual."""
+    return (len(a.verdict.doubts), a.reprojection_error_px) > (len(b.verdict.doubts), b.reprojection_error_px)
+
+
+def _checked_size(calib: TableCalibration, size: str | None) -> TableCalibration:
+    """A profile's calibration, refused when ``--table`` names another size than the one it records."""
+    if size is not None and size != calib.table.size:
+        raise CalibrationError(
+            f"the camera profile was made for the {calib.table.size or 'standard'} table, not {size}: "
+            "calibrate again with --table, or leave --table out"
+        )
+    return calib
+
+
+class TableWatch:
+    """Cuts and graphics of one run. ``update(frame)`` before every frame is refereed: True while the run
+    is paused (a cut was seen and the table is not found again yet); ``resumed`` then holds the
+    calibration to go on with, once, when the table is found again."""
+
+    def __init__(self, calib: TableCalibration, say: Callable[[Notice], None], fixed: bool) -> None:
+        self.calib = calib
+        self.say = say
+        self.fixed = fixed  # a profile or typed corners: only that view can resume the run
+        self.cuts = CutDetector(region=calib.table_mask(_shape(calib)))
+        self.overlay = StaticOverlay()
+        self.paused_at: float | None = None
+        self._next_try = -math.inf
+        self._frames = 0
+        self.resumed: TableCalibration | None = None
+
+    def update(self, frame: Frame) -> bool:
+        self._frames += 1
+        small = _shrunk(frame.image)
+        if self._frames % OVERLAY_EVERY == 1:
+            self.overlay.update(small)
+        cut = self.cuts.update(small)
+        if self.paused_at is None and cut and not self._fits(frame.image):
+            self.paused_at, self._next_try = frame.t, frame.t
+            self.cuts.set_region(None)
+            self.say(Notice(frame.t, "cut", "camera cut: events paused while the table is found again"))
+        if self.paused_at is None:
+            return False
+        if frame.t < self._next_try:
+            return True
+        self._next_try = frame.t + REFIND_S
+        calib = self._refind(frame.image)
+        if calib is None:
+            return True
+        away = frame.t - self.paused_at
+        self.calib, self.resumed, self.paused_at = calib, calib, None
+        self.cuts.set_region(calib.table_mask(frame.image.shape))
+        self.say(Notice(frame.t, "resumed", f"table found again after {away:.1f} s: events resumed"))
+        return False
+
+    def graphics(self, shape: tuple[int, ...]) -> np.ndarray | None:
+        """The graphics over the picture (uint8, 255 = graphic) once learnt, else None."""
+        return self.overlay.mask(shape) if self.overlay.ready else None
+
+    def _fits(self, image: np.ndarray) -> bool:
+        """Whether the frame still fits the run's calibration (``check_calibration``): the picture changed
+        at once (a cue whipped away, a player's body, a flash) but the table is where it was: no cut."""
+        try:
+            check_calibration(self.calib, image)
+        except CameraMovedError:
+            return False
+        return True
+
+    def _refind(self, image: np.ndarray) -> TableCalibration | None:
+        """The calibration to resume with: the one the run had if this frame fits it, else (found
+        automatically) a new sure one; None while neither."""
+        if self._fits(image):
+            return self.calib
+        if self.fixed:
+            return None
+        try:
+            table = self.calib.table  # the size stays the one the run chose
+            calib = calibrate_auto(image, table, size=table.size or None, ignore=self.graphics(image.shape))
+        except (CalibrationError, cv2.error):
+            return None
+        return calib if calib.sure else None
+
+
+def _shrunk(image: np.ndarray) -> np.ndarray:
+    """A copy of about ``WATCH_PX`` on its long side, by plain subsampling (0.02 ms at 1920 x 1080): the
+    cut detector and the overlay blur and shrink it further, and at full size their own shrinking costs
+    ~5 ms a frame, a third of the classical path's budget."""
+    h, w = image.shape[:2]
+    step = max(1, max(h, w) // WATCH_PX)
+    if step == 1:
+        return image
+    return cv2.resize(image, (w // step, h // step), interpolation=cv2.INTER_NEAREST)
+
+
+def _shape(calib: TableCalibration) -> tuple[int, int]:
+    return (calib.image_size[1], calib.image_size[0])
+
+
+def _chain(head: list[Frame], rest: Iterator[Frame]) -> Iterator[Frame]:
+    yield from head
+    yield from rest
