@@ -1,7 +1,7 @@
 """The shipped dice model (models/dice_reader.json and its two ONNX files) on a few committed real photos of
 each set's held-out test split (tests/data/dice_real, never trained on), scored as 'arbiter dice eval'
-scores them. The floors sit a little under what the shipped model does on these photos (57 dice: 47 found,
-42 read right), so a broken model, a crop or scale that no longer matches its training, or a broken
+scores them. The floors sit a little under what the shipped model does on these photos (57 dice: 53 found,
+51 read right), so a broken model, a crop or scale that no longer matches its training, or a broken
 scorer fails here; the goal's figures are measured on the whole test split (docs/dice.md)."""
 
 from __future__ import annotations
@@ -28,10 +28,10 @@ def test_the_shipped_model_reads_real_photos_of_every_set(reader):
     result = evaluate_folder(PHOTOS, reader.read, 0.25)
     sets = result["sets"]
     assert set(sets) == {"topdown-webcam", "oblique-phone", "tray-phone"}
-    assert sets["tray-phone"]["matched"] >= 29 and sets["tray-phone"]["accuracy"] >= 0.9  # of 34
+    assert sets["tray-phone"]["matched"] >= 31 and sets["tray-phone"]["accuracy"] >= 0.9  # of 34
     assert sets["topdown-webcam"]["matched"] >= 6  # of 8
-    assert sets["oblique-phone"]["matched"] >= 7  # of 15
-    assert result["all"]["correct"] >= 38 and result["all"]["precision"] >= 0.65  # of 57
+    assert sets["oblique-phone"]["matched"] >= 12  # of 15
+    assert result["all"]["correct"] >= 47 and result["all"]["precision"] >= 0.9  # of 57
 
 
 def test_every_reading_is_a_face_or_cocked_with_its_probabilities(reader):
