@@ -63,6 +63,20 @@ def _open_recording(db: Path, resume: int | None, spec: GameSpec, names: tuple[s
     return _Recording(record, match_id, recorder), header
 
 
+def _recording_of(
+    db: Path | None, resume: int | None, spec: BilliardsSpec, names: tuple[str, ...], source: str, live: bool
+) -> tuple[_Recording | None, tuple[str, ...]]:
+    """The match the run records into (none without ``--db``) and its players: a resumed match keeps its
+    own players, and must be of the game asked for."""
+    if db is None:
+        return None, names
+    rec, header = _open_recording(db, resume, spec, names, source, live)
+    if header.game != spec.id:
+        rec.record.close()
+        fail(f"match {rec.match_id} of {db} is a {header.game} match: resume it with --game {header.game}")
+    return rec, header.players
+
+
 @app.command()
 def run(
     source: Annotated[
@@ -108,15 +122,7 @@ def run(
     except SourceError as exc:
         fail(str(exc))
     names = tuple(p.strip() for p in players.split(",") if p.strip())
-    rec = None
-    if db is not None:
-        rec, header = _open_recording(db, resume, spec, names, source, src.live)
-        if header.game != spec.id:
-            rec.record.close()
-            fail(
-                f"match {rec.match_id} of {db} is a {header.game} match: resume it with --game {header.game}"
-            )
-        names = header.players
+    rec, names = _recording_of(db, resume, spec, names, source, src.live)
     # A live source resumed mid-shot goes on with that shot; a replayed file finds its start again.
     shot_open = src.live and rec is not None and rec.recorder.shot_open
     options = RunOptions(
