@@ -20,8 +20,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
-import socket
 import sqlite3
 import threading
 from collections.abc import Iterator, Sequence
@@ -32,6 +30,7 @@ from typing import Any, Literal
 
 from record.database import BUSY_TIMEOUT_MS
 from record.store import MatchRecord, RecordError
+from record.writer_process import this_writer, writer_alive
 
 VideoStatus = Literal["pending", "recording", "done", "failed"]
 FINISHED: frozenset[str] = frozenset({"done", "failed"})
@@ -134,42 +133,14 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
-def _proc_stat(pid: int) -> list[str] | None:
-    """The fields of ``/proc/PID/stat`` after the command name (Linux), or None when it is gone."""
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except (OSError, IndexError):
-        return None
-
-
 def _driver() -> str:
-    stat = _proc_stat(os.getpid())
-    start = stat[19] if stat and len(stat) > 19 else None  # clock ticks since boot: a reused pid differs
-    return json.dumps({"host": socket.gethostname(), "pid": os.getpid(), "start": start})
+    """This process as a review's driver: host, pid and start time, as a match's writer is stored."""
+    return json.dumps(this_writer())
 
 
 def _driver_alive(text: str | None) -> bool:
     """Whether the process recorded as a review's driver still runs (on another host: taken as alive)."""
-    if not text:
-        return False
-    driver = json.loads(text)
-    if driver.get("host") != socket.gethostname():
-        return True
-    pid = driver.get("pid")
-    if not isinstance(pid, int) or pid <= 0:
-        return False
-    if Path("/proc").is_dir():
-        stat = _proc_stat(pid)
-        if stat is None or stat[0] in ("Z", "X"):  # gone, or a zombie: killed, only not yet reaped
-            return False
-        return driver.get("start") is None or (len(stat) > 19 and stat[19] == driver["start"])
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
+    return writer_alive(json.loads(text)) if text else False
 
 
 class ReviewLedger:
