@@ -22,6 +22,10 @@ def _plain(value: Any) -> Any:
     return value
 
 
+# How often each source is drawn into a training batch, for both stages: the oblique set, the hardest, most.
+SET_WEIGHTS = {"topdown-webcam": 0.2, "oblique-phone": 0.35, "tray-phone": 0.2, "renders": 0.25}
+
+
 @dataclass(frozen=True)
 class FinderRecipe:
     """The finder learns on random patches of ``patch`` pixels at the scale it runs at (``long_side`` over
@@ -39,14 +43,7 @@ class FinderRecipe:
     max_turn_deg: float = 10.0
     die_share: float = 0.8
     size_weight: float = 0.5
-    set_weights: dict[str, float] = field(
-        default_factory=lambda: {
-            "topdown-webcam": 0.2,
-            "oblique-phone": 0.35,
-            "tray-phone": 0.2,
-            "renders": 0.25,
-        }
-    )
+    set_weights: dict[str, float] = field(default_factory=lambda: dict(SET_WEIGHTS))
     seed: int = 0
 
     def to_dict(self) -> dict[str, Any]:
@@ -77,14 +74,7 @@ class FacesRecipe:
     not_a_die_share: float = 0.25
     cocked_share: float = 0.35
     box_weight: float = 0.5
-    set_weights: dict[str, float] = field(
-        default_factory=lambda: {
-            "topdown-webcam": 0.2,
-            "oblique-phone": 0.35,
-            "tray-phone": 0.2,
-            "renders": 0.25,
-        }
-    )
+    set_weights: dict[str, float] = field(default_factory=lambda: dict(SET_WEIGHTS))
     seed: int = 1
     eval_every: int = 500
 
