@@ -43,6 +43,28 @@ def _row_id(cur: sqlite3.Cursor) -> int:
     return cur.lastrowid
 
 
+def _insert_match(
+    conn: sqlite3.Connection, header: c.Match, source: str | None, now: str, finished: bool
+) -> int:
+    """A new match row, its id: running and written by this process, or finished (imported) with no writer."""
+    cur = conn.execute(
+        "INSERT INTO matches (game, players, header, source, started_at, updated_at, finished_at, status, "
+        "writer) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            header.game,
+            json.dumps(list(header.players), ensure_ascii=False),
+            c.to_json(header),
+            source,
+            now,
+            now,
+            now if finished else None,
+            "finished" if finished else "running",
+            None if finished else json.dumps(this_writer()),
+        ),
+    )
+    return _row_id(cur)
+
+
 class Writing(Connection):
     """What the record writes (see the module docstring)."""
 
@@ -52,20 +74,7 @@ class Writing(Connection):
             raise TypeError(f"start_match needs a contract Match header (got {type(header).__name__})")
         now = timestamp()
         with self._write() as conn:
-            cur = conn.execute(
-                "INSERT INTO matches (game, players, header, source, started_at, updated_at, status, writer) "
-                "VALUES (?, ?, ?, ?, ?, ?, 'running', ?)",
-                (
-                    header.game,
-                    json.dumps(list(header.players), ensure_ascii=False),
-                    c.to_json(header),
-                    source,
-                    now,
-                    now,
-                    json.dumps(this_writer()),
-                ),
-            )
-            match_id = _row_id(cur)
+            match_id = _insert_match(conn, header, source, now, finished=False)
         self._headers[match_id] = header
         self._writing.add(match_id)
         return match_id
@@ -179,20 +188,7 @@ class Writing(Connection):
         """A whole match, already read, stored as a new finished match in one transaction; its id."""
         now = timestamp()
         with self._write() as conn:
-            cur = conn.execute(
-                "INSERT INTO matches (game, players, header, source, started_at, updated_at, finished_at, "
-                "status, writer) VALUES (?, ?, ?, ?, ?, ?, ?, 'finished', NULL)",
-                (
-                    header.game,
-                    json.dumps(list(header.players), ensure_ascii=False),
-                    c.to_json(header),
-                    source,
-                    now,
-                    now,
-                    now,
-                ),
-            )
-            match_id = _row_id(cur)
+            match_id = _insert_match(conn, header, source, now, finished=True)
             conn.executemany(
                 "INSERT INTO lines (match_id, seq, type, t, json, recorded_at) VALUES (?, ?, ?, ?, ?, ?)",
                 [
