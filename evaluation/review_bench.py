@@ -4,7 +4,7 @@ One archive of generated snooker clips (made once and cached) is reviewed four t
 record: with 1 and 2 workers, embedded (local processes) and on a local Ray instance, in one run so that
 the figures sit side by side under the same load. Each figure counts from the first video given to the
 workers to the last one recorded (``work_s``); starting the pool (processes, or Ray itself) is given apart
-(``pool_s``), since it is paid once per review, not per video.
+(``pool_s``), since they are paid once per review, not per video.
 
 Figures: videos per minute, the multiple of real time (seconds of video refereed per second), the scaling
 of 2 workers over 1, and Ray's overhead beside the embedded pool with the same number of workers. The load

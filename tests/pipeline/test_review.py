@@ -26,6 +26,7 @@ from pipeline.billiards import RunOptions, referee_video
 from pipeline.review.driver import Planned, ReviewOptions, review
 from pipeline.review.plan import Defaults, gather
 from pipeline.review.pools import LocalPool, PoolError
+from pipeline.review.ray_pool import RayPool
 from pipeline.review.summary import VideoRow
 from pipeline.review.work import Models, VideoTask
 from record.store import MatchRecord
@@ -153,6 +154,20 @@ def test_the_same_review_on_a_local_ray_instance(embedded, archive, tmp_path) ->
     on_ray, embedded_streams = _streams(tmp_path / "r.db"), _streams(embedded[0])
     assert {v: s for v, (_, s) in on_ray.items()} == {v: s for v, (_, s) in embedded_streams.items()}
     assert "cannot open video" in next(r.error or "" for r in report.rows if r.status == "failed")
+
+
+def test_a_local_ray_instance_runs_its_videos_at_normal_priority() -> None:
+    """Ray's default puts its workers at niceness 15, behind everything else on the machine."""
+    ray = pytest.importorskip("ray", reason="Ray is not installed (pip install -e '.[cluster]')")
+    try:
+        pool = RayPool("auto", 1, Models())
+    except PoolError as exc:
+        pytest.skip(f"a local Ray instance cannot start here: {exc}")
+    try:
+        niceness = ray.get(ray.remote(num_cpus=1)(lambda: os.nice(0)).remote())
+    finally:
+        pool.close()
+    assert niceness <= os.nice(0)  # no lower than the driver (Ray alone: 15 more)
 
 
 def _children(pid: int) -> list[int]:

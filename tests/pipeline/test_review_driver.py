@@ -8,6 +8,7 @@ in milliseconds; ``test_review.py`` runs the real pools on real clips.
 
 from __future__ import annotations
 
+import time
 from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -62,8 +63,10 @@ class ScriptedPool:
             [Finished(task, VideoOutcome(task.position, 360, 60.0, 1.5, TRUTH))], [(task.position, 100)]
         )
 
+    close_s: float = 0.0  # how long stopping the pool takes
+
     def close(self) -> None:
-        pass
+        time.sleep(self.close_s)
 
 
 @dataclass
@@ -252,3 +255,9 @@ def test_models_travel_only_when_a_video_needs_them(items, tmp_path) -> None:
     )
     with pytest.raises(driver.PlanError, match="cannot be read"):
         driver.load_models(items, ReviewOptions(detector="yolo", model=tmp_path / "none.onnx"))
+
+
+def test_stopping_the_pool_is_timed_with_the_pool_not_the_work(items, pool, tmp_path) -> None:
+    pool.close_s = 0.3  # a local Ray instance takes about 1.5 s to stop, once per review
+    report = _review(items, tmp_path / "r.db")
+    assert report.pool_s >= 0.3 and report.pool_s + report.work_s <= report.wall_s  # apart, not twice
