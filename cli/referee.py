@@ -12,10 +12,10 @@ import typer
 
 from adjudication.engines import NoEngineError, engine_for
 from adjudication.referee import RefereeError, referee
-from adjudication.team.bench import BUDGET_S, REPEATS, time_referee
 from arbiter import contract, narrate
 from cli.common import fail, game_spec, read_stream
 from cli.evaluate import bench_app
+from evaluation.referee_bench import BUDGET_S, REPEATS, time_referee
 
 app = typer.Typer()
 SAMPLE_MATCH = Path(__file__).resolve().parents[1] / "samples" / "futsal" / "match.jsonl"

@@ -1,15 +1,16 @@
 """Whole synthetic futsal matches (``datasets.team.futsal_stream``), refereed through the stream reader:
 the score, the accumulated fouls and the clock at every stoppage against the generator's truth, and the
-time it takes (``adjudication.team.bench``)."""
+time it takes (``evaluation.referee_bench``)."""
 
 from __future__ import annotations
 
 import pytest
 
 from adjudication.referee import referee
-from adjudication.team import bench, futsal
+from adjudication.team import futsal
 from arbiter.contract import to_json
 from datasets.team.futsal_stream import futsal_match
+from evaluation import referee_bench as bench
 
 SEEDS = range(8)
 

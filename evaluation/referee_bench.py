@@ -5,33 +5,22 @@ a few hundred lines) in under 0.2 s.
 every line parsed and the stream's rules checked), steps the engine over it, and keeps the best of a few
 runs, the usual way to time a short task on a shared machine: both the wall time and the CPU time of the
 process (which other processes competing for the cores do not inflate, so tests judge by it). Reading the
-file is not timed. It takes the
-engine, so it works for any game (``adjudication.engines.engine_for`` finds one); from the command line,
-``arbiter bench referee [STREAM ...]`` (``cli.referee``), or for the team sports alone:
-
-    .venv/bin/python -m adjudication.team.bench samples/futsal/match.jsonl samples/rugby-7/match.jsonl
-
-``samples/futsal/match.jsonl`` is the synthetic match of ``datasets.team.futsal_stream`` (seed 0).
+file is not timed. It takes the engine, so it works for any game (``adjudication.engines.engine_for`` finds
+one); from the command line, ``arbiter bench referee [STREAM ...]`` (``cli.referee``), by default on
+``samples/futsal/match.jsonl``, the synthetic match of ``datasets.team.futsal_stream`` (seed 0).
 """
 
 from __future__ import annotations
 
-import sys
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
-from types import MappingProxyType
 
 from adjudication.engine import Engine
-from adjudication.team import futsal, rugby_5, rugby_7
 from arbiter.contract import Decision, Match, iter_numbered
 
 BUDGET_S = 0.2  # issue 13: a whole futsal match refereed in under a fifth of a second
 REPEATS = 5
-TEAM_ENGINES: Mapping[str, Engine] = MappingProxyType(
-    {m.ENGINE.game: m.ENGINE for m in (futsal, rugby_5, rugby_7)}
-)
 
 
 @dataclass(frozen=True)
@@ -81,29 +70,3 @@ def _referee(lines: Sequence[str], engine: Engine) -> int:
             state, decided = engine.step(state, line)
             count += len(decided)
     return count
-
-
-def main(argv: Sequence[str]) -> int:
-    """``python -m adjudication.team.bench STREAM...``: one line per stream; 1 when one is over budget."""
-    if not argv:
-        print(
-            "usage: python -m adjudication.team.bench STREAM.jsonl [...] (futsal, rugby-5, rugby-7)",
-            file=sys.stderr,
-        )
-        return 2
-    over = False
-    for name in argv:
-        text = Path(name).read_text(encoding="utf-8").splitlines()
-        header = next(iter_numbered(text))[1]
-        engine = TEAM_ENGINES.get(getattr(header, "game", ""))
-        if engine is None:
-            print(f"{name}: not a team-sport stream; give one of {', '.join(TEAM_ENGINES)}", file=sys.stderr)
-            return 2
-        timing = time_referee(text, engine)
-        print(f"{name}: {timing}")
-        over = over or timing.cpu_s >= BUDGET_S
-    return 1 if over else 0
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
