@@ -36,7 +36,7 @@ def synth_billiards(
     ] = None,
     variety: Annotated[
         str,
-        typer.Option(help=f"Cameras and rooms drawn: {', '.join(VARIETIES)} (wide adds broadcast views)."),
+        typer.Option(help=f"Cameras and rooms drawn: {', '.join(VARIETIES)} (broadcast views: some or all)."),
     ] = "classic",
 ) -> None:
     """Simulate billiard shots with pooltool and film them: truth, frames, video and YOLO data."""

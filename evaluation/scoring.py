@@ -66,6 +66,7 @@ class EventScore:
     first_right: int
     first_total: int
     first_kind_right: int = 0
+    pots_right: int = 0  # shots whose pots are exactly the true ones (ball and pocket), none among them
 
     @classmethod
     def new(cls) -> EventScore:
@@ -91,6 +92,7 @@ class EventScore:
         for j, pe in enumerate(found):
             if j not in used:
                 self.fp[pe.TYPE] += 1
+        self.pots_right += _pots_right(true_events, found, used)
         self.first_total += 1
         t_first, p_first = first_contact(true_events), first_contact(found)
         self.first_right += t_first == p_first
@@ -124,8 +126,17 @@ class EventScore:
                 "mean": round(float(dt.mean()), 2) if len(dt) else None,
                 "p95": round(float(np.percentile(dt, 95)), 2) if len(dt) else None,
             },
+            # Potted or not, and which ball in which pocket, right for the whole shot: what a viewer checks.
+            "shots_pots_right": round(self.pots_right / self.first_total, 4) if self.first_total else None,
             "shots": self.first_total,
         }
+
+
+def _pots_right(true_events: list[CameraEvent], found: list[CameraEvent], used: set[int]) -> bool:
+    """Every true pot matched (ball and pocket) and no pot called that was not."""
+    true_pots = sum(isinstance(e, c.Pot) for e in true_events)
+    matched = sum(isinstance(found[j], c.Pot) for j in used)
+    return matched == true_pots == sum(isinstance(e, c.Pot) for e in found)
 
 
 def _nearest(ev: CameraEvent, found: list[CameraEvent], used: set[int]) -> int | None:

@@ -11,6 +11,9 @@ same definition and a trained model's record says which one it saw.
   (more lamps, lower ambient, wider exposure), stronger sensor noise and heavier JPEG compression, and more
   clips with a player's arm over the table (the cue is already in most), and a broadcast's score bar over
   the bottom of a quarter of the clips (``look.ScoreBar``; the balls under it are hidden in the truth).
+- ``BROADCAST``: every shot from a broadcast's main camera with its score bar (``arbiter synth --variety
+  broadcast``): the clips issue 10 measures broadcast pots on (``arbiter eval``), the rest of the look as
+  ``CLASSIC``.
 
 Not drawn yet (the renderer has no such layer): logos and other graphics, whole players beside the table,
 projector light and its colour cast, tables of other sizes than the game's own (the physics and layouts use
@@ -81,4 +84,5 @@ WIDE = Variety(
         score_bar_probability=0.25,
     ),
 )
-VARIETIES = {v.name: v for v in (CLASSIC, WIDE)}
+BROADCAST = Variety(name="broadcast", broadcast_share=1.0, look=LookRanges(score_bar_probability=1.0))
+VARIETIES = {v.name: v for v in (CLASSIC, WIDE, BROADCAST)}

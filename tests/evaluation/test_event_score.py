@@ -1,0 +1,25 @@
+"""``EventScore``'s whole-shot pot verdict: potted or not, and which ball in which pocket, right per shot."""
+
+from __future__ import annotations
+
+from arbiter import contract as c
+from evaluation.scoring import EventScore
+
+POT = c.Pot(t=2.0, ball="red:1", pocket="tl")
+
+
+def _shots_pots_right(*shots: tuple[list[object], list[object]]) -> float:
+    score = EventScore.new()
+    for truth, found in shots:
+        score.add(truth, found)
+    return score.as_dict()["shots_pots_right"]
+
+
+def test_a_shot_is_right_only_when_its_pots_are_exactly_the_true_ones() -> None:
+    assert _shots_pots_right(([POT], [POT])) == 1.0
+    assert _shots_pots_right(([], [])) == 1.0  # nothing potted, nothing called
+    assert _shots_pots_right(([POT], [])) == 0.0  # missed
+    assert _shots_pots_right(([], [POT])) == 0.0  # a false pot
+    assert _shots_pots_right(([POT], [c.Pot(t=2.0, ball="red:1", pocket="tr")])) == 0.0  # wrong pocket
+    assert _shots_pots_right(([POT], [POT, c.Pot(t=3.0, ball="blue", pocket="bl")])) == 0.0  # one too many
+    assert _shots_pots_right(([POT], [POT]), ([], [POT])) == 0.5
