@@ -65,6 +65,16 @@ def disk_offsets(r: float) -> np.ndarray:
     return np.stack([xx[inside], yy[inside]], axis=1)
 
 
+def ring_offsets(inner: float, outer: float) -> np.ndarray:
+    """Integer pixel offsets (R, 2) farther than ``inner`` and within ``outer`` of a centre: a ball's rim,
+    where a stripe turned away from the camera still shows."""
+    n = math.ceil(outer)
+    yy, xx = np.mgrid[-n : n + 1, -n : n + 1]
+    d2 = xx * xx + yy * yy
+    ring = (d2 > inner * inner) & (d2 <= outer * outer)
+    return np.stack([xx[ring], yy[ring]], axis=1)
+
+
 def halvings(radius: float, target: float) -> int:
     """How many halvings bring ``radius`` down to about ``target`` (at most 15 % below it)."""
     return max(0, math.floor(math.log2(radius / (_LEVEL_SLACK * target))))
