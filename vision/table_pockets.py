@@ -163,18 +163,20 @@ def place_end(
     if weak["bottom"] == weak["top"] or min(weak.values()) > 0:
         return None
     replaced = max(weak, key=lambda e: weak[e])
+    settled = False
     for _ in range(ROUNDS):
         corners = _placed(corners, seen, replaced)
-        seen = pockets(corners)
-        if seen is None:
-            return None
+        again = pockets(corners)
+        if again is None:  # lost in the new top view: the last reading stands (the end is doubtful anyway)
+            settled = True
+            break
+        seen = again
+    settled = settled or abs(sum(seen) / 2 - 0.5) <= HALF_WAY
     quad = quad_px.copy()
     for name in ("bl", "br") if replaced == "bottom" else ("tl", "tr"):
         quad[_index(quad_px, name_corners(quad_px, view)[name])] = corners[name]
-    placed_aspect = plane_view(quad, (image.shape[1], image.shape[0])).aspect
-    if abs(sum(seen) / 2 - 0.5) > HALF_WAY or not (
-        ASPECT_RANGE[0] <= max(placed_aspect, 1 / placed_aspect) <= ASPECT_RANGE[1]
-    ):
+    placed_aspect = max(plane_view(quad, (image.shape[1], image.shape[0])).aspect, 1e-9)
+    if not settled or not ASPECT_RANGE[0] <= max(placed_aspect, 1 / placed_aspect) <= ASPECT_RANGE[1]:
         return None
     k = side_of[replaced]
     a, b = quad[k], quad[(k + 1) % 4]
