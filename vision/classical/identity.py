@@ -383,7 +383,8 @@ def _measured(
     face = Colour.measure(_colour_pixels(scene, xy, gains, offsets), config, coherence, offsets)
     rim = _colour_pixels(scene, xy, gains, scene.pyramid.rim_offsets)
     cloth = scene.cloth_at(xy)
-    return with_rim(face, rim, cloth / np.maximum(cloth @ LUMA, 1.0)[:, None], config)
+    seen = cloth if gains is None else cloth * gains  # the cloth through the same balance as the rim
+    return with_rim(face, rim, seen / np.maximum(cloth @ LUMA, 1.0)[:, None], config)
 
 
 def _colour_pixels(
