@@ -2,9 +2,11 @@
 
 Colour is read from the pixels inside each circle, measured against the cloth brightness next to it (both
 are lit by the same lamp): the shares of dark, white and coloured pixels (black ball, cue ball, pool
-stripes) and the hue and strength of the most saturated ones. Each frame's balls are then assigned to the
-game's classes respecting how many balls share each look (fifteen reds, one of each pool ball), which
-settles look-alikes such as pool 3 and 7 by comparison rather than by absolute colour.
+stripes) and the hue and strength of the most saturated ones; the print on the face (a number disc:
+the cue ball has none) and, for a face that shows no colour, the rim's hue (a stripe turned white side up).
+Each frame's balls are then assigned to the game's classes respecting how many balls share each look
+(fifteen reds, one of each pool ball), which settles look-alikes such as pool 3 and 7 by comparison rather
+than by absolute colour.
 """
 
 from __future__ import annotations
