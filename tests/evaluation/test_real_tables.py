@@ -36,9 +36,7 @@ def test_the_figures_hold() -> None:
     assert real.new_right > real.old_right and rendered.new_right > rendered.old_right
 
 
-@pytest.mark.parametrize(
-    "name", ["arb-broadcast-green-40", "arb-broadcast-red-35", "pt-snooker-broadcast-b"]
-)
+@pytest.mark.parametrize("name", ["arb-broadcast-green-40", "arb-broadcast-red-35", "pt-snooker-broadcast-b"])
 def test_broadcast_views_with_the_near_cushion_hidden_or_the_far_face_seen_are_right(name: str) -> None:
     """The score bar over the near cushion (its end placed from the middle pockets) and pooltool's far
     cushion face (stepped over to the nose): right within 1 %, and still unsure of it."""
