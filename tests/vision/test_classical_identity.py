@@ -58,7 +58,8 @@ def test_a_stripe_turned_white_side_up_takes_its_hue_from_its_rim() -> None:
     colour = colour_of(np.stack([face(True), face(True)]))
     assert not colour.has_hue.any()
     grey = np.array([[1.0, 1.0, 1.0], [1.0, 1.0, 1.0]]) / 1.0
-    seen = with_rim(colour, np.stack([rim((0.3, 0.3, 1.0), 0.3), rim((1.0, 0.2, 0.2), 0.3)]), grey, CFG)
+    both = np.stack([rim((0.3, 0.3, 1.0), 0.3), rim((1.0, 0.2, 0.2), 0.3)])
+    seen = with_rim(colour, np.arange(2), both, grey, CFG)
     assert seen.has_hue.all() and seen.rim.all()
     blue, red = (np.degrees(h) for h in seen.hue)
     assert -150 < blue < -60 and -30 < red < 45
@@ -67,7 +68,7 @@ def test_a_stripe_turned_white_side_up_takes_its_hue_from_its_rim() -> None:
 def test_a_rim_of_the_cloth_s_own_colour_says_nothing() -> None:
     colour = colour_of(np.stack([face(True)]))
     green_cloth = np.array([[0.5, 1.4, 0.5]])  # BGR / luma
-    seen = with_rim(colour, np.stack([rim((0.5, 1.4, 0.5), 0.5)]), green_cloth, CFG)
+    seen = with_rim(colour, np.arange(1), np.stack([rim((0.5, 1.4, 0.5), 0.5)]), green_cloth, CFG)
     assert not seen.has_hue.any() and not seen.rim.any()
 
 
@@ -75,5 +76,5 @@ def test_a_white_rim_blurred_with_the_cloth_says_nothing() -> None:
     colour = colour_of(np.stack([face(True)]))
     green_cloth = np.array([[0.5, 1.4, 0.5]])  # BGR / luma
     blend = 0.5 * green_cloth[0] + 0.5 * np.array([1.6, 1.6, 1.6])
-    seen = with_rim(colour, np.tile(blend, (1, len(RIM), 1)), green_cloth, CFG)
+    seen = with_rim(colour, np.arange(1), np.tile(blend, (1, len(RIM), 1)), green_cloth, CFG)
     assert not seen.rim.any()

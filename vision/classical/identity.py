@@ -247,10 +247,16 @@ class Colour:
 
     @classmethod
     def measure(
-        cls, px: np.ndarray, cfg: ClassicalConfig, coherence: np.ndarray, offsets: np.ndarray
+        cls,
+        px: np.ndarray,
+        cfg: ClassicalConfig,
+        coherence: np.ndarray,
+        offsets: np.ndarray,
+        marks: np.ndarray | None = None,
     ) -> Colour:
         """``px`` (N, K, 3): each ball's pixels divided by the cloth luma next to it, at ``offsets`` (K, 2)
-        from its centre; ``coherence`` (N,) its outline's."""
+        from its centre; ``coherence`` (N,) its outline's; ``marks`` (N,) its print where already read
+        (the same pixels through a white balance: print is a share of the ball's own brightness)."""
         p0, p1, p2 = px[..., 0], px[..., 1], px[..., 2]
         luma = LUMA[0] * p0 + LUMA[1] * p1 + LUMA[2] * p2
         ordered = np.sort(luma, axis=1)
@@ -272,15 +278,19 @@ class Colour:
         hue = np.arctan2(((0.5 * (p2 + p1) - p0) * w).sum(axis=1), ((p2 - p1) * w).sum(axis=1))
         strength = _row_quantile(chroma, coloured, _STRENGTH_QUANTILE)
         light = np.log(np.maximum(_row_quantile(luma, body, 0.5), 0.02))
-        marks = markings(luma, body, offsets)
+        marks = markings(luma, body, offsets) if marks is None else marks
         has_hue = strong.sum(axis=1) >= _MIN_PIXELS
         return cls(shares, hue, strength, light, has_hue, glint, coherence, marks, np.zeros(len(px), bool))
 
 
-def with_rim(colour: Colour, rim: np.ndarray, cloth: np.ndarray, cfg: ClassicalConfig) -> Colour:
+def with_rim(
+    colour: Colour, rows: np.ndarray, rim: np.ndarray, cloth: np.ndarray, cfg: ClassicalConfig
+) -> Colour:
     """``colour`` with the hue and strength of each ball's rim where its face shows too little colour to
-    have a hue: ``rim`` (N, R, 3) the pixels of its rim and ``cloth`` (N, 3) the cloth's
-    colour beside it, both divided by the cloth luma."""
+    have a hue: ``rows`` (M,) the balls whose rims are given, ``rim`` (M, R, 3) their rims' pixels and
+    ``cloth`` (M, 3) the cloth's colour beside each, both divided by the cloth luma."""
+    if not len(rows):
+        return colour
     top = rim.max(axis=2)
     chroma = top - rim.min(axis=2)
     sat = chroma / np.maximum(top, EPS)
@@ -292,19 +302,21 @@ def with_rim(colour: Colour, rim: np.ndarray, cloth: np.ndarray, cfg: ClassicalC
     t = np.clip((a * ca[:, None] + b * cb[:, None]) / c2, 0.0, 1.0)
     off_cloth = np.hypot(a - t * ca[:, None], b - t * cb[:, None]) >= _RIM_FROM_CLOTH
     stripe = (sat >= cfg.white_saturation) & (rim @ LUMA >= _RIM_DARK * cfg.dark) & off_cloth
-    use = ~colour.has_hue & (stripe.sum(axis=1) >= _MIN_PIXELS)
-    if not use.any():
+    ok = ~colour.has_hue[rows] & (stripe.sum(axis=1) >= _MIN_PIXELS)
+    if not ok.any():
         return colour
     w = stripe.astype(np.float32)
-    hue = np.arctan2((b * w).sum(axis=1), (a * w).sum(axis=1))
-    strength = _row_quantile(chroma, stripe, _STRENGTH_QUANTILE)
-    return replace(
-        colour,
-        hue=np.where(use, hue, colour.hue),
-        strength=np.where(use, strength, colour.strength),
-        has_hue=colour.has_hue | use,
-        rim=use,
+    use = rows[ok]
+    hue, strength, has_hue, from_rim = (
+        colour.hue.copy(),
+        colour.strength.copy(),
+        colour.has_hue.copy(),
+        colour.rim.copy(),
     )
+    hue[use] = np.arctan2((b * w).sum(axis=1), (a * w).sum(axis=1))[ok]
+    strength[use] = _row_quantile(chroma, stripe, _STRENGTH_QUANTILE)[ok]
+    has_hue[use] = from_rim[use] = True
+    return replace(colour, hue=hue, strength=strength, has_hue=has_hue, rim=from_rim)
 
 
 def markings(luma: np.ndarray, body: np.ndarray, offsets: np.ndarray) -> np.ndarray:
@@ -316,10 +328,11 @@ def markings(luma: np.ndarray, body: np.ndarray, offsets: np.ndarray) -> np.ndar
     span = max(float(np.hypot(offsets[:, 0], offsets[:, 1]).max()), 1.0)
     x, y = offsets[:, 0] / span, offsets[:, 1] / span
     body = body & (np.hypot(x, y) <= _MARKS_REACH)[None, :]
-    design = np.stack([np.ones_like(x), x, y, x * x, x * y, y * y], axis=1).astype(np.float64)  # (K, 6)
-    w = body.astype(np.float64)
-    normal = np.einsum("nk,ki,kj->nij", w, design, design) + 1e-6 * np.eye(6)
-    rhs = np.einsum("nk,ki,nk->ni", w, design, luma)
+    design = np.stack([np.ones_like(x), x, y, x * x, x * y, y * y], axis=1).astype(np.float32)  # (K, 6)
+    w = body.astype(np.float32)
+    outer = (design[:, :, None] * design[:, None, :]).reshape(len(design), 36)
+    normal = (w @ outer).reshape(-1, 6, 6) + 1e-4 * np.eye(6, dtype=np.float32)
+    rhs = (w * luma) @ design
     coef = np.linalg.solve(normal, rhs[..., None])[..., 0]
     resid = np.abs(luma - coef @ design.T)
     level = np.maximum(_row_quantile(luma, body, 0.5), EPS)
@@ -369,7 +382,7 @@ def balanced(
     gains = white_gains(raw[whitest(raw) if white is None else white])
     if gains is None:
         return None
-    return _measured(scene, xy, colour.coherence, config, gains)
+    return _measured(scene, xy, colour.coherence, config, gains, colour.marks)
 
 
 def _measured(
@@ -378,15 +391,19 @@ def _measured(
     coherence: np.ndarray,
     config: ClassicalConfig,
     gains: np.ndarray | None = None,
+    marks: np.ndarray | None = None,
 ) -> Colour:
     """The colour of the balls at fine-level points ``xy`` (N, 2), their face's and, where it shows too
     little colour, their rim's (``with_rim``), through the white balance ``gains`` where given."""
     offsets = scene.pyramid.colour_offsets
-    face = Colour.measure(_colour_pixels(scene, xy, gains, offsets), config, coherence, offsets)
-    rim = _colour_pixels(scene, xy, gains, scene.pyramid.rim_offsets)
-    cloth = scene.cloth_at(xy)
+    face = Colour.measure(_colour_pixels(scene, xy, gains, offsets), config, coherence, offsets, marks)
+    pale = np.nonzero(~face.has_hue)[0]
+    if not len(pale):
+        return face
+    rim = _colour_pixels(scene, xy[pale], gains, scene.pyramid.rim_offsets)
+    cloth = scene.cloth_at(xy[pale])
     seen = cloth if gains is None else cloth * gains  # the cloth through the same balance as the rim
-    return with_rim(face, rim, seen / np.maximum(cloth @ LUMA, 1.0)[:, None], config)
+    return with_rim(face, pale, rim, seen / np.maximum(cloth @ LUMA, 1.0)[:, None], config)
 
 
 def _colour_pixels(
