@@ -53,7 +53,9 @@ def test_the_other_end_follows_from_one_end_and_the_middle_pockets(kept: str) ->
 def test_the_camera_is_found_over_the_table_from_the_corners() -> None:
     world = CORNERS_MM[:, :2]
     h = cv2.getPerspectiveTransform(world.astype(np.float32), project(ROT, T, CORNERS_MM).astype(np.float32))
-    np.testing.assert_allclose(camera_over(h.astype(np.float64), F, CENTRE), POSITION, rtol=1e-4)
+    found = camera_over(h.astype(np.float64), F, CENTRE)
+    assert found is not None
+    np.testing.assert_allclose(found, POSITION, rtol=1e-4)
 
 
 def test_a_pocket_seen_between_its_jaws_is_put_back_half_way() -> None:
