@@ -117,7 +117,7 @@ def calibrate_auto(
         )
     if cfg.finder == "outline":
         return _auto_from_outline(image, table.resized(size) if size else table, cfg)
-    found = find_corners(image, ignore)
+    found = find_corners(image, ignore, table)
     corners, top, orientation, notes = _name_corners(image, found, table)
     sized, size_notes = _table_size(top, found, table, size)
     fit_ok = not geo.oblique(found.quad_px)  # the edge fit models cushions seen from above

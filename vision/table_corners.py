@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
+from arbiter.tables import TableModel
 from vision.camera_fit import prior_focal
 from vision.cloth_colour import ClothColourModel, estimate, region, uniformity, working_copy
 from vision.table_finder import no_table_error
@@ -24,11 +25,13 @@ from vision.table_lines import (
     corners_of,
     distort,
     move_to_nose,
+    past_the_face,
     quad_from_region,
     refined_sides,
     straightest_k1,
     undistorted,
 )
+from vision.table_pockets import place_end
 from vision.table_verdict import Doubt, Reason
 
 MIN_TABLE_SHARE = 0.02  # share of the frame the cloth region must cover to be a table at all
@@ -63,7 +66,9 @@ class TableCorners:
     f_px: float = 0.0  # ... normalised by this focal length (a typical lens's)
 
 
-def find_corners(image: np.ndarray, ignore: np.ndarray | None = None) -> TableCorners:
+def find_corners(
+    image: np.ndarray, ignore: np.ndarray | None = None, table: TableModel | None = None
+) -> TableCorners:
     """The table's corners in ``image`` (H x W x 3 BGR uint8). ``ignore`` (H x W, nonzero = a graphic over
     the view, ``vision.broadcast.StaticOverlay``) is never taken for cloth or cushion. A wide lens bows
     the cushions: the sides are found again in the image straightened by the k1 that makes them
@@ -73,7 +78,7 @@ def find_corners(image: np.ndarray, ignore: np.ndarray | None = None) -> TableCo
     small, _ = working_copy(image)
     if float(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).std()) < MIN_CONTRAST:
         raise no_table_error("the image is one flat colour")
-    first = _find(image, ignore)
+    first = _find(image, ignore, table)
     centre = np.array([w / 2 - 0.5, h / 2 - 0.5])
     f = prior_focal((w, h))
     k1 = straightest_k1(list(first.sides), centre, f)
@@ -82,7 +87,7 @@ def find_corners(image: np.ndarray, ignore: np.ndarray | None = None) -> TableCo
     unbent = (
         None if ignore is None else undistorted((ignore > 0).astype(np.uint8), centre, f, k1, nearest=True)
     )
-    straight = _find(undistorted(image, centre, f, k1), unbent)
+    straight = _find(undistorted(image, centre, f, k1), unbent, table)
     return replace(
         straight,
         quad_px=distort(straight.quad_px, centre, f, k1),
@@ -92,7 +97,7 @@ def find_corners(image: np.ndarray, ignore: np.ndarray | None = None) -> TableCo
     )
 
 
-def _find(image: np.ndarray, ignore: np.ndarray | None) -> TableCorners:
+def _find(image: np.ndarray, ignore: np.ndarray | None, table: TableModel | None) -> TableCorners:
     """One pass of the finder: cloth, sides, noses, corners, doubts."""
     h, w = image.shape[:2]
     small, scale = working_copy(image)
@@ -105,13 +110,26 @@ def _find(image: np.ndarray, ignore: np.ndarray | None) -> TableCorners:
     outline = corners_of(sides)
     gray = cv2.GaussianBlur(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32), (0, 0), GRAY_SIGMA_PX)
     sides = [move_to_nose(gray, s, (outline[k], outline[(k + 1) % 4])) for k, s in enumerate(sides)]
+    at = corners_of(sides)
+    sides = [past_the_face(image, cloth, s, (at[k], at[(k + 1) % 4])) for k, s in enumerate(sides)]
     quad_px = corners_of(sides)
     if not np.all(np.isfinite(quad_px)) or not np.all(np.isfinite(outline)):
         raise no_table_error("two neighbouring sides of the cloth are parallel")
     view = plane_view(quad_px, (w, h))
+    placed = None if table is None else place_end(image, quad_px, tuple(sides), view, table)
+    placed_doubt: tuple[Reason, ...] = ()
+    if placed is not None:
+        why = (
+            f"{_where(sides[placed.side])} was not seen as a cushion: that end is placed from the middle "
+            f"pockets (seen {placed.pockets[0]:.1%} and {placed.pockets[1]:.1%} of the way up)"
+        )
+        sides[placed.side] = placed.line
+        quad_px = placed.quad_px
+        view = plane_view(quad_px, (w, h))
+        placed_doubt = (Reason(Doubt.END_FROM_POCKETS, why),)
     share = float(mask.mean())
-    doubts = _doubts(sides, quad_px, (w, h), share, view)
-    return TableCorners(quad_px, outline, tuple(sides), cloth, share, view, tuple(doubts))
+    doubts = _doubts(sides, quad_px, (w, h), share, view, None if placed is None else placed.side)
+    return TableCorners(quad_px, outline, tuple(sides), cloth, share, view, (*doubts, *placed_doubt))
 
 
 def _cloth_sides(
@@ -158,12 +176,20 @@ def _where(side: SideFit) -> str:
 
 
 def _doubts(
-    sides: list[SideFit], quad: np.ndarray, size: tuple[int, int], share: float, view: PlaneView
+    sides: list[SideFit],
+    quad: np.ndarray,
+    size: tuple[int, int],
+    share: float,
+    view: PlaneView,
+    placed: int | None = None,
 ) -> list[Reason]:
+    """Every doubt the corners raise; the side ``placed`` from the middle pockets is judged by them."""
     out = []
     if share < MIN_CLOTH_SHARE:
         out.append(Reason(Doubt.LITTLE_CLOTH, f"the cloth covers only {share:.0%} of the frame"))
-    for s in sides:
+    for k, s in enumerate(sides):
+        if k == placed:
+            continue
         if s.on_border > MAX_BORDER_SHARE and not s.nose_moved:  # a nose seen inside is the table's edge
             out.append(
                 Reason(Doubt.CUT_BY_FRAME, f"{_where(s)} runs along the frame's edge: the table may go on")

@@ -275,6 +275,15 @@ def middle_pockets(image: np.ndarray, corners: dict[str, np.ndarray], aspect: fl
     the rest of it (a dark hole, a white net). None unless both sides show one at the same place (a cue or
     an arm crosses one side only). The corners' homography puts them at 0.5 when the corners are right; a
     cushion taken from a graphic's edge, or from the wrong edge, moves them."""
+    sides = middle_pocket_sides(image, corners, aspect)
+    return None if sides is None else (sides[0] + sides[1]) / 2
+
+
+def middle_pocket_sides(
+    image: np.ndarray, corners: dict[str, np.ndarray], aspect: float
+) -> tuple[float, float] | None:
+    """``middle_pockets`` on each long side: the shares of the length from the bottom at which the left and
+    the right middle pocket are seen (the strongest pair that agrees), or None."""
     length = TOP_VIEW_LENGTH_PX
     width = max(8, round(length / max(aspect, 1.0)))
     band = max(4, round(POCKET_BAND * length))
@@ -284,10 +293,11 @@ def middle_pockets(image: np.ndarray, corners: dict[str, np.ndarray], aspect: fl
         image, cv2.getPerspectiveTransform(src, dst), (width + 2 * band, length), borderValue=(0, 0, 0)
     )
     left, right = _pocket_rows(view[:, :band]), _pocket_rows(view[:, band + width :])
-    pairs = [(el + er, (yl + yr) / 2) for yl, el in left for yr, er in right if abs(yl - yr) <= POCKET_AGREE]
+    pairs = [(el + er, yl, yr) for yl, el in left for yr, er in right if abs(yl - yr) <= POCKET_AGREE]
     if not pairs:
         return None
-    return 1.0 - max(pairs)[1]  # rows run from the top cushion down
+    _, yl, yr = max(pairs)
+    return 1.0 - yl, 1.0 - yr  # rows run from the top cushion down
 
 
 def _pocket_rows(band: np.ndarray) -> list[tuple[float, float]]:

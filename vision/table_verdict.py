@@ -30,6 +30,9 @@ class Doubt(StrEnum):
     EDGES_DISAGREE = "edges_disagree"  # the cushion edges pull the camera far from the corners found
     FAR_END = "far_end"  # a corner is seen too small (px per share of the length) to be placed well enough
     MIDDLE_POCKETS = "middle_pockets"  # the middle pockets are not half-way between the corners found
+    # An end not seen (cut by the frame, under a graphic) placed from the middle pockets: a pocket's middle
+    # is read to ~0.5 % of the length, which the placed end's corners carry two to three times over.
+    END_FROM_POCKETS = "end_from_pockets"
 
 
 class Note(StrEnum):

@@ -31,9 +31,17 @@ def test_the_figures_hold() -> None:
     """Floors under the measured figures (README of the real set): a change that loses a table fails."""
     real, rendered = report().summary(True), report().summary(False)
     assert (real.images, rendered.images) == (6, 12)
-    assert real.new_right >= 2 and rendered.new_right >= 5 and rendered.new_sure_right >= 5
+    assert real.new_right >= 2 and rendered.new_right >= 8 and rendered.new_sure_right >= 5
     assert real.new_sure_but_wrong == 0 and rendered.new_sure_but_wrong == 0
     assert real.new_right > real.old_right and rendered.new_right > rendered.old_right
+
+
+@pytest.mark.parametrize("name", ["arb-broadcast-green-40", "arb-broadcast-red-35", "pt-snooker-broadcast-b"])
+def test_broadcast_views_with_the_near_cushion_hidden_or_the_far_face_seen_are_right(name: str) -> None:
+    """The score bar over the near cushion (its end placed from the middle pockets) and pooltool's far
+    cushion face (stepped over to the nose): right within 1 %, and still unsure of it."""
+    row = next(r for r in report().rows if r.name == name)
+    assert row.new.right(report().tolerance) and not row.new.sure, row
 
 
 def test_the_report_prints_every_image_and_both_finders() -> None:

@@ -43,8 +43,12 @@ def ring_coherence(scene: Scene, xy: np.ndarray, radius: np.ndarray) -> np.ndarr
             continue
         ring = kernels.ring_pixels
         at = (rows[:, None] * size + half + ring.offsets[None, :, 1]) * size + half + ring.offsets[None, :, 0]
+        # Beyond the frame's edge the patch repeats its last pixels: those are not the ball's rim.
+        x = base[rows, 0, None] + ring.offsets[None, :, 0]
+        y = base[rows, 1, None] + ring.offsets[None, :, 1]
+        seen = ((x >= 0) & (x < wf) & (y >= 0) & (y < hf)).astype(np.float32)
         w0, wc, ws = ring.weights
-        radial = flat[0, at] @ w0 + flat[1, at] @ wc + flat[2, at] @ ws
-        energy = 2.0 * (flat[0, at] @ w0)
+        radial = (flat[0, at] * seen) @ w0 + (flat[1, at] * seen) @ wc + (flat[2, at] * seen) @ ws
+        energy = 2.0 * ((flat[0, at] * seen) @ w0)
         out[rows] = radial / np.maximum(energy, EPS)
     return out

@@ -2,15 +2,17 @@
 
 Colour is read from the pixels inside each circle, measured against the cloth brightness next to it (both
 are lit by the same lamp): the shares of dark, white and coloured pixels (black ball, cue ball, pool
-stripes) and the hue and strength of the most saturated ones. Each frame's balls are then assigned to the
-game's classes respecting how many balls share each look (fifteen reds, one of each pool ball), which
-settles look-alikes such as pool 3 and 7 by comparison rather than by absolute colour.
+stripes) and the hue and strength of the most saturated ones; the print on the face (a number disc:
+the cue ball has none) and, for a face that shows no colour, the rim's hue (a stripe turned white side up).
+Each frame's balls are then assigned to the game's classes respecting how many balls share each look
+(fifteen reds, one of each pool ball), which settles look-alikes such as pool 3 and 7 by comparison rather
+than by absolute colour.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 from scipy.optimize import linear_sum_assignment
@@ -53,6 +55,18 @@ _HUE_BOUND = math.radians(30.0)  # the most a tint may turn every ball's hue
 # A prototype colour greyer than this (saturation) has no hue; a grey one darker than this (relative to a
 # typical cloth, after shading) is a black ball.
 _GREY, _BLACK = 0.3, 0.45
+# The cue ball (or snooker's white) is plain: print on a face (``markings``) from _PLAIN up to _MARKED costs
+# the white class up to _W_PLAIN. Plain whites measure <= 0.01 on the real photos (<= 0.04 on renders'
+# balls 5 px across), stripes turned white side up and every numbered ball >= 0.05: the cue ball is told
+# from them when neither shows colour. Read inside _MARKS_REACH of the colour radius: a small ball's edge
+# is blurred with the cloth.
+_W_PLAIN, _PLAIN, _MARKED, _MARKS_REACH = 1.0, 0.02, 0.06, 0.75
+# A ball whose face shows no hue (a stripe turned white side up) takes it from its rim, from pixels that
+# are coloured and off every blend of grey and the cloth's colour by _RIM_FROM_CLOTH (opponent units,
+# relative to the cloth's brightness): the cloth's reflection, its blur with a white rim and the ball's
+# shadow are not its stripe.
+_RIM_FROM_CLOTH = 0.15
+_RIM_DARK = 0.5  # ... and brighter than this share of a black pixel's bound: a rim is shaded, its noise not
 
 
 def _opponent(bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -149,8 +163,11 @@ class BallSet:
         strength = np.abs(np.log(np.maximum(colour.strength[:, None], EPS) / expected))
         hued = np.where(colour.has_hue[:, None], _W_HUE * turn + _W_STRENGTH * strength, _W_HUE)
         light = np.abs(colour.light[:, None] - lighting.light - self.light[None, :])
-        coloured = hued + _W_LIGHT_HUED * light
+        # A ball read from its rim shows its white face: its brightness says nothing of its colour's.
+        coloured = hued + _W_LIGHT_HUED * np.where(colour.rim[:, None], 0.0, light)
         total: np.ndarray = cost + np.where(self.coloured[None, :], coloured, _W_LIGHT * light)
+        if self.white is not None:
+            total[:, self.white] += _W_PLAIN * np.clip((colour.marks - _PLAIN) / (_MARKED - _PLAIN), 0.0, 1.0)
         return total
 
     def assign(self, cost: np.ndarray) -> np.ndarray:
@@ -194,7 +211,7 @@ class Lighting:
         if len(choice) < _LIGHTING_MIN_BALLS:
             return cls()
         light = float(np.median(colour.light - balls.light[choice]))
-        hued = colour.has_hue & balls.coloured[choice]
+        hued = colour.has_hue & ~colour.rim & balls.coloured[choice]  # a rim's colour is not the light's
         strength, hue = 0.0, 0.0
         if hued.sum() >= _LIGHTING_MIN_BALLS:
             ratio = np.maximum(colour.strength[hued], EPS) / balls.strength[choice[hued]]
@@ -216,8 +233,10 @@ class Colour:
     has_hue: np.ndarray  # (N,) bool
     glint: np.ndarray  # (N,) brightest pixel above the median, relative to the cloth
     coherence: np.ndarray  # (N,) share of the outline's edge energy along the circle (``coherence``)
+    marks: np.ndarray  # (N,) print on the face: brightness off its smooth shading (``markings``)
+    rim: np.ndarray  # (N,) bool: hue and strength read from the rim (``with_rim``), not the face
 
-    _FIELDS = ("shares", "hue", "strength", "light", "has_hue", "glint", "coherence")
+    _FIELDS = ("shares", "hue", "strength", "light", "has_hue", "glint", "coherence", "marks", "rim")
 
     def subset(self, index: np.ndarray) -> Colour:
         return Colour(*(getattr(self, f)[index] for f in self._FIELDS))
@@ -227,9 +246,17 @@ class Colour:
         return cls(*(np.concatenate([getattr(p, f) for p in parts]) for f in cls._FIELDS))
 
     @classmethod
-    def measure(cls, px: np.ndarray, cfg: ClassicalConfig, coherence: np.ndarray) -> Colour:
-        """``px`` (N, K, 3): each ball's pixels divided by the cloth luma next to it; ``coherence`` (N,)
-        its outline's."""
+    def measure(
+        cls,
+        px: np.ndarray,
+        cfg: ClassicalConfig,
+        coherence: np.ndarray,
+        offsets: np.ndarray,
+        marks: np.ndarray | None = None,
+    ) -> Colour:
+        """``px`` (N, K, 3): each ball's pixels divided by the cloth luma next to it, at ``offsets`` (K, 2)
+        from its centre; ``coherence`` (N,) its outline's; ``marks`` (N,) its print where already read
+        (the same pixels through a white balance: print is a share of the ball's own brightness)."""
         p0, p1, p2 = px[..., 0], px[..., 1], px[..., 2]
         luma = LUMA[0] * p0 + LUMA[1] * p1 + LUMA[2] * p2
         ordered = np.sort(luma, axis=1)
@@ -251,7 +278,65 @@ class Colour:
         hue = np.arctan2(((0.5 * (p2 + p1) - p0) * w).sum(axis=1), ((p2 - p1) * w).sum(axis=1))
         strength = _row_quantile(chroma, coloured, _STRENGTH_QUANTILE)
         light = np.log(np.maximum(_row_quantile(luma, body, 0.5), 0.02))
-        return cls(shares, hue, strength, light, strong.sum(axis=1) >= _MIN_PIXELS, glint, coherence)
+        marks = markings(luma, body, offsets) if marks is None else marks
+        has_hue = strong.sum(axis=1) >= _MIN_PIXELS
+        return cls(shares, hue, strength, light, has_hue, glint, coherence, marks, np.zeros(len(px), bool))
+
+
+def with_rim(
+    colour: Colour, rows: np.ndarray, rim: np.ndarray, cloth: np.ndarray, cfg: ClassicalConfig
+) -> Colour:
+    """``colour`` with the hue and strength of each ball's rim where its face shows too little colour to
+    have a hue: ``rows`` (M,) the balls whose rims are given, ``rim`` (M, R, 3) their rims' pixels and
+    ``cloth`` (M, 3) the cloth's colour beside each, both divided by the cloth luma."""
+    if not len(rows):
+        return colour
+    top = rim.max(axis=2)
+    chroma = top - rim.min(axis=2)
+    sat = chroma / np.maximum(top, EPS)
+    a, b = _opponent(rim)
+    ca, cb = _opponent(cloth)
+    # A blend of the ball's white, its shading and the cloth lies on the segment from grey to the cloth's
+    # colour: a stripe's colour lies off it.
+    c2 = np.maximum(ca * ca + cb * cb, EPS)[:, None]
+    t = np.clip((a * ca[:, None] + b * cb[:, None]) / c2, 0.0, 1.0)
+    off_cloth = np.hypot(a - t * ca[:, None], b - t * cb[:, None]) >= _RIM_FROM_CLOTH
+    stripe = (sat >= cfg.white_saturation) & (rim @ LUMA >= _RIM_DARK * cfg.dark) & off_cloth
+    ok = ~colour.has_hue[rows] & (stripe.sum(axis=1) >= _MIN_PIXELS)
+    if not ok.any():
+        return colour
+    w = stripe.astype(np.float32)
+    use = rows[ok]
+    hue, strength, has_hue, from_rim = (
+        colour.hue.copy(),
+        colour.strength.copy(),
+        colour.has_hue.copy(),
+        colour.rim.copy(),
+    )
+    hue[use] = np.arctan2((b * w).sum(axis=1), (a * w).sum(axis=1))[ok]
+    strength[use] = _row_quantile(chroma, stripe, _STRENGTH_QUANTILE)[ok]
+    has_hue[use] = from_rim[use] = True
+    return replace(colour, hue=hue, strength=strength, has_hue=has_hue, rim=from_rim)
+
+
+def markings(luma: np.ndarray, body: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+    """How much print a ball's face shows (N,): the mean distance of its pixels' brightness from the
+    smooth shading that a lamp gives a plain sphere (a quadratic surface fitted to its ``body`` pixels,
+    the highlight left out), over its median brightness. A cue ball and a white are plain (~0.02-0.04 on
+    the real photos); a stripe turned to show mostly white still shows its number disc and the edges of
+    its stripe (>= 0.08), which is what tells it from the cue ball when its colour hardly shows."""
+    span = max(float(np.hypot(offsets[:, 0], offsets[:, 1]).max()), 1.0)
+    x, y = offsets[:, 0] / span, offsets[:, 1] / span
+    body = body & (np.hypot(x, y) <= _MARKS_REACH)[None, :]
+    design = np.stack([np.ones_like(x), x, y, x * x, x * y, y * y], axis=1).astype(np.float32)  # (K, 6)
+    w = body.astype(np.float32)
+    outer = (design[:, :, None] * design[:, None, :]).reshape(len(design), 36)
+    normal = (w @ outer).reshape(-1, 6, 6) + 1e-4 * np.eye(6, dtype=np.float32)
+    rhs = (w * luma) @ design
+    coef = np.linalg.solve(normal, rhs[..., None])[..., 0]
+    resid = np.abs(luma - coef @ design.T)
+    level = np.maximum(_row_quantile(luma, body, 0.5), EPS)
+    return np.asarray((resid * w).sum(axis=1) / np.maximum(w.sum(axis=1), 1.0) / level)
 
 
 class ColourMemo:
@@ -276,9 +361,7 @@ class ColourMemo:
             colour = self._last.subset(rows)
         else:
             new = ~known
-            fresh = Colour.measure(
-                _colour_pixels(scene, xy[new]), self.config, ring_coherence(scene, xy[new], radius[new])
-            )
+            fresh = _measured(scene, xy[new], ring_coherence(scene, xy[new], radius[new]), self.config)
             if known.any() and self._last is not None:
                 both = Colour.concat([self._last.subset(rows[known]), fresh])
                 order = np.concatenate([np.nonzero(known)[0], np.nonzero(~known)[0]])
@@ -299,25 +382,48 @@ def balanced(
     gains = white_gains(raw[whitest(raw) if white is None else white])
     if gains is None:
         return None
-    return Colour.measure(_colour_pixels(scene, xy, gains), config, colour.coherence)
+    return _measured(scene, xy, colour.coherence, config, gains, colour.marks)
 
 
-def _colour_pixels(scene: Scene, xy: np.ndarray, gains: np.ndarray | None = None) -> np.ndarray:
-    """Every ball's pixels (N, K, 3) inside ``colour_radius``, through the white balance ``gains`` (3,)
-    where given, divided by the cloth luma there."""
-    raw = _raw_pixels(scene, xy)
+def _measured(
+    scene: Scene,
+    xy: np.ndarray,
+    coherence: np.ndarray,
+    config: ClassicalConfig,
+    gains: np.ndarray | None = None,
+    marks: np.ndarray | None = None,
+) -> Colour:
+    """The colour of the balls at fine-level points ``xy`` (N, 2), their face's and, where it shows too
+    little colour, their rim's (``with_rim``), through the white balance ``gains`` where given."""
+    offsets = scene.pyramid.colour_offsets
+    face = Colour.measure(_colour_pixels(scene, xy, gains, offsets), config, coherence, offsets, marks)
+    pale = np.nonzero(~face.has_hue)[0]
+    if not len(pale):
+        return face
+    rim = _colour_pixels(scene, xy[pale], gains, scene.pyramid.rim_offsets)
+    cloth = scene.cloth_at(xy[pale])
+    seen = cloth if gains is None else cloth * gains  # the cloth through the same balance as the rim
+    return with_rim(face, pale, rim, seen / np.maximum(cloth @ LUMA, 1.0)[:, None], config)
+
+
+def _colour_pixels(
+    scene: Scene, xy: np.ndarray, gains: np.ndarray | None = None, offsets: np.ndarray | None = None
+) -> np.ndarray:
+    """Every ball's pixels (N, K, 3) at ``offsets`` (default: inside ``colour_radius``), through the white
+    balance ``gains`` (3,) where given, divided by the cloth luma there."""
+    raw = _raw_pixels(scene, xy, offsets)
     if gains is not None:
         raw = raw * gains
     cloth_luma = np.maximum(scene.cloth_at(xy) @ LUMA, 1.0)
     return np.asarray(raw / cloth_luma[:, None, None])
 
 
-def _raw_pixels(scene: Scene, xy: np.ndarray) -> np.ndarray:
-    """Every ball's pixels (N, K, 3, float32 BGR) inside ``colour_radius``."""
+def _raw_pixels(scene: Scene, xy: np.ndarray, offsets: np.ndarray | None = None) -> np.ndarray:
+    """Every ball's pixels (N, K, 3, float32 BGR) at ``offsets`` (default: inside ``colour_radius``)."""
     fine = scene.fine
     hf, wf = fine.shape[:2]
     base = np.round(xy).astype(np.int64)
-    off = scene.pyramid.colour_offsets
+    off = scene.pyramid.colour_offsets if offsets is None else offsets
     xs = bound(base[:, 0, None] + off[None, :, 0], 0, wf - 1)
     ys = bound(base[:, 1, None] + off[None, :, 1], 0, hf - 1)
     return np.asarray(fine[ys, xs].astype(np.float32))

@@ -17,7 +17,7 @@ import numpy as np
 from vision.cloth import score_patches
 
 from .candidates import Candidates
-from .kernels import SECTORS, bound, edge_maps, outline, parabola, sector_votes
+from .kernels import SECTORS, bound, edge_maps, outline, parabola, sector_votes, seen_sectors
 from .levels import SIZES, Scene
 
 _ISOLATED_WINDOW = 1.8  # half-size of a lone ball's window, in radii
@@ -71,10 +71,13 @@ def fit_isolated(scene: Scene, xy0: np.ndarray, seeded: np.ndarray) -> Candidate
     )
     area = disk.sum(axis=(1, 2))
     sectors = np.zeros((len(start), SECTORS))
+    seen = np.ones((len(start), SECTORS), bool)
+    at_image = centre + win.base - win.half
     for k, kernels in enumerate(scene.pyramid.fine_sizes):
         at = np.nonzero(scale == k)[0]
         if len(at):
             sectors[at] = sector_votes(maps, centre[at], at, kernels, scene.edge_scale)
+            seen[at] = seen_sectors(at_image[at], kernels, scene.fine.shape)
     coverage = (fgm * disk).sum(axis=(1, 2)) / area
     if seeded.any():
         # A ball of the cloth's colour shows as its glint over a darker disk (shaded side and shadow).
@@ -84,7 +87,7 @@ def fit_isolated(scene: Scene, xy0: np.ndarray, seeded: np.ndarray) -> Candidate
         centre + win.base - win.half,
         coverage,
         edge,
-        outline(sectors),
+        outline(sectors, seen),
         np.zeros(len(start), bool),
         seeded.copy(),
         radius,

@@ -17,6 +17,7 @@ SUM3 = np.ones((1, 3), np.float32)  # cv2.transform kernel: sum of the three cha
 LUMA = np.array([0.114, 0.587, 0.299], np.float32)  # BGR -> luma (Rec. 601)
 EPS = 1e-6
 SECTORS = 8  # the circle's outline is checked in this many sectors
+MAX_CUT_SECTORS = 2  # eighths of a ball's outline the frame's edge may cut and the ball still be judged
 _LEVEL_SLACK = 0.85  # a pyramid level may bring the ball radius this far under its target
 _CLOSING = 0.2  # radii: holes this small in a ball's foreground (a glint, a number) are filled
 _RING_SAMPLES = 32  # points of the ring where only a few centres are voted on
@@ -63,6 +64,16 @@ def disk_offsets(r: float) -> np.ndarray:
     yy, xx = np.mgrid[-n : n + 1, -n : n + 1]
     inside = xx * xx + yy * yy <= r * r
     return np.stack([xx[inside], yy[inside]], axis=1)
+
+
+def ring_offsets(inner: float, outer: float) -> np.ndarray:
+    """Integer pixel offsets (R, 2) farther than ``inner`` and within ``outer`` of a centre: a ball's rim,
+    where a stripe turned away from the camera still shows."""
+    n = math.ceil(outer)
+    yy, xx = np.mgrid[-n : n + 1, -n : n + 1]
+    d2 = xx * xx + yy * yy
+    ring = (d2 > inner * inner) & (d2 <= outer * outer)
+    return np.stack([xx[ring], yy[ring]], axis=1)
 
 
 def halvings(radius: float, target: float) -> int:
@@ -127,10 +138,37 @@ def edge_maps(image: np.ndarray) -> np.ndarray:
     return np.stack([strength, (jxx - jyy) * per, 2 * jxy * per])
 
 
-def outline(sectors: np.ndarray) -> np.ndarray:
+def outline(sectors: np.ndarray, seen: np.ndarray | None = None) -> np.ndarray:
     """The second weakest sector vote of each row (K, 8): one eighth of a ball's outline may be lost to a
-    touching ball of its own colour, two may not."""
-    return np.sort(sectors, axis=1)[:, 1] if len(sectors) else np.zeros(0)
+    touching ball of its own colour, two may not. Sectors not ``seen`` (K, 8: beyond the frame's edge,
+    ``seen_sectors``) do not count, as long as at most ``MAX_CUT_SECTORS`` are cut."""
+    if not len(sectors):
+        return np.zeros(0)
+    if seen is None:
+        return np.sort(sectors, axis=1)[:, 1]
+    ordered = np.sort(np.where(seen, sectors, np.inf), axis=1)
+    return np.where(seen.sum(axis=1) >= SECTORS - MAX_CUT_SECTORS, ordered[:, 1], 0.0)
+
+
+def seen_sectors(centres: np.ndarray, kernels: Kernels, shape: tuple[int, ...]) -> np.ndarray:
+    """(K, 8) bool: the eighths of the ring around each centre (K, 2, px of an image of ``shape``) that lie
+    mostly inside that image. A ball against the frame's edge shows no outline beyond it."""
+    ring = kernels.ring_pixels
+    c = np.round(centres).astype(np.int64)
+    out = np.ones((len(c), SECTORS), bool)
+    reach = int(np.abs(ring.offsets).max()) + 1
+    near = (
+        (c[:, 0] < reach) | (c[:, 1] < reach) | (c[:, 0] >= shape[1] - reach) | (c[:, 1] >= shape[0] - reach)
+    )
+    if not near.any():
+        return out
+    x = c[near, 0, None] + ring.offsets[None, :, 0]
+    y = c[near, 1, None] + ring.offsets[None, :, 1]
+    inside = ((x >= 0) & (x < shape[1]) & (y >= 0) & (y < shape[0])).astype(np.float32)
+    member = (ring.sector[:, None] == np.arange(SECTORS)[None, :]).astype(np.float32)  # (J, 8)
+    counts = member.sum(axis=0)
+    out[near] = (inside @ member >= 0.5 * counts) | (counts == 0)
+    return out
 
 
 @dataclass(frozen=True)

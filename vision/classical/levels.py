@@ -19,7 +19,7 @@ import numpy as np
 from vision.cloth import ClothModel
 
 from .config import ClassicalConfig
-from .kernels import Kernels, bound, disk_offsets, ellipse, halvings
+from .kernels import Kernels, bound, disk_offsets, ellipse, halvings, ring_offsets
 
 # Sizes (of the nominal radius) tried for a lone ball: the radius varies over the image (perspective, a
 # wide lens: up to ~15 %), and a ring of the wrong size hugs one side of the ball.
@@ -42,6 +42,7 @@ class Pyramid:
     cluster_kernels: Kernels
     coarse_opening: np.ndarray  # clears what is thinner than a ball from coarse blobs
     colour_offsets: np.ndarray  # (K, 2) fine-level pixels a ball's colour is read from
+    rim_offsets: np.ndarray  # (R, 2) fine-level pixels of the ring outside them, to the silhouette
 
     @classmethod
     def build(cls, radius: float, config: ClassicalConfig) -> Pyramid:
@@ -63,6 +64,7 @@ class Pyramid:
             Kernels.build(radius / 2**cluster, config.opening),
             ellipse(config.opening * rc),
             disk_offsets(config.colour_radius * rf),
+            ring_offsets(config.colour_radius * rf, rf),
         )
 
     @property

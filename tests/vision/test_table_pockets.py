@@ -1,0 +1,94 @@
+"""An end of the table the image does not show, placed from the middle pockets: the geometry exact on a
+known camera, the parallax of a pocket seen between its jaws taken back, and which end is replaced."""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+import pytest
+
+from arbiter.games import billiards
+from vision.table_lines import SideFit
+from vision.table_pockets import camera_over, on_the_cloth, other_end, weakness
+
+SIZE = (1280, 720)
+CENTRE = np.array([SIZE[0] / 2 - 0.5, SIZE[1] / 2 - 0.5])
+F = 1100.0
+TABLE = billiards("snooker").table
+
+
+def camera(position_mm: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A broadcast-like camera at ``position_mm`` looking at the table's centre: rotation and translation."""
+    target = np.array([TABLE.width_mm / 2, TABLE.length_mm / 2, 0.0])
+    forward = (target - position_mm) / np.linalg.norm(target - position_mm)
+    right = np.cross(forward, [0.0, 0.0, 1.0])
+    right /= np.linalg.norm(right)
+    down = np.cross(forward, right)
+    rot = np.stack([right, down, forward])  # world -> camera
+    return rot, -rot @ position_mm
+
+
+def project(rot: np.ndarray, t: np.ndarray, xyz: np.ndarray) -> np.ndarray:
+    cam = xyz @ rot.T + t
+    return np.asarray(cam[:, :2] / cam[:, 2:] * F + CENTRE)
+
+
+POSITION = np.array([900.0, -2600.0, 3200.0])
+ROT, T = camera(POSITION)
+W, L = TABLE.width_mm, TABLE.length_mm
+CORNERS_MM = np.array([[0, 0, 0], [W, 0, 0], [W, L, 0], [0, L, 0]], float)
+CORNERS_PX = dict(zip(("bl", "br", "tr", "tl"), project(ROT, T, CORNERS_MM), strict=True))
+
+
+@pytest.mark.parametrize("kept", ["top", "bottom"])
+def test_the_other_end_follows_from_one_end_and_the_middle_pockets(kept: str) -> None:
+    middle = project(ROT, T, np.array([[0, L / 2, 0], [W, L / 2, 0]], float))
+    names, far = (("tl", "tr"), ("bl", "br")) if kept == "top" else (("bl", "br"), ("tl", "tr"))
+    placed = other_end(np.array([CORNERS_PX[k] for k in names]), middle)
+    np.testing.assert_allclose(placed, np.array([CORNERS_PX[k] for k in far]), atol=1e-6)
+
+
+def test_the_camera_is_found_over_the_table_from_the_corners() -> None:
+    world = CORNERS_MM[:, :2]
+    h = cv2.getPerspectiveTransform(world.astype(np.float32), project(ROT, T, CORNERS_MM).astype(np.float32))
+    found = camera_over(h.astype(np.float64), F, CENTRE)
+    assert found is not None
+    np.testing.assert_allclose(found, POSITION, rtol=1e-4)
+
+
+def test_a_pocket_seen_between_its_jaws_is_put_back_half_way() -> None:
+    lift = TABLE.cushion_height_mm
+    jaws = project(ROT, T, np.array([[0, L / 2, lift], [W, L / 2, lift]], float))
+    h = cv2.getPerspectiveTransform(
+        np.array([CORNERS_PX[k] for k in ("bl", "br", "tr", "tl")], np.float32),
+        np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32),
+    )
+    seen = cv2.perspectiveTransform(jaws.reshape(-1, 1, 2), h).reshape(-1, 2)[:, 1]
+    assert min(seen) > 0.5 + 0.005, "the fixture's camera must show the parallax"
+    back = on_the_cloth((float(seen[0]), float(seen[1])), CORNERS_PX, TABLE, F, CENTRE)
+    np.testing.assert_allclose(back, (0.5, 0.5), atol=1e-4)
+
+
+def side(**kw: object) -> SideFit:
+    return SideFit(np.zeros(2), np.array([1.0, 0.0]), np.array([0.0, 1.0]), 1.0, **kw)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("fit", "rank"),
+    [
+        (side(on_border=0.9), 3),
+        (side(on_border=0.9, nose_moved=True), 0),
+        (side(hidden=0.5, nose_moved=True), 2),
+        (side(), 1),
+        (side(nose_moved=True), 0),
+    ],
+)
+def test_the_end_replaced_is_the_one_the_image_shows_least(fit: SideFit, rank: int) -> None:
+    assert weakness(fit) == rank
+
+
+def test_the_fixture_is_a_broadcast_view() -> None:
+    tilt = math.degrees(math.atan2(POSITION[2], L / 2 - POSITION[1]))
+    assert 30 < tilt < 60

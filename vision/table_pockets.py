@@ -1,0 +1,202 @@
+"""An end of the table placed from the middle pockets, where the image does not show that end's cushion.
+
+A broadcast camera's frame often cuts the near cushion, or a score bar hides it; the cloth's outline then
+ends at the frame's edge or at the graphic's, and the corners there are wrong by several percent of the
+length. The long cushions are still seen, and so are the middle pockets: the world puts them half-way. A
+projective map keeps cross ratios, so the far corner, the middle pocket and the long sides' vanishing point
+fix the near corner (its harmonic conjugate): the homography that takes the seen end's two corners and the
+two middle pockets to their places on the table puts the other end's corners where they must be, in the
+frame or beyond it, whatever the camera's focal length.
+
+This is used only where it can be trusted: the middle pockets are seen on both long sides at the same place,
+the end kept has a cushion nose of its own (not the frame's edge, not a graphic's), the end replaced has a
+known weakness (cut by the frame, along a graphic, no nose seen) the kept one lacks, and afterwards the
+pockets are half-way within ``HALF_WAY``. Everything else stays as found, with its doubts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from arbiter.tables import TableModel
+from vision.camera_fit import prior_focal
+from vision.table_geometry import PlaneView, middle_pocket_sides, name_corners, plane_view
+from vision.table_lines import SideFit
+
+# Pockets this far (share of the length) from half-way already: the corners are right, nothing to place.
+HALF_WAY = 0.01
+ROUNDS = 3  # the pockets are read again in the top view of the corners placed: each round is closer
+MAX_BORDER_SHARE = 0.5  # a side with more of its outline on the frame's edge is cut by it
+MAX_HIDDEN_SHARE = 0.3  # ... or on a graphic's edge: hidden by it
+ASPECT_RANGE = (1.6, 2.6)  # the placed table's metric shape must be a billiard table's
+POCKET_LIFT = 1.0  # the height a middle pocket is seen at (between its jaws), in cushion heights
+
+
+@dataclass(frozen=True)
+class PlacedEnd:
+    """The corners (quad order) with one end placed from the middle pockets: which side of the quad was
+    replaced, its new line, and where the pockets were seen (shares of the length from the bottom)."""
+
+    quad_px: np.ndarray
+    side: int
+    line: SideFit
+    pockets: tuple[float, float]
+
+
+def weakness(side: SideFit) -> int:
+    """How little a side's line can be trusted to be its cushion's nose: 3 cut by the frame, 2 along a
+    graphic, 1 an outline without a nose seen inside it, 0 a nose."""
+    if side.on_border > MAX_BORDER_SHARE and not side.nose_moved:
+        return 3
+    if side.hidden > MAX_HIDDEN_SHARE:
+        return 2
+    return 0 if side.nose_moved else 1
+
+
+def other_end(kept: np.ndarray, middle: np.ndarray) -> np.ndarray:
+    """The two corners of the far end (2 x 2 px) from the near end's corners ``kept`` (left, right) and the
+    middle pockets on the same long sides ``middle`` (left, right): the homography of the half table
+    between them, carried on to the other end."""
+    src = np.array([kept[0], kept[1], middle[1], middle[0]], np.float64)
+    dst = np.array([[0.0, 0.0], [1.0, 0.0], [1.0, 0.5], [0.0, 0.5]])
+    h = _homography(dst, src)
+    far = np.array([[0.0, 1.0], [1.0, 1.0]])
+    p = np.c_[far, np.ones(2)] @ h.T
+    return np.asarray(p[:, :2] / p[:, 2:3])
+
+
+def _homography(src: np.ndarray, dst: np.ndarray) -> np.ndarray:
+    """The 3 x 3 homography taking four points ``src`` to ``dst`` (DLT, exact)."""
+    rows = []
+    for (x, y), (u, v) in zip(src, dst, strict=True):
+        rows.append([x, y, 1, 0, 0, 0, -u * x, -u * y, -u])
+        rows.append([0, 0, 0, x, y, 1, -v * x, -v * y, -v])
+    return np.asarray(np.linalg.svd(np.array(rows))[2][-1].reshape(3, 3))
+
+
+def on_the_cloth(
+    seen: tuple[float, float], corners: dict[str, np.ndarray], table: TableModel, f: float, centre: np.ndarray
+) -> tuple[float, float]:
+    """Where the pockets seen at ``seen`` (shares of the length in the corners' top view) stand on the
+    table. A pocket is seen between its jaws, a cushion's height above the cloth: from a camera off to one
+    end that height moves it away from the camera along the table, by ~1 % of the length at a broadcast
+    camera's angle. The corners' homography with the focal length ``f`` gives the camera's place over the
+    table (``camera_over``); the pockets are moved back by the parallax of POCKET_LIFT cushion heights."""
+    w, length = table.width_mm, table.length_mm
+    world = np.array([[0.0, 0.0], [w, 0.0], [w, length], [0.0, length]])
+    quad = np.array([corners[k] for k in ("bl", "br", "tr", "tl")], np.float64)
+    cam = camera_over(_homography(world, quad), f, centre)
+    if cam is None:
+        return seen
+    z = POCKET_LIFT * table.cushion_height_mm
+    out = []
+    for x, share in ((0.0, seen[0]), (w, seen[1])):
+        seen_mm = np.array([x, share * length])  # where the cloth plane meets the ray to the pocket
+        at = cam[:2] + (seen_mm - cam[:2]) * (cam[2] - z) / cam[2]
+        out.append(float(at[1] / length))
+    return out[0], out[1]
+
+
+def camera_over(h: np.ndarray, f: float, centre: np.ndarray) -> np.ndarray | None:
+    """The camera's centre (x, y, height) in the frame of a plane whose homography to the image is ``h``
+    (plane -> pixels), for a pinhole of focal length ``f`` about ``centre``; None when the plane is seen
+    edge on or from below."""
+    k_inv = np.array([[1 / f, 0, -centre[0] / f], [0, 1 / f, -centre[1] / f], [0, 0, 1]])
+    m = k_inv @ h
+    scale = 0.5 * (np.linalg.norm(m[:, 0]) + np.linalg.norm(m[:, 1]))
+    if scale < 1e-12:
+        return None
+    m = m / scale if m[2, 2] > 0 else -m / scale  # the plane's origin in front of the camera
+    r1, r2, t = m[:, 0], m[:, 1], m[:, 2]
+    rot = np.stack([r1, r2, np.cross(r1, r2)], axis=1)
+    c = -rot.T @ t
+    return None if abs(c[2]) < 1e-9 else np.array([c[0], c[1], abs(c[2])])
+
+
+def _on_side(corners: dict[str, np.ndarray], names: tuple[str, str], share: float) -> np.ndarray:
+    """The point ``share`` of the length up a long side (``names``: its bottom and top corner) as the
+    corners' homography puts it."""
+    unit = np.array([[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]])
+    quad = np.array([corners[k] for k in ("bl", "br", "tr", "tl")], np.float64)
+    h = _homography(unit, quad)
+    u = 0.0 if names[0] == "bl" else 1.0
+    p = h @ np.array([u, share, 1.0])
+    return np.asarray(p[:2] / p[2])
+
+
+def _index(quad: np.ndarray, point: np.ndarray) -> int:
+    return int(np.argmin(np.linalg.norm(quad - point, axis=1)))
+
+
+def place_end(
+    image: np.ndarray, quad_px: np.ndarray, sides: tuple[SideFit, ...], view: PlaneView, table: TableModel
+) -> PlacedEnd | None:
+    """One end of ``quad_px`` placed again from the middle pockets (module docstring), or None where the
+    corners need no change or the pockets cannot be trusted to give one (or ``table`` has none)."""
+    if all(p.corner for p in table.pockets):
+        return None
+    corners = name_corners(quad_px, view)
+    aspect = max(view.aspect, 1 / view.aspect)
+    f = view.f_px or prior_focal((image.shape[1], image.shape[0]))
+    centre = np.array([image.shape[1] / 2 - 0.5, image.shape[0] / 2 - 0.5])
+
+    def pockets(c: dict[str, np.ndarray]) -> tuple[float, float] | None:
+        seen = middle_pocket_sides(image, c, aspect)
+        return None if seen is None else on_the_cloth(seen, c, table, f, centre)
+
+    seen = pockets(corners)
+    if seen is None or abs(sum(seen) / 2 - 0.5) <= HALF_WAY:
+        return None
+    ends = {
+        "bottom": (_index(quad_px, corners["bl"]), _index(quad_px, corners["br"])),
+        "top": (_index(quad_px, corners["tl"]), _index(quad_px, corners["tr"])),
+    }
+    side_of = {}
+    for end, (i, j) in ends.items():
+        k = i if (i + 1) % 4 == j else j
+        if {k, (k + 1) % 4} != {i, j}:
+            return None
+        side_of[end] = k
+    weak = {end: weakness(sides[k]) for end, k in side_of.items()}
+    if weak["bottom"] == weak["top"] or min(weak.values()) > 0:
+        return None
+    replaced = max(weak, key=lambda e: weak[e])
+    settled = False
+    for _ in range(ROUNDS):
+        corners = _placed(corners, seen, replaced)
+        again = pockets(corners)
+        if again is None:  # lost in the new top view: the last reading stands (the end is doubtful anyway)
+            settled = True
+            break
+        seen = again
+    settled = settled or abs(sum(seen) / 2 - 0.5) <= HALF_WAY
+    quad = quad_px.copy()
+    for name in ("bl", "br") if replaced == "bottom" else ("tl", "tr"):
+        quad[_index(quad_px, name_corners(quad_px, view)[name])] = corners[name]
+    placed_aspect = max(plane_view(quad, (image.shape[1], image.shape[0])).aspect, 1e-9)
+    if not settled or not ASPECT_RANGE[0] <= max(placed_aspect, 1 / placed_aspect) <= ASPECT_RANGE[1]:
+        return None
+    k = side_of[replaced]
+    a, b = quad[k], quad[(k + 1) % 4]
+    direction = (b - a) / float(np.linalg.norm(b - a))
+    inward = np.array([-direction[1], direction[0]])
+    inward = inward if np.dot(quad.mean(axis=0) - a, inward) > 0 else -inward
+    line = replace(sides[k], point=a, direction=direction, inward=inward, on_border=0.0, hidden=0.0)
+    return PlacedEnd(quad, k, line, (float(seen[0]), float(seen[1])))
+
+
+def _placed(
+    corners: dict[str, np.ndarray], seen: tuple[float, float], replaced: str
+) -> dict[str, np.ndarray]:
+    """The corners with the ``replaced`` end moved so that the pockets seen come out half-way."""
+    middle = np.array([_on_side(corners, ("bl", "tl"), seen[0]), _on_side(corners, ("br", "tr"), seen[1])])
+    out = dict(corners)
+    if replaced == "bottom":
+        far = other_end(np.array([corners["tl"], corners["tr"]]), middle)
+        out["bl"], out["br"] = far[0], far[1]
+    else:
+        far = other_end(np.array([corners["bl"], corners["br"]]), middle)
+        out["tl"], out["tr"] = far[0], far[1]
+    return out
