@@ -237,9 +237,13 @@ class DiceReader:
             looks.append(decode(self.finder.run(None, {"image": x})[0], scale, (w, h), self.config.min_score))
         return pool_finds(looks)
 
-    def classify(self, image_bgr: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def classify(
+        self, image_bgr: np.ndarray, boxes: np.ndarray, scores: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
         """The face reader on each box, ``refine`` times re-cropped at the box it found: the final boxes
-        (N, 4) and probabilities (N, 8) of ``READER_CLASSES``."""
+        (N, 4) and probabilities (N, 8) of ``READER_CLASSES``. Given the finder's ``scores``, the jittered
+        reads are spent only on the boxes that can make a reading (score at least ``confidence``: a
+        reading's confidence is its score times a probability)."""
         boxes = np.asarray(boxes, np.float64).reshape(-1, 4)
         probs = np.zeros((len(boxes), len(READER_CLASSES)), np.float32)
         passes = self.config.refine + 1 if self.box_head else 1
@@ -248,7 +252,8 @@ class DiceReader:
                 break
             logits, deltas = self._run_faces(crop_batch(image_bgr, boxes))
             if k == passes - 1 and self.config.jitter > 0:
-                logits = self._jittered_logits(image_bgr, boxes, logits)
+                worth = np.ones(len(boxes), bool) if scores is None else scores >= self.config.confidence
+                logits[worth] = self._jittered_logits(image_bgr, boxes[worth], logits[worth])
             probs = softmax(logits / self.temperature)
             if deltas is not None:
                 boxes = np.array([box_from(_box(b), d) for b, d in zip(boxes, deltas, strict=True)])
@@ -256,6 +261,8 @@ class DiceReader:
 
     def _jittered_logits(self, image_bgr: np.ndarray, boxes: np.ndarray, logits: np.ndarray) -> np.ndarray:
         """``logits`` (read at ``boxes``) averaged with those of the crops moved up and down by ``jitter``."""
+        if not len(boxes):
+            return logits
         reads = [logits]
         for moved in jittered_boxes(boxes, self.config.jitter):
             reads.append(self._run_faces(crop_batch(image_bgr, moved))[0])
@@ -280,7 +287,7 @@ class DiceReader:
     def read(self, image_bgr: np.ndarray) -> list[DieReading]:
         h, w = image_bgr.shape[:2]
         boxes, scores = self.find(image_bgr)
-        boxes, probs = self.classify(image_bgr, boxes)
+        boxes, probs = self.classify(image_bgr, boxes, scores)
         readings = readings_from(boxes, scores, probs, (w, h), self.config)
         if self.config.pip_check:
             readings = [_cross_checked(image_bgr, r) for r in readings]
