@@ -64,8 +64,11 @@ CASES = Path(__file__).parents[1] / "data" / "dice_real_cases"
         ("IMG_20191208_112214", 4),  # a 1 in a tray, read as 3 from its crop alone
     ],
 )
-def test_the_jittered_read_gets_the_face_the_crop_alone_got_wrong(reader, photo, line):
+def test_the_jittered_read_gets_the_face_the_crop_alone_got_wrong(
+    reader: DiceReader, photo: str, line: int
+) -> None:
     image = cv2.imread(str(CASES / f"{photo}.jpg"))
+    assert image is not None
     h, w = image.shape[:2]
     labels = labels_from_yolo((CASES / f"{photo}.txt").read_text(), w, h)
     readings = reader.read(image)

@@ -95,14 +95,14 @@ def test_bad_reader_settings_are_refused():
         DiceReaderConfig(jitter=0.3)  # further than the face reader's crops ever moved in training
 
 
-def test_the_jittered_reads_move_the_crop_up_and_down_by_a_share_of_the_long_side():
+def test_the_jittered_reads_move_the_crop_up_and_down_by_a_share_of_the_long_side() -> None:
     boxes = np.array([[100, 50, 140, 100], [0, 0, 30, 20]], np.float64)  # long sides 50 and 30
     up, down = jittered_boxes(boxes, 0.1)
     assert up.tolist() == [[100, 45, 140, 95], [0, -3, 30, 17]]
     assert down.tolist() == [[100, 55, 140, 105], [0, 3, 30, 23]]
 
 
-def test_two_looks_of_the_finder_are_pooled_one_box_per_die():
+def test_two_looks_of_the_finder_are_pooled_one_box_per_die() -> None:
     fine = (np.array([[10, 10, 30, 30], [100, 100, 120, 120]], np.float64), np.array([0.3, 0.8]))
     coarse = (np.array([[11, 9, 31, 29], [200, 50, 300, 150]], np.float64), np.array([0.6, 0.5]))
     boxes, scores = pool_finds([fine, coarse])
