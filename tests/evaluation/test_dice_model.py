@@ -1,8 +1,10 @@
 """The shipped dice model (models/dice_reader.json and its two ONNX files) on a few committed real photos of
 each set's held-out test split (tests/data/dice_real, never trained on), scored as 'arbiter dice eval'
 scores them. The floors sit a little under what the shipped model does on these photos (57 dice: 53 found,
-51 read right), so a broken model, a crop or scale that no longer matches its training, or a broken
-scorer fails here; the goal's figures are measured on the whole test split (docs/dice.md)."""
+51 read right; oblique-phone 15 found, topdown-webcam 5: the die its crop alone read, wrongly, as cocked
+falls under the operating confidence once the jittered reads doubt it too), so a broken model, a crop or
+scale that no longer matches its training, or a broken scorer fails here; the goal's figures are measured
+on the whole test split (docs/dice.md). tests/data/dice_real_cases holds dice the reader once read wrong."""
 
 from __future__ import annotations
 
@@ -13,7 +15,8 @@ import pytest
 from typer.testing import CliRunner
 
 from cli.main import app
-from evaluation.dice import evaluate_folder
+from datasets.dice.real import Convention
+from evaluation.dice import evaluate_folder, labels_from_yolo, match_image
 from vision.dice import DEFAULT_DICE_MODEL, DiceReader
 
 PHOTOS = Path(__file__).parents[1] / "data" / "dice_real"
@@ -29,8 +32,8 @@ def test_the_shipped_model_reads_real_photos_of_every_set(reader):
     sets = result["sets"]
     assert set(sets) == {"topdown-webcam", "oblique-phone", "tray-phone"}
     assert sets["tray-phone"]["matched"] >= 31 and sets["tray-phone"]["accuracy"] >= 0.9  # of 34
-    assert sets["topdown-webcam"]["matched"] >= 6  # of 8
-    assert sets["oblique-phone"]["matched"] >= 12  # of 15
+    assert sets["topdown-webcam"]["matched"] >= 5  # of 8
+    assert sets["oblique-phone"]["matched"] >= 13  # of 15
     assert result["all"]["correct"] >= 47 and result["all"]["precision"] >= 0.9  # of 57
 
 
@@ -49,3 +52,26 @@ def test_arbiter_dice_eval_prints_every_figure_per_set_and_over_all():
     for name in ("topdown-webcam", "oblique-phone", "tray-phone", "all"):
         assert f"{name}: " in result.output and "read right" in result.output
     assert result.output.count("true\\read") == 4 and result.output.count("99% recall") == 4
+
+
+CASES = Path(__file__).parents[1] / "data" / "dice_real_cases"
+
+
+@pytest.mark.parametrize(
+    ("photo", "line"),
+    [
+        ("dice_392_jpg.rf.4e8c9f6c866200a8912ba2d5168771a1", 15),  # a 2 seen obliquely, its front face a 3
+        ("IMG_20191208_112214", 4),  # a 1 in a tray, read as 3 from its crop alone
+    ],
+)
+def test_the_jittered_read_gets_the_face_the_crop_alone_got_wrong(
+    reader: DiceReader, photo: str, line: int
+) -> None:
+    image = cv2.imread(str(CASES / f"{photo}.jpg"))
+    assert image is not None
+    h, w = image.shape[:2]
+    labels = labels_from_yolo((CASES / f"{photo}.txt").read_text(), w, h)
+    readings = reader.read(image)
+    matched = match_image(readings, labels, Convention.IOU)
+    read = {j: r.value for r, j in zip(readings, matched, strict=True) if j is not None}
+    assert read.get(line - 1) == labels[line - 1].value

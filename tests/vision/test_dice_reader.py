@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.dice import READER_CLASSES, DiceReaderConfig, readings_from
+from vision.dice import READER_CLASSES, DiceReaderConfig, jittered_boxes, pool_finds, readings_from
 from vision.dice_crops import CROP, MARGIN, box_from, box_target, crop_batch, crop_square
 from vision.dice_finder import STRIDE, decode, finder_input, iou_matrix, nms
 from vision.dice_motion import ChangeGate, GateConfig
@@ -89,6 +89,25 @@ def test_bad_reader_settings_are_refused():
         DiceReaderConfig(confidence=1.5)
     with pytest.raises(ValueError, match="refine"):
         DiceReaderConfig(refine=-1)
+    with pytest.raises(ValueError, match="coarse_long_side must be a multiple of 32"):
+        DiceReaderConfig(coarse_long_side=300)
+    with pytest.raises(ValueError, match="jitter"):
+        DiceReaderConfig(jitter=0.3)  # further than the face reader's crops ever moved in training
+
+
+def test_the_jittered_reads_move_the_crop_up_and_down_by_a_share_of_the_long_side() -> None:
+    boxes = np.array([[100, 50, 140, 100], [0, 0, 30, 20]], np.float64)  # long sides 50 and 30
+    up, down = jittered_boxes(boxes, 0.1)
+    assert up.tolist() == [[100, 45, 140, 95], [0, -3, 30, 17]]
+    assert down.tolist() == [[100, 55, 140, 105], [0, 3, 30, 23]]
+
+
+def test_two_looks_of_the_finder_are_pooled_one_box_per_die() -> None:
+    fine = (np.array([[10, 10, 30, 30], [100, 100, 120, 120]], np.float64), np.array([0.3, 0.8]))
+    coarse = (np.array([[11, 9, 31, 29], [200, 50, 300, 150]], np.float64), np.array([0.6, 0.5]))
+    boxes, scores = pool_finds([fine, coarse])
+    assert scores.tolist() == [0.8, 0.6, 0.5]  # the die seen twice keeps its better look
+    assert boxes[1].tolist() == [11, 9, 31, 29]
 
 
 def test_the_gate_reads_changes_and_the_frames_after_them_then_skips_still_ones():
