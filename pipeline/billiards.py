@@ -108,10 +108,14 @@ def referee_video(
     keep_detections: bool = False,
     stop: Callable[[], bool] | None = None,
     on_notice: Callable[[Notice], None] | None = None,
+    on_header: Callable[[c.Match], object] | None = None,
 ) -> RunResult:
     """Run the whole pipeline over ``source``; write ``events.jsonl``, ``tracks.jsonl``, ``annotated.mp4``,
     ``camera_profile.json`` and ``notices.jsonl``.
 
+    The header (``events.jsonl``'s first line) carries the table found or given (``Match.table``), so the
+    engines judge on its spots and lines; ``on_header(header)`` hears it before any event (a match record
+    started before the calibration takes its table: ``record.recorder.Recorder``).
     ``on_frame(frames, fps)`` after every frame, ``on_event(event)`` as each event is written,
     ``on_notice(notice)`` as the run says something a person must know (the calibration and its verdict,
     a cut, the table found again); ``keep_detections`` keeps every frame's detections in the result (for
@@ -136,7 +140,12 @@ def referee_video(
             else None
         )
         with (out / "events.jsonl").open("w") as ev_file, (out / "tracks.jsonl").open("w") as tr_file:
-            c.append_event(ev_file, c.Match(game=options.spec.id, players=options.players))
+            header = c.Match(
+                game=options.spec.id, players=options.players, table=options.spec.table.size or None
+            )
+            if on_header is not None:
+                on_header(header)
+            c.append_event(ev_file, header)
             run = _Run(options, calib, result, _Files(ev_file, tr_file, annotator, on_event), watch)
             try:
                 for frame in _chain(head, frames):

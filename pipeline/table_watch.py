@@ -18,9 +18,11 @@ that is sure (graphics masked); then the run resumes with fresh stages.
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -69,6 +71,26 @@ class Notice:
 
     def to_dict(self) -> dict[str, object]:
         return {"t": round(self.t, 3), "kind": self.kind, "text": self.text}
+
+
+NOTICE_KINDS = ("calibration", "unsure", "cut", "resumed")
+
+
+def read_notices(path: Path) -> list[Notice]:
+    """The notices a run wrote (``notices.jsonl``), as far as they are written: a line being written this
+    instant, or one this reader cannot use, is left out (the run's events never depend on them)."""
+    if not path.is_file():
+        return []
+    notices = []
+    for text in path.read_text(encoding="utf-8").splitlines():
+        try:
+            obj = json.loads(text)
+            notice = Notice(float(obj["t"]), str(obj["kind"]), str(obj["text"]))
+        except (ValueError, KeyError, TypeError):
+            continue
+        if notice.kind in NOTICE_KINDS:
+            notices.append(notice)
+    return notices
 
 
 @dataclass(frozen=True)
