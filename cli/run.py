@@ -64,19 +64,19 @@ def _open_recording(db: Path, resume: int | None, spec: GameSpec, names: tuple[s
 
 
 def _recording_of(
-    db: Path | None, resume: int | None, spec: BilliardsSpec, names: tuple[str, ...], source: str, live: bool
-) -> tuple[_Recording | None, tuple[str, ...], str | None]:
-    """The match the run records into (none without ``--db``), its players and the table it was recorded on
-    (None: not known yet, the run finds it): a resumed match keeps its own players and table, and must be of
-    the game asked for."""
+    db: Path | None, resume: int | None, spec: BilliardsSpec, names: tuple[str, ...], source: str, live: bool,
+    size: str | None,
+) -> tuple[_Recording | None, tuple[str, ...], str | None]:  # fmt: skip
+    """The match the run records into (none without ``--db``), its players and the table's size (``size``,
+    ``--table``): a resumed match keeps its own players and table, and must be of the game asked for."""
     if db is None:
-        return None, names, None
+        return None, names, size
     rec, header = _open_recording(db, resume, spec, names, source, live)
     if header.game != spec.id:
         rec.record.close()
         fail(f"match {rec.match_id} of {db} is a {header.game} match: resume it with --game {header.game}")
-    table = (header.table or spec.table.size) if resume is not None else None
-    return rec, header.players, table
+    recorded = (header.table or spec.table.size) if resume is not None else None
+    return rec, header.players, _resumed_size(rec, recorded, size)
 
 
 def _resumed_size(rec: _Recording | None, recorded: str | None, size: str | None) -> str | None:
@@ -136,8 +136,7 @@ def run(
     except SourceError as exc:
         fail(str(exc))
     names = tuple(p.strip() for p in players.split(",") if p.strip())
-    rec, names, recorded_table = _recording_of(db, resume, spec, names, source, src.live)
-    size = _resumed_size(rec, recorded_table, size)
+    rec, names, size = _recording_of(db, resume, spec, names, source, src.live, size)
     # A live source resumed mid-shot goes on with that shot; a replayed file finds its start again.
     shot_open = src.live and rec is not None and rec.recorder.shot_open
     options = RunOptions(

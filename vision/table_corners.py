@@ -104,7 +104,7 @@ def _find(image: np.ndarray, ignore: np.ndarray | None) -> TableCorners:
     cloth, mask, sides = _cloth_sides(small, scale, ig)
     outline = corners_of(sides)
     gray = cv2.GaussianBlur(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32), (0, 0), GRAY_SIGMA_PX)
-    sides = [move_to_nose(gray, s, (outline[k], outline[(k + 1) % 4])) for k, s in enumerate(sides)]
+    sides = [move_to_nose(gray, s, (outline[k], outline[(k + 1) % 4]), ignore) for k, s in enumerate(sides)]
     quad_px = corners_of(sides)
     if not np.all(np.isfinite(quad_px)) or not np.all(np.isfinite(outline)):
         raise no_table_error("two neighbouring sides of the cloth are parallel")
