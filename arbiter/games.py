@@ -155,11 +155,14 @@ class BilliardsSpec(GameSpec):
         except KeyError:
             raise ValueError(f"{self.id} has no ball {ball_id!r}") from None
 
-    def resized(self, size: str) -> BilliardsSpec:
+    def resized(self, size: str | None) -> BilliardsSpec:
         """This game on another table of its catalogue (``TableModel.resized``; ValueError listing the
         sizes for a size it is not played on): a run refereeing a table of the size found or given carries
-        this spec, so every geometry after it (pockets, spots, cushions) is the table's own."""
-        return self if size == self.table.size else replace(self, table=self.table.resized(size))
+        this spec, so every geometry after it (pockets, spots, cushions) is the table's own. None (a match
+        header without a ``table``) is this spec as it is: the game's standard table for a registry spec."""
+        return (
+            self if size is None or size == self.table.size else replace(self, table=self.table.resized(size))
+        )
 
     def __reduce__(self) -> tuple[Any, tuple[str, ...]]:
         """A billiards spec crosses to another process as its id and its table's size."""
@@ -375,12 +378,19 @@ GAMES: Mapping[str, GameSpec] = MappingProxyType({s.id: s for s in _SPECS})
 GAME_IDS: tuple[str, ...] = tuple(GAMES)
 
 
-def game(game_id: str) -> GameSpec:
-    """The spec of ``game_id``; ``UnknownGameError`` naming every game when there is none."""
+def game(game_id: str, table: str | None = None) -> GameSpec:
+    """The spec of ``game_id``; ``UnknownGameError`` naming every game when there is none. ``table``: the
+    size a match header names (``Match.table``), so a billiards spec is on the table played (None: the
+    game's standard table); ValueError for a size the game is not played on."""
     try:
-        return GAMES[game_id]
+        spec = GAMES[game_id]
     except KeyError:
         raise UnknownGameError(f"unknown game {game_id!r}; choose one of {', '.join(GAME_IDS)}") from None
+    if table is None:
+        return spec
+    if not isinstance(spec, BilliardsSpec):
+        raise ValueError(f"{game_id} is not played on a billiard table, so has no table size (got {table!r})")
+    return spec.resized(table)
 
 
 def billiards(game_id: str) -> BilliardsSpec:

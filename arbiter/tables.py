@@ -113,9 +113,11 @@ class TableModel:
         names = ", ".join(s.name for s in self.sizes) or "none"
         raise ValueError(f"{self.game} is not played on a {name!r} table; sizes: {names}")
 
-    def resized(self, name: str) -> TableModel:
-        """The same game's table in another catalogue size (``sizes``): see ``scaled``."""
-        return self if name == self.size else scaled(self, self.table_size(name))
+    def resized(self, name: str | None) -> TableModel:
+        """The same game's table in another catalogue size (``sizes``): see ``scaled``. The one way from a
+        size's name to its geometry: the pipeline, the engines (from the match header's ``table``) and the
+        record all come here. None (a header without a size) asks for no other size: this table."""
+        return self if name is None or name == self.size else scaled(self, self.table_size(name))
 
     def on_table(self, xy_mm: XY, margin_mm: float = 0.0) -> bool:
         """Whether a ball centre at ``xy_mm`` lies inside the playing area shrunk by ``margin_mm``."""

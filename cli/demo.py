@@ -46,7 +46,8 @@ def demo(
             typer.echo("  " + narrate.describe(event))
             recorder(event)
 
-        result = referee_video(src, RunOptions(spec=spec, players=header.players), out, on_event=on_event)
+        options = RunOptions(spec=spec, players=header.players)
+        result = referee_video(src, options, out, on_event=on_event, on_header=recorder)
         record.finish(match_id)
         decisions = [x for x in record.lines(match_id) if isinstance(x, contract.Decision)]
     typer.echo(

@@ -64,17 +64,31 @@ def _open_recording(db: Path, resume: int | None, spec: GameSpec, names: tuple[s
 
 
 def _recording_of(
-    db: Path | None, resume: int | None, spec: BilliardsSpec, names: tuple[str, ...], source: str, live: bool
-) -> tuple[_Recording | None, tuple[str, ...]]:
-    """The match the run records into (none without ``--db``) and its players: a resumed match keeps its
-    own players, and must be of the game asked for."""
+    db: Path | None, resume: int | None, spec: BilliardsSpec, names: tuple[str, ...], source: str, live: bool,
+    size: str | None,
+) -> tuple[_Recording | None, tuple[str, ...], str | None]:  # fmt: skip
+    """The match the run records into (none without ``--db``), its players and the table's size (``size``,
+    ``--table``): a resumed match keeps its own players and table, and must be of the game asked for."""
     if db is None:
-        return None, names
+        return None, names, size
     rec, header = _open_recording(db, resume, spec, names, source, live)
     if header.game != spec.id:
         rec.record.close()
         fail(f"match {rec.match_id} of {db} is a {header.game} match: resume it with --game {header.game}")
-    return rec, header.players
+    recorded = (header.table or spec.table.size) if resume is not None else None
+    return rec, header.players, _resumed_size(rec, recorded, size)
+
+
+def _resumed_size(rec: _Recording | None, recorded: str | None, size: str | None) -> str | None:
+    """The table a run goes on with: a resumed match's own (``--table`` may only repeat it), else ``size``."""
+    if recorded is None:
+        return size
+    if size is not None and size != recorded:
+        if rec is not None:
+            rec.record.close()
+        fail(f"match {rec.match_id if rec else '?'} was recorded on the {recorded} table: resume it without "
+             f"--table, or with --table {recorded}")  # fmt: skip
+    return recorded
 
 
 @app.command()
@@ -122,7 +136,7 @@ def run(
     except SourceError as exc:
         fail(str(exc))
     names = tuple(p.strip() for p in players.split(",") if p.strip())
-    rec, names = _recording_of(db, resume, spec, names, source, src.live)
+    rec, names, size = _recording_of(db, resume, spec, names, source, src.live, size)
     # A live source resumed mid-shot goes on with that shot; a replayed file finds its start again.
     shot_open = src.live and rec is not None and rec.recorder.shot_open
     options = RunOptions(
@@ -159,8 +173,16 @@ def _run_billiards(src: FrameSource, options: RunOptions, out: Path, rec: _Recor
         bar.refresh()
 
     try:
-        result = referee_video(src, options, out, on_frame=on_frame, on_event=on_event, on_notice=on_notice)
-    except (CalibrationError, ModelError, ValueError) as exc:
+        result = referee_video(
+            src,
+            options,
+            out,
+            on_frame=on_frame,
+            on_event=on_event,
+            on_notice=on_notice,
+            on_header=rec.recorder if rec is not None else None,  # the record's match takes the table found
+        )
+    except (CalibrationError, ModelError, ValueError, RecordError) as exc:
         bar.close()
         if rec is not None:
             rec.record.close()  # the match stays unfinished: it reads as interrupted and can be resumed

@@ -39,7 +39,7 @@ def _live_image(run: s.PipelineRun, spec: GameSpec | None) -> None:
     if profile.is_file() and isinstance(spec, BilliardsSpec):
         try:
             calib = TableCalibration.load(profile, game=spec.id, image_size=(image.shape[1], image.shape[0]))
-            image = table_overlay(image, calib, spec.table)
+            image = table_overlay(image, calib, calib.table)  # the size found
         except (ValueError, KeyError, OSError):
             pass  # a profile being written this instant: the plain frame this time
     st.image(v.rgb(image), caption=f"frame {index} at {t:.2f} s", width="stretch", output_format="JPEG")
@@ -76,11 +76,28 @@ def _review_image(desk: s.Desk, view: s.MatchView) -> None:
         st.video(str(video))
 
 
+def _notices(notices: list[s.Notice]) -> None:
+    """What the run said that a person must see before trusting its calls: an unsure calibration first,
+    loud; each camera cut and the table found again (no event was made in between)."""
+    warning = v.unsure_warning(notices)
+    if warning:
+        st.warning(warning, icon="⚠️")
+    paused = v.pauses(notices)
+    if paused:
+        st.info(
+            "The run paused at camera cuts, making no events until the table was found again:\n\n"
+            + "\n\n".join(f"- {p}" for p in paused)
+        )
+
+
 def _panel(desk: s.Desk, match_id: int) -> None:
-    """The live part of the match page: progress, the frame, the scoreboard and the latest timeline."""
+    """The live part of the match page: the run's notices, progress, the frame, the scoreboard and the
+    latest timeline."""
     run = desk.run(match_id)
     view = desk.view(match_id)
     info = view.info
+    notices = desk.notices(match_id)
+    _notices(notices)
     st.caption(f"source: {info.source or 'none'} · status: {info.status} · {info.lines} recorded lines")
     progress = _progress(run) if run is not None else None
     left, right = st.columns([3, 2])
@@ -95,7 +112,7 @@ def _panel(desk: s.Desk, match_id: int) -> None:
             st.caption(f"last call: {view.board.last_call}")
         if view.error:
             st.error(f"The rules stop at {view.error}. Correct the line (Correct tab) to go on.")
-        st.html(v.timeline_html(view.rows, limit=LIVE_ROWS, spec=view.spec))
+        st.html(v.timeline_html(view.rows, limit=LIVE_ROWS, spec=view.spec, notices=notices))
 
 
 @st.fragment(run_every=LIVE_REFRESH_S)
@@ -174,7 +191,7 @@ def match_page(desk: s.Desk) -> None:
     with tabs[0]:
         if running:
             st.caption("the whole timeline is drawn when the run ends; the latest lines are shown above")
-        st.html(v.timeline_html(view.rows, spec=view.spec))
+        st.html(v.timeline_html(view.rows, spec=view.spec, notices=desk.notices(match_id)))
     with tabs[1]:
         _shots(desk, match_id, view)
     with tabs[2]:

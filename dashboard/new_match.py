@@ -22,6 +22,9 @@ from dashboard.nav import goto, run_sample
 
 UPLOAD_TYPES = ["mp4", "mov", "avi", "mkv", "m4v", "webm"]
 CLICK_PX = 800  # width the first frame is shown at for clicking the corners
+FOUND_SIZE = "found from the balls"  # the table-size choice that leaves the size to the run
+
+Corners = dict[str, tuple[float, float]]
 
 
 def _source(desk: s.Desk) -> tuple[str | None, str | None]:
@@ -77,14 +80,16 @@ def _clicks(source: str, size: tuple[int, int]) -> s.CornerClicks:
     return clicks
 
 
-def _fit(source: str, spec: BilliardsSpec, out: Path, points: dict[str, Any] | None = None) -> None:
+def _fit(
+    source: str, spec: BilliardsSpec, out: Path, size: str | None, points: dict[str, Any] | None = None
+) -> None:
     try:
-        st.session_state["calib"] = (source, spec.id, s.calibrate(source, spec, out, points))
+        st.session_state["calib"] = (source, spec.id, size, s.calibrate(source, spec, out, points, size))
     except s.DeskError as exc:
         st.error(str(exc))
 
 
-def _clicked_corners(source: str, spec: BilliardsSpec, out: Path) -> None:
+def _clicked_corners(source: str, spec: BilliardsSpec, out: Path, size: str | None) -> None:
     """The first frame to click the four corners on, each click named after the next corner missing."""
     try:
         frame = _first_frame(source)
@@ -109,10 +114,10 @@ def _clicked_corners(source: str, spec: BilliardsSpec, out: Path) -> None:
         st.session_state["corner_clicks"] = (source, clicks.cleared())
         st.rerun()
     if right.button("Fit the table to the clicked corners", disabled=not clicks.complete, key="corners_fit"):
-        _fit(source, spec, out, dict(clicks.points))
+        _fit(source, spec, out, size, dict(clicks.points))
 
 
-def _typed_corners(source: str, spec: BilliardsSpec, out: Path) -> None:
+def _typed_corners(source: str, spec: BilliardsSpec, out: Path, size: str | None) -> None:
     typed = {name: st.text_input(name, key=f"corner_{name}", placeholder="x, y") for name in s.CORNERS}
     if st.button("Fit the table to these corners"):
         try:
@@ -122,35 +127,49 @@ def _typed_corners(source: str, spec: BilliardsSpec, out: Path) -> None:
         except s.DeskError as exc:
             st.error(str(exc))
             return
-        _fit(source, spec, out, points)
+        _fit(source, spec, out, size, points)
 
 
-def _calibration(desk: s.Desk, source: str, spec: BilliardsSpec) -> Path | None:
-    """Table calibration over the first frame: automatic, or four corners clicked or typed."""
+def _table_size(spec: BilliardsSpec) -> str | None:
+    """The table's size (``arbiter run --table``): one of the game's catalogue, or left to the run."""
+    sizes = {FOUND_SIZE: FOUND_SIZE, **{t.name: f"{t.title} ({t.length_mm:.0f} x {t.width_mm:.0f} mm)"
+                                        for t in spec.table.sizes}}  # fmt: skip
+    chosen = st.selectbox("table size", list(sizes), key="table_size", format_func=sizes.__getitem__)
+    return None if chosen == FOUND_SIZE else chosen
+
+
+def _calibration(
+    desk: s.Desk, source: str, spec: BilliardsSpec, size: str | None
+) -> tuple[Path | None, Corners | None]:
+    """Table calibration over the first frame: automatic, or four corners clicked or typed. Returns the
+    profile found (automatic) or the corners fitted (as ``arbiter run --corners``), when the run is to use
+    them."""
     st.markdown("**Table calibration**")
     st.caption(
         "Left alone, the run finds the table on its first frames. Check it here first, or click the four "
         "corners of the playing area (cushion noses) on the frame where it is not found."
     )
     out = desk.runs_root / "calibration" / f"{spec.id}_{abs(hash(source)) % 10**8}.json"
+    key = (source, spec.id, size)
     if st.button("Find the table on the first frame"):
         with st.spinner("finding the table ..."):
-            _fit(source, spec, out)
+            _fit(source, spec, out, size)
     stored = st.session_state.get("calib")
-    failed = stored is not None and stored[:2] == (source, spec.id) and not stored[2].ok
+    failed = stored is not None and stored[:3] == key and not stored[3].ok
     with st.expander("click the corners on the frame", expanded=failed):
-        _clicked_corners(source, spec, out)
+        _clicked_corners(source, spec, out, size)
     with st.expander("type the corners (pixels x, y)"):
-        _typed_corners(source, spec, out)
+        _typed_corners(source, spec, out, size)
     stored = st.session_state.get("calib")
-    if stored is None or stored[:2] != (source, spec.id):
-        return None
-    preview: s.CalibrationPreview = stored[2]
-    (st.success if preview.ok else st.warning)(preview.message)
+    if stored is None or stored[:3] != key:
+        return None, None
+    preview: s.CalibrationPreview = stored[3]
+    sure = preview.ok and "UNSURE" not in preview.message
+    (st.success if sure else st.warning)(preview.message)
     st.image(v.rgb(preview.image), width="stretch", output_format="JPEG")
     if preview.ok and st.checkbox("use this calibration for the run", value=True, key="use_calib"):
-        return preview.profile
-    return None
+        return (None, dict(preview.corners)) if preview.corners else (preview.profile, None)
+    return None, None
 
 
 def _players(text: str) -> tuple[str, ...]:
@@ -161,15 +180,19 @@ def _players(text: str) -> tuple[str, ...]:
         return ("A", "B")
 
 
-def _video_settings(desk: s.Desk, source: str | None, spec: GameSpec) -> tuple[str, bool, Path | None]:
-    """For a video: the ball detector, the annotated video, the table's calibration."""
-    detector, annotate, profile = "classical", True, None
+def _video_settings(desk: s.Desk, source: str | None, spec: GameSpec) -> dict[str, Any]:
+    """For a video: the ball detector, the annotated video, the table's size and calibration (the ``Setup``
+    fields they fill)."""
+    detector, annotate = "classical", True
+    table: dict[str, Any] = {}
     if source is None:
-        return detector, annotate, profile
+        return {"detector": detector, "annotate": annotate}
     if isinstance(spec, BilliardsSpec):
         detector = st.selectbox("ball detector", ("classical", "yolo"), key="detector")
         annotate = st.checkbox("write the annotated video", True, key="annotate")
-        profile = _calibration(desk, source, spec)
+        size = _table_size(spec)
+        profile, corners = _calibration(desk, source, spec, size)
+        table = {"table_size": size, "calibration": profile, "corners": corners}
     elif isinstance(spec, DiceSpec) and desk.reads_dice_from_video:
         annotate = st.checkbox("write the annotated video", True, key="annotate")
         st.caption("dice are read by the trained dice reader; stops, claims and bets go in the Input tab")
@@ -177,7 +200,7 @@ def _video_settings(desk: s.Desk, source: str | None, spec: GameSpec) -> tuple[s
         st.info(
             f"{spec.id} is a dice game: this installation does not read dice from video; choose no video."
         )
-    return detector, annotate, profile
+    return {"detector": detector, "annotate": annotate, **table}
 
 
 def new_match_page(desk: s.Desk) -> None:
@@ -207,13 +230,13 @@ def new_match_page(desk: s.Desk) -> None:
             "defends the goal at y = 0 in the first period); the events are pressed as buttons on the match "
             "page"
         )
-    detector, annotate, profile = _video_settings(desk, source, spec)
+    video = _video_settings(desk, source, spec)
     if not st.button("Start the match", type="primary", key="start"):
         return
     try:
         players = s.parse_players(players_text)
         options = s.options_from_form(spec, values, players)
-        setup = s.Setup(spec.id, players, options, detector, annotate, profile)
+        setup = s.Setup(spec.id, players, options, **video)
         if source is None and kind != "manual":
             raise s.DeskError("choose a source first (or 'no video' to enter the events by hand)")
         match_id = desk.start(setup, source)

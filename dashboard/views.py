@@ -16,6 +16,14 @@ import numpy as np
 from arbiter.games import GameSpec
 from dashboard.session.run import Progress
 from dashboard.session.view import DecisionRow, Scoreboard, TimelineRow
+from pipeline.table_watch import Notice
+
+NOTICE_LABELS = {
+    "calibration": "table found",
+    "unsure": "UNSURE table",
+    "cut": "camera cut",
+    "resumed": "resumed",
+}
 
 CSS = """
 <style>
@@ -33,6 +41,8 @@ table.arbiter-timeline tr.decision td { background: #f3f8f5; }
 table.arbiter-timeline tr.foul td { background: #fff3f0; }
 table.arbiter-timeline tr.corrected td.text { font-style: italic; }
 table.arbiter-timeline tr.stopped td { background: #fde7e9; }
+table.arbiter-timeline tr.notice td { background: #fff8e1; color: #5a4500; }
+table.arbiter-timeline tr.notice.unsure td { background: #fdecc8; font-weight: 600; }
 table.arbiter-timeline td.num { text-align: right; white-space: nowrap; font-variant-numeric: tabular-nums;
   color: #667; }
 .arbiter-notes { color: #556; font-size: 12px; margin: 0; padding-left: 16px; }
@@ -95,13 +105,50 @@ def rule_html(d: DecisionRow, spec: GameSpec | None) -> str:
     return f'<div class="arbiter-rule">{said} · {link}</div>'
 
 
-def timeline_html(rows: Sequence[TimelineRow], limit: int | None = None, spec: GameSpec | None = None) -> str:
+def unsure_warning(notices: Sequence[Notice]) -> str | None:
+    """What the page says above everything when the run's calibration was unsure: the calls rest on a table
+    that may be wrong, so they are not to be trusted before the drawn table is checked. None when sure."""
+    unsure = [n for n in notices if n.kind == "unsure"]
+    if not unsure:
+        return None
+    said = " ".join(n.text for n in unsure)
+    return (
+        f"**The table was found UNSURE**: check the table drawn on the annotated video before trusting any "
+        f"call, and start the match again with the corners clicked or typed (New match, table calibration) "
+        f"if it is wrong. {said}"
+    )
+
+
+def pauses(notices: Sequence[Notice]) -> list[str]:
+    """Each camera cut and the table found again, with its time: the run made no event in between."""
+    return [f"{n.t:.2f} s: {n.text}" for n in notices if n.kind in ("cut", "resumed")]
+
+
+def _notice_row(notice: Notice) -> str:
+    label = NOTICE_LABELS.get(notice.kind, notice.kind)
+    return (
+        f'<tr class="notice {escape(notice.kind)}"><td></td><td class="num">{notice.t:.3f} s</td>'
+        f"<td>{escape(label)}</td><td>{escape(notice.text)}</td></tr>"
+    )
+
+
+def timeline_html(
+    rows: Sequence[TimelineRow],
+    limit: int | None = None,
+    spec: GameSpec | None = None,
+    notices: Sequence[Notice] = (),
+) -> str:
     """The event timeline: one row per line of the (corrected) stream, each decision under the line that
-    settled it, with the rule it applied and a link to the game's rules. ``limit`` keeps the last rows only
-    (the live view)."""
+    settled it, with the rule it applied and a link to the game's rules; the run's notices (the calibration,
+    each camera cut and the table found again) at their times between them. ``limit`` keeps the last rows
+    only (the live view)."""
     shown = rows[-limit:] if limit else rows
+    since = next((r.t for r in shown if r.t is not None), None) if limit else None
+    waiting = sorted((n for n in notices if since is None or n.t >= since), key=lambda n: n.t)
     body = []
     for row in shown:
+        while waiting and row.t is not None and waiting[0].t <= row.t:
+            body.append(_notice_row(waiting.pop(0)))
         cls = ["event"]
         if row.corrected:
             cls.append("corrected")
@@ -126,6 +173,7 @@ def timeline_html(rows: Sequence[TimelineRow], limit: int | None = None, spec: G
                 f"<td><strong>{escape(d.text)}</strong>{rule_html(d, spec)}"
                 f"{f'<ul class=arbiter-notes>{notes}</ul>' if notes else ''}</td></tr>"
             )
+    body.extend(_notice_row(n) for n in waiting)
     return (
         '<table class="arbiter-timeline"><thead><tr><th>Line</th><th>Time</th><th>Type</th>'
         f"<th>What happened</th></tr></thead><tbody>{''.join(body)}</tbody></table>"

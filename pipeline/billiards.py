@@ -27,6 +27,7 @@ from arbiter.games import BilliardsSpec
 from tracking.events import EventDetector, SeenEvent
 from tracking.pins import PinWatch
 from tracking.tracker import BallTracker, TrackView
+from vision.broadcast import StaticOverlay
 from vision.calibration import CalibrationError, TableCalibration
 from vision.detectors import Detector, build_detector
 from vision.sources import FrameSource
@@ -77,10 +78,11 @@ class RunResult:
 
 def _calibrate(
     source: FrameSource, options: RunOptions, say: Callable[[Notice], None]
-) -> tuple[TableCalibration, list[Frame], Iterator[Frame], int]:
-    """The run's calibration (``table_watch.find_table``), the frames to referee first, the rest, and the
-    unreadable frames read before them. A file searched past its first frame is replayed from its start,
-    so that no frame goes unrefereed; a live source goes on from the frame the table was found on."""
+) -> tuple[TableCalibration, list[Frame], Iterator[Frame], int, StaticOverlay | None]:
+    """The run's calibration (``table_watch.find_table``), the frames to referee first, the rest, the
+    unreadable frames read before them, and the broadcast graphics learnt while searching. A file searched
+    past its first frame is replayed from its start, so that no frame goes unrefereed; a live source goes
+    on from the frame the table was found on."""
     frames = _chain([], iter(source))  # a generator: closed (the file released) if the file is replayed
     profile = None
     if options.calibration is not None:
@@ -95,8 +97,8 @@ def _calibrate(
     say(notice(found))
     if found.searched and not source.live:
         frames.close()
-        return found.calib, [], iter(source), source.stats.bad_frames
-    return found.calib, [found.frame], frames, 0
+        return found.calib, [], iter(source), source.stats.bad_frames, found.graphics
+    return found.calib, [found.frame], frames, 0, found.graphics
 
 
 def referee_video(
@@ -108,13 +110,15 @@ def referee_video(
     keep_detections: bool = False,
     stop: Callable[[], bool] | None = None,
     on_notice: Callable[[Notice], None] | None = None,
+    on_header: Callable[[c.Match], object] | None = None,
 ) -> RunResult:
     """Run the whole pipeline over ``source``; write ``events.jsonl``, ``tracks.jsonl``, ``annotated.mp4``,
     ``camera_profile.json`` and ``notices.jsonl``.
 
-    ``on_frame(frames, fps)`` after every frame, ``on_event(event)`` as each event is written,
-    ``on_notice(notice)`` as the run says something a person must know (the calibration and its verdict,
-    a cut, the table found again); ``keep_detections`` keeps every frame's detections in the result (for
+    ``on_header(header)`` hears the header before any event (``_begin``), ``on_frame(frames, fps)`` after
+    every frame, ``on_event(event)`` as each event is written, ``on_notice(notice)`` as the run says
+    something a person must know (the calibration and its verdict, a cut, the table found again);
+    ``keep_detections`` keeps every frame's detections in the result (for
     scoring the detector); ``stop()`` is asked before every frame, and True cuts the run short (the
     dashboard's stop button)."""
     out.mkdir(parents=True, exist_ok=True)
@@ -122,21 +126,21 @@ def referee_video(
     result = RunResult()
     with (out / "notices.jsonl").open("w") as notices_file:
         say = _sayer(result, notices_file, on_notice)
-        calib, head, frames, skipped = _calibrate(source, options, say)
+        calib, head, frames, skipped, graphics = _calibrate(source, options, say)
         calib.save(out / "camera_profile.json")
         result.calibration = calib
         options = replace(
             options, spec=_sized(options.spec, calib)
         )  # the run's spec: the table found or given
         fixed = options.calibration is not None or options.corners is not None
-        watch = TableWatch(calib, say, fixed) if options.watch_cuts else None
+        watch = TableWatch(calib, say, fixed, graphics) if options.watch_cuts else None
         annotator = (
             Annotator(out / "annotated.mp4", source.fps or 30.0, calib, options.spec)
             if options.annotate
             else None
         )
         with (out / "events.jsonl").open("w") as ev_file, (out / "tracks.jsonl").open("w") as tr_file:
-            c.append_event(ev_file, c.Match(game=options.spec.id, players=options.players))
+            _begin(ev_file, options, on_header)
             run = _Run(options, calib, result, _Files(ev_file, tr_file, annotator, on_event), watch)
             try:
                 for frame in _chain(head, frames):
@@ -156,6 +160,16 @@ def referee_video(
     result.bad_frames = source.stats.bad_frames - skipped
     result.seconds = time.perf_counter() - started
     return result
+
+
+def _begin(file: IO[str], options: RunOptions, on_header: Callable[[c.Match], object] | None) -> None:
+    """The stream's header: it carries the table found or given (``Match.table``), so the engines judge on
+    its spots and lines; ``on_header`` hears it first (a match record started before the calibration takes
+    its table: ``record.recorder.Recorder``)."""
+    header = c.Match(game=options.spec.id, players=options.players, table=options.spec.table.size or None)
+    if on_header is not None:
+        on_header(header)
+    c.append_event(file, header)
 
 
 def _sized(spec: BilliardsSpec, calib: TableCalibration) -> BilliardsSpec:

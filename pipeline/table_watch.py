@@ -18,9 +18,11 @@ that is sure (graphics masked); then the run resumes with fresh stages.
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -71,6 +73,26 @@ class Notice:
         return {"t": round(self.t, 3), "kind": self.kind, "text": self.text}
 
 
+NOTICE_KINDS = ("calibration", "unsure", "cut", "resumed")
+
+
+def read_notices(path: Path) -> list[Notice]:
+    """The notices a run wrote (``notices.jsonl``), as far as they are written: a line being written this
+    instant, or one this reader cannot use, is left out (the run's events never depend on them)."""
+    if not path.is_file():
+        return []
+    notices = []
+    for text in path.read_text(encoding="utf-8").splitlines():
+        try:
+            obj = json.loads(text)
+            notice = Notice(float(obj["t"]), str(obj["kind"]), str(obj["text"]))
+        except (ValueError, KeyError, TypeError):
+            continue
+        if notice.kind in NOTICE_KINDS:
+            notices.append(notice)
+    return notices
+
+
 @dataclass(frozen=True)
 class Found:
     """The table found: its calibration, the frame it was found on, and whether more frames than that one
@@ -79,12 +101,14 @@ class Found:
     calib: TableCalibration
     frame: Frame
     searched: bool
+    graphics: StaticOverlay | None = None  # the graphics learnt while searching (``TableWatch`` goes on)
 
 
 def find_table(frames: Iterator[Frame], spec: BilliardsSpec, choice: TableChoice, fps: float) -> Found:
     """The run's calibration: the profile given, the typed corners fitted on the first frame, or the first
-    sure automatic calibration among frames spread over ``CALIBRATION_SECONDS``; when none is sure, the
-    best unsure one (``notice`` says so). Raises CalibrationError when no frame shows a table."""
+    sure automatic calibration among frames spread over ``CALIBRATION_SECONDS`` (``_search``); when none
+    is sure, the best unsure one (``notice`` says so). Raises CalibrationError when no frame shows a
+    table."""
     first = next(frames, None)
     if first is None:
         raise CalibrationError("the source gave no frame")
@@ -98,19 +122,35 @@ def find_table(frames: Iterator[Frame], spec: BilliardsSpec, choice: TableChoice
         except (ValueError, KeyError) as exc:
             raise CalibrationError(f"the typed corners: {exc}") from exc
         return Found(calib, first, False)
+    return _search(_chain([first], frames), spec, choice.size, fps)
+
+
+def _search(frames: Iterator[Frame], spec: BilliardsSpec, size: str | None, fps: float) -> Found:
+    """The first sure automatic calibration among frames spread over ``CALIBRATION_SECONDS``, else the
+    best unsure one. Every frame read also teaches a ``StaticOverlay`` the broadcast's graphics, and once
+    it has learnt them (the picture changed under them: a cut in the first seconds) each try masks them,
+    so a score bar over a cushion is not taken for it. A single view cannot teach it: a graphic that never
+    sees the picture change under it is, to the eye of a still camera, part of the scene; the sides are
+    then fitted robustly (``vision.table_lines``) and the verdict says when one runs along a graphic."""
     every = max(1, round(fps * CALIBRATION_SECONDS / CALIBRATION_TRIES))
+    overlay = StaticOverlay()
     best: tuple[TableCalibration, Frame] | None = None
     error: Exception | None = None
-    for k, frame in enumerate(_chain([first], frames)):
+    first: Frame | None = None
+    for k, frame in enumerate(frames):
+        first = first or frame
+        if k % OVERLAY_EVERY == 0 or k % every == 0:
+            overlay.update(_shrunk(frame.image))
         if k % every:
             continue
+        ignore = overlay.mask(frame.image.shape) if overlay.ready else None
         try:
-            calib = calibrate_auto(frame.image, spec.table, size=choice.size)
+            calib = calibrate_auto(frame.image, spec.table, size=size, ignore=ignore)
         except (CalibrationError, cv2.error) as exc:  # one frame that fails is no reason to stop trying
             error = exc
         else:
             if calib.sure:
-                return Found(calib, frame, frame is not first)
+                return Found(calib, frame, frame is not first, overlay)
             if best is None or _worse(best[0], calib):
                 best = (calib, frame)
         if k // every + 1 >= CALIBRATION_TRIES:
@@ -120,7 +160,7 @@ def find_table(frames: Iterator[Frame], spec: BilliardsSpec, choice: TableChoice
             f"could not find the table in {CALIBRATION_TRIES} frames over the first "
             f"{CALIBRATION_SECONDS:.0f} s ({error}); {TYPE_CORNERS}"
         )
-    return Found(*best, True)
+    return Found(*best, True, overlay)
 
 
 def notice(found: Found) -> Notice:
@@ -163,12 +203,19 @@ class TableWatch:
     is paused (a cut was seen and the table is not found again yet); ``resumed`` then holds the
     calibration to go on with, once, when the table is found again."""
 
-    def __init__(self, calib: TableCalibration, say: Callable[[Notice], None], fixed: bool) -> None:
+    def __init__(
+        self,
+        calib: TableCalibration,
+        say: Callable[[Notice], None],
+        fixed: bool,
+        overlay: StaticOverlay | None = None,
+    ) -> None:
+        """``overlay``: the graphics learnt while the table was searched for (``Found.graphics``)."""
         self.calib = calib
         self.say = say
         self.fixed = fixed  # a profile or typed corners: only that view can resume the run
         self.cuts = CutDetector(region=calib.table_mask(_shape(calib)))
-        self.overlay = StaticOverlay()
+        self.overlay = overlay or StaticOverlay()
         self.paused_at: float | None = None
         self._next_try = -math.inf
         self._frames = 0

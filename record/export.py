@@ -245,7 +245,7 @@ def report_html(
         _decision_rows(decisions) if decisions else "<p>No decisions recorded.</p>",
         "</section>",
     ]
-    spec = game(header.game)
+    spec = game(header.game, header.table)  # a billiards game on the table played: diagrams to its scale
     if isinstance(spec, BilliardsSpec):
         frames = read_tracks(tracks) if isinstance(tracks, str | os.PathLike) else tracks
         shots = split_shots(lines)

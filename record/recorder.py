@@ -14,6 +14,7 @@ from typing import Any, cast
 
 from adjudication.referee import Referee
 from arbiter import contract as c
+from arbiter.games import BilliardsSpec, game
 from record.store import CAMERA_TYPES, MatchRecord, RecordError, read_importable
 
 
@@ -87,6 +88,7 @@ class Recorder:
         self._last_state: Any = None
         self._referee: Referee | None = None
         self._missing: list[c.Decision] = []
+        self._decide = decide
         recorded = record.lines(match_id)
         if decide:
             self._start_engine(recorded)
@@ -133,6 +135,17 @@ class Recorder:
         """The engine's state after the last line it used (``score``, ``over``, ``winner``), or None."""
         return self._referee.state if self._referee is not None else self._last_state
 
+    def table_found(self, table: str | None) -> None:
+        """The table the run found or was given (``Match.table``), written into a match that holds no line
+        yet (``MatchRecord.set_table``), the engine started again on it; a resumed match on another table
+        is a RecordError. The game's standard size and no size are the same table."""
+        if _same_table(self.header, table):
+            return
+        self.header = self.record.set_table(self.match_id, table)
+        if self._decide:  # no line yet: the engine starts afresh on the table played
+            self.problem = None
+            self._start_engine([])
+
     def catch_up(self) -> list[int]:
         """Append the decisions the engine makes on recorded lines that the record lacks; their seqs."""
         missing, self._missing = self._missing, []
@@ -156,7 +169,11 @@ class Recorder:
         return False
 
     def __call__(self, line: object) -> list[int]:
-        """Record one line of the run (the pipeline's ``on_event``); returns the seqs written, maybe none."""
+        """Record one line of the run (the pipeline's ``on_event``); returns the seqs written, maybe none.
+        The run's own header (the pipeline's ``on_header``) gives the match the table it found."""
+        if isinstance(line, c.Match):
+            self.table_found(line.table)
+            return []
         if not isinstance(line, c.JsonLine):
             raise TypeError(f"a recorder takes contract lines, not {type(line).__name__}")
         if self.t_offset and getattr(line, "t", None) is not None:
@@ -173,6 +190,13 @@ class Recorder:
                 when = f" at t={line.t}" if getattr(line, "t", None) is not None else ""  # type: ignore[attr-defined]
                 self._stop(f"the {line.TYPE} line{when}: {e}")
         return self.record.append_many(self.match_id, [line, *decisions])
+
+
+def _same_table(header: c.Match, table: str | None) -> bool:
+    """Whether ``table`` is the table of ``header`` (its standard size and no size are the same)."""
+    spec = game(header.game)
+    standard = spec.table.size if isinstance(spec, BilliardsSpec) else None
+    return (header.table or standard) == (table or standard)
 
 
 def _shot_open(lines: list[c.JsonLine]) -> bool:

@@ -15,6 +15,7 @@ import json
 import os
 import sqlite3
 from collections.abc import Iterable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -78,6 +79,25 @@ class Writing(Connection):
         self._headers[match_id] = header
         self._writing.add(match_id)
         return match_id
+
+    def set_table(self, match_id: int, table: str | None) -> c.Match:
+        """The match's header with the table a run found (``Match.table``): a video run's match is started
+        before its calibration, and the engine must judge on the table played. Only a match that holds no
+        line yet takes another table; one with lines keeps its own (RecordError saying which it is)."""
+        header = self.header(match_id)
+        if header.table == table:
+            return header
+        new = replace(header, table=table)  # checked as any header: a size the game is played on
+        with self._write() as conn:
+            if conn.execute("SELECT 1 FROM lines WHERE match_id = ? LIMIT 1", (match_id,)).fetchone():
+                raise RecordError(
+                    f"match {match_id} was recorded on the {header.table or 'standard'} table, not "
+                    f"{table or 'the standard one'}: go on with it on its own table (--table "
+                    f"{header.table or 'of the game'})"
+                )
+            conn.execute("UPDATE matches SET header = ? WHERE id = ?", (c.to_json(new), match_id))
+        self._headers[match_id] = new
+        return new
 
     def append(self, match_id: int, line: c.JsonLine) -> int:
         """Record one line (event, player input or decision) durably; returns its ``seq``."""

@@ -10,9 +10,13 @@ them by a pixel or two a frame; a cut moves them all.
 Score bars, logos and clocks stay put while the cameras cut and pan under them. ``StaticOverlay`` learns
 them over frames: a pixel that keeps its colour across frames in which most of the picture changed is a
 graphic. Its mask goes to ``calibrate_auto(..., ignore=mask)`` so that a bar over the bottom cushion is
-never taken for the cushion (the side is then reported hidden, and the calibration unsure), and to the
-detectors so that its letters are never balls. A fixed camera never changes enough to tell a graphic from
-the table under it: the mask stays empty (``ready`` is False) until the picture has changed enough times.
+never taken for the cushion (the side is fitted to what is seen beside it, or, hidden nearly whole, reported
+hidden and the calibration unsure), and to the detectors so that its letters are never balls. The run's
+first calibration learns it from the frames it searches (``pipeline.table_watch``). A fixed camera never
+changes enough to tell a graphic from the table under it: the mask stays empty (``ready`` is False) until the
+picture has changed enough times. Nor does one frame's look tell it well enough: a detector of flat,
+lettered, screen-aligned bars was tried on the renders, and missed bars its letters cut apart while marking
+a strip of a clean table.
 
 Both work on a small copy of each frame (a few milliseconds) and hold their own state: one per source.
 """

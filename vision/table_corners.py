@@ -109,7 +109,7 @@ def _find(image: np.ndarray, ignore: np.ndarray | None, table: TableModel | None
     cloth, mask, sides = _cloth_sides(small, scale, ig)
     outline = corners_of(sides)
     gray = cv2.GaussianBlur(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32), (0, 0), GRAY_SIGMA_PX)
-    sides = [move_to_nose(gray, s, (outline[k], outline[(k + 1) % 4])) for k, s in enumerate(sides)]
+    sides = [move_to_nose(gray, s, (outline[k], outline[(k + 1) % 4]), ignore) for k, s in enumerate(sides)]
     at = corners_of(sides)
     sides = [past_the_face(image, cloth, s, (at[k], at[(k + 1) % 4])) for k, s in enumerate(sides)]
     quad_px = corners_of(sides)

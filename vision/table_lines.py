@@ -27,9 +27,12 @@ SIDE_REACH, SIDE_REACH_WIDE = (
     0.08,
 )  # outline points this far from a side (share of the diagonal) are its
 MIN_SIDE_POINTS = 8
+MIN_SEEN_SHARE = 0.2  # a side is fitted beside a graphic when this share of it is seen (else it is hidden)
 NOSE_BAND = (0.004, 0.05)  # the nose is looked for this far inside the outline (share of the image diagonal)
 NOSE_STEP_PX = 0.5  # sampling step across a side
 PROFILES = 60  # profiles across each side for the nose search
+MIN_SEEN_PROFILES = 8  # profiles clear of graphics needed to look for the nose at all
+GRAPHIC_CLEAR = 0.04  # ... else profiles go this near the side's ends (a pocket's jaws), beside the graphic
 MIN_NOSE_SUPPORT = 0.5  # share of profiles whose own strongest step agrees with the common one
 NOSE_AGREE = 0.004  # ... within this share of the diagonal
 NOSE_CONTRAST = 3.0  # the common step must be this many times the median step across the band
@@ -125,6 +128,22 @@ def _unseen(mask_shape: tuple[int, ...], ignore: np.ndarray | None) -> tuple[np.
     return border, cv2.dilate((ignore > 0).astype(np.uint8), np.ones((k, k), np.uint8))
 
 
+def _side_points(t: np.ndarray, reach: np.ndarray, on_graphic: np.ndarray) -> np.ndarray:
+    """The outline points a side's line is fitted to (``t``: where along the side, ``reach``: how far from
+    it, share of the diagonal): clear of the corners' pockets, else the whole side; and, where enough of
+    them are seen, only those not along a graphic: a score bar over a cushion cuts the cloth region with a
+    straight edge of its own, which RANSAC would take for the cushion where the bar covers most of it."""
+    windows = (
+        (t > CORNER_CLEAR) & (t < 1 - CORNER_CLEAR) & (reach < SIDE_REACH),
+        (t > 0) & (t < 1) & (reach < SIDE_REACH_WIDE),
+    )
+    for sel in windows:
+        seen = sel & ~on_graphic
+        if seen.sum() >= max(MIN_SIDE_POINTS, MIN_SEEN_SHARE * sel.sum()):
+            return np.asarray(seen)
+    return windows[0] if windows[0].sum() >= MIN_SIDE_POINTS else windows[1]
+
+
 def outline_sides(
     mask: np.ndarray, quad: np.ndarray, scale: float, ignore: np.ndarray | None = None, seed: int = 0
 ) -> list[SideFit]:
@@ -148,9 +167,7 @@ def outline_sides(
         n = n if np.dot(centre - a, n) > 0 else -n
         t = (pts - a) @ d / max(float(np.linalg.norm(b - a)), 1e-9)
         dist = np.abs((pts - a) @ n)
-        sel = (t > CORNER_CLEAR) & (t < 1 - CORNER_CLEAR) & (dist < SIDE_REACH * diag)
-        if sel.sum() < MIN_SIDE_POINTS:
-            sel = (t > 0) & (t < 1) & (dist < SIDE_REACH_WIDE * diag)
+        sel = _side_points(t, dist * (1 / diag), on_graphic)
         if sel.sum() < 2:
             return []
         p, v, inl = ransac_line(pts[sel], RANSAC_TOL * diag, rng)
@@ -205,11 +222,16 @@ def corners_of(sides: list[SideFit]) -> np.ndarray:
 
 
 def _profiles(
-    gray: np.ndarray, side: SideFit, ends: tuple[np.ndarray, np.ndarray], offsets: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
-    """Brightness profiles (PROFILES x len(offsets)) inward across a side, and their start points."""
+    gray: np.ndarray,
+    side: SideFit,
+    ends: tuple[np.ndarray, np.ndarray],
+    offsets: np.ndarray,
+    clear: float = CORNER_CLEAR,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Brightness profiles (PROFILES x len(offsets)) inward across a side, ``clear`` of its ends, their
+    start points and every sample's place (PROFILES x len(offsets) x 2)."""
     a, b = ends
-    ts = np.linspace(CORNER_CLEAR, 1 - CORNER_CLEAR, PROFILES)
+    ts = np.linspace(clear, 1 - clear, PROFILES)
     base = a[None] + ts[:, None] * (b - a)[None]
     xy = base[:, None, :] + offsets[None, :, None] * side.inward[None, None, :]
     prof = cv2.remap(
@@ -219,18 +241,40 @@ def _profiles(
         cv2.INTER_LINEAR,
         borderMode=cv2.BORDER_REPLICATE,
     )
-    return prof, base
+    return prof, base, xy
 
 
-def move_to_nose(gray: np.ndarray, side: SideFit, ends: tuple[np.ndarray, np.ndarray]) -> SideFit:
+def _seen_profiles(ignore: np.ndarray | None, xy: np.ndarray) -> np.ndarray:
+    """Which profiles (rows of ``xy``, full-image px) cross no ignored pixel (a graphic over the view)."""
+    if ignore is None:
+        return np.ones(xy.shape[0], bool)
+    h, w = ignore.shape[:2]
+    lost = ~np.isfinite(xy).all(axis=(1, 2))  # a side without ends: nothing of it is seen
+    xy = np.nan_to_num(xy, nan=0.0, posinf=0.0, neginf=0.0)
+    x = np.clip(np.round(xy[..., 0]).astype(int), 0, w - 1)
+    y = np.clip(np.round(xy[..., 1]).astype(int), 0, h - 1)
+    return np.asarray(~(ignore[y, x] > 0).any(axis=1) & ~lost)
+
+
+def move_to_nose(
+    gray: np.ndarray, side: SideFit, ends: tuple[np.ndarray, np.ndarray], ignore: np.ndarray | None = None
+) -> SideFit:
     """The side moved inward to the nose: the strongest parallel brightness step within NOSE_BAND, when
     enough profiles agree on it (a player or a cue spoils some) and it is a step of its own, not the tail
     of the outline's edge (it steps the other way, or the brightness levels off between them). Otherwise
     the side unchanged. ``gray`` is the full image, float32, lightly blurred; ``ends`` are the side's corners
-    on the outline."""
+    on the outline; profiles crossing an ``ignore`` pixel (a graphic, full-image size) are left out, so a
+    score bar over the cushion neither votes for its own edge nor against the nose beside it."""
     diag = float(np.hypot(*gray.shape[:2]))
     offsets = np.arange(0.0, NOSE_BAND[1] * diag, NOSE_STEP_PX)
-    prof, base = _profiles(gray, side, ends, offsets)
+    prof, base, xy = _profiles(gray, side, ends, offsets)
+    seen = _seen_profiles(ignore, xy)
+    if seen.sum() < MIN_SEEN_PROFILES:  # a graphic over most of the side: what is seen of it, to the pockets
+        prof, base, xy = _profiles(gray, side, ends, offsets, GRAPHIC_CLEAR)
+        seen = _seen_profiles(ignore, xy)
+        if seen.sum() < MIN_SEEN_PROFILES:
+            return side
+    prof, base = prof[seen], base[seen]
     signed = np.gradient(prof, axis=1)
     grad, trend = np.abs(signed), np.median(signed, axis=0)
     common = np.median(grad, axis=0)

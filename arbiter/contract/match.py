@@ -19,7 +19,7 @@ from arbiter.contract.fields import (
     is_int,
     set_field,
 )
-from arbiter.games import GAME_IDS
+from arbiter.games import GAME_IDS, GAMES, BilliardsSpec
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -27,6 +27,10 @@ class Match(JsonLine):
     """The header, first line of every stream: which game, who plays (in turn order), its settings.
 
     ``options`` holds JSON values frozen (objects as ``FrozenMap``, lists as tuples), documented per engine.
+    ``table`` is the size of billiard table played on, a name of the game's catalogue (``"6ft"``,
+    ``arbiter.tables``): every geometry the rules use (spots, the D, lines, the rack, pockets) is that
+    table's. Absent (None), the game's standard table, so a header written before sizes were known
+    referees exactly as it did.
     """
 
     TYPE: ClassVar[str] = "match"
@@ -34,6 +38,7 @@ class Match(JsonLine):
     game: str
     players: tuple[str, ...]
     options: Mapping[str, Any] = field(default_factory=FrozenMap, metadata=OMIT_EMPTY)
+    table: str | None = field(default=None, metadata=OMIT_EMPTY)
 
     def __post_init__(self) -> None:
         if not is_int(self.v):
@@ -51,6 +56,16 @@ class Match(JsonLine):
         if not isinstance(self.options, Mapping) or not all(isinstance(k, str) for k in self.options):
             raise fail("match.options", "an object of game settings", self.options)
         set_field(self, "options", freeze(self.options))
+        self._check_table()
+
+    def _check_table(self) -> None:
+        """A size the game is played on: a catalogue name of a billiards game's table, or nothing."""
+        if self.table is None:
+            return
+        spec = GAMES[self.game]
+        if not isinstance(spec, BilliardsSpec):
+            raise fail("match.table", f"absent: {self.game} is not played on a billiard table", self.table)
+        check_one_of("match.table", self.table, (s.name for s in spec.table.sizes))
 
     @classmethod
     def from_fields(cls, f: Fields) -> Self:
@@ -60,4 +75,5 @@ class Match(JsonLine):
             game=f.require("game"),
             players=f.require("players"),
             options=f.optional("options", FrozenMap()),
+            table=f.optional("table"),
         )

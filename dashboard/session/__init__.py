@@ -30,6 +30,7 @@ from dashboard.session.calibration import (
     first_frame,
     mark_corners,
     parse_point,
+    table_sizes,
     table_spec,
 )
 from dashboard.session.corrections import FieldKind, LineField, line_fields, line_from_fields, line_types
@@ -69,6 +70,7 @@ from dashboard.session.team import (
     team_line,
 )
 from dashboard.session.view import DecisionRow, MatchView, Scoreboard, TimelineRow, build_view, rules_text
+from pipeline.table_watch import Notice
 from record.store import RecordError
 
 __all__ = [
@@ -91,6 +93,7 @@ __all__ = [
     "FieldKind",
     "LineField",
     "MatchView",
+    "Notice",
     "OverrideStore",
     "PipelineRun",
     "Progress",
@@ -127,6 +130,7 @@ __all__ = [
     "source_spec",
     "spec_of",
     "stamp",
+    "table_sizes",
     "table_spec",
     "team_line",
 ]

@@ -44,6 +44,7 @@ class CalibrationPreview:
     message: str
     profile: Path | None = None
     size: tuple[int, int] | None = None  # width, height of the frame
+    corners: Mapping[str, Point] | None = None  # the clicked or typed points it was fitted to (None: found)
 
 
 def first_frame(spec: str) -> np.ndarray:
@@ -63,27 +64,46 @@ def table_spec(spec: GameSpec) -> BilliardsSpec:
     return spec
 
 
+def table_sizes(game: GameSpec) -> tuple[str, ...]:
+    """The sizes of table the game is played on (``arbiter run --table``), for the page's choice."""
+    return tuple(s.name for s in game.table.sizes) if isinstance(game, BilliardsSpec) else ()
+
+
 def calibrate(
-    spec: str, game: GameSpec, out: Path, points: Mapping[str, Point] | None = None
+    spec: str,
+    game: GameSpec,
+    out: Path,
+    points: Mapping[str, Point] | None = None,
+    size: str | None = None,
 ) -> CalibrationPreview:
     """Find the table on the first frame of ``spec`` (or fit it to clicked or typed ``points``), save the
-    camera profile to ``out`` and draw the fit over the frame, as ``arbiter calibrate`` does."""
-    table = table_spec(game).table
+    camera profile to ``out`` and draw the fit over the frame, as ``arbiter calibrate`` does. ``size``: the
+    table's size from the game's catalogue (``--table``); None: told from the balls."""
+    billiards = table_spec(game)
+    try:
+        table = billiards.resized(size).table
+    except ValueError as exc:
+        raise DeskError(str(exc)) from None
     image = first_frame(spec)
     h, w = image.shape[:2]
     try:
         if points:
             calib = calibrate_manual(dict(points), table, (w, h), image=image)
         else:
-            calib = calibrate_auto(image, table)
+            calib = calibrate_auto(image, billiards.table, size=size)
     except (CalibrationError, ValueError, KeyError) as exc:
         how = "check the points" if points else "click or type the four corners instead"
         return CalibrationPreview(pixel_grid(image), False, f"{exc} ({how})", None, (w, h))
     out.parent.mkdir(parents=True, exist_ok=True)
     calib.save(out)
     how = "manual" if points else "automatic"
-    message = f"{how} calibration, reprojection error {calib.reprojection_error_px:.2f} px"
-    return CalibrationPreview(table_overlay(image, calib, table), True, message, out, (w, h))
+    message = (
+        f"{how} calibration, reprojection error {calib.reprojection_error_px:.2f} px, on the "
+        f"{calib.table.size or 'standard'} table"
+    )
+    if not calib.sure:
+        message += f"; UNSURE: {'; '.join(d.detail for d in calib.verdict.doubts)}"
+    return CalibrationPreview(table_overlay(image, calib, calib.table), True, message, out, (w, h), points)
 
 
 def parse_point(text: str) -> Point:

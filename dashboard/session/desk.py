@@ -20,6 +20,7 @@ from dashboard.session.override_store import OverrideStore
 from dashboard.session.run import PipelineRun
 from dashboard.session.setup import DEFAULT_DB, SAMPLE_SHOT, SAMPLE_VIDEO, DeskError, Setup, spec_of
 from dashboard.session.view import MatchView, build_view
+from pipeline.table_watch import Notice, read_notices
 from record import export, overrides, reviews
 from record.diagram import read_tracks, shot_svg, split_shots
 from record.overrides import Override, OverrideError
@@ -93,6 +94,12 @@ class Desk:
             if found:
                 return found[-1]
         return None
+
+    def notices(self, match_id: int) -> list[Notice]:
+        """What the match's run said (``notices.jsonl``: an unsure calibration, a camera cut, the table found
+        again), read as it is written; none for a match with no run folder."""
+        folder = self.folder(match_id)
+        return read_notices(folder / "notices.jsonl") if folder is not None else []
 
     def tracks(self, match_id: int) -> Path | None:
         folder = self.folder(match_id)
@@ -189,6 +196,7 @@ class Desk:
             options=dict(header.options),
             detector=detector,
             calibration=profile if profile.is_file() else None,
+            table_size=header.table,  # the table it was recorded on (None: the run's own calibration)
         )
         with self._lock:
             offset = (self.record.resume_point(match_id) or 0.0) if source.live else 0.0

@@ -212,6 +212,8 @@ class PipelineRun:
                 spec=self.game,
                 players=setup.players,
                 calibration=setup.calibration,
+                corners=setup.corners,
+                table_size=setup.table_size,
                 annotate=setup.annotate,
                 max_frames=setup.max_frames,
                 detector=setup.detector,
@@ -224,6 +226,7 @@ class PipelineRun:
                 on_frame=self._on_frame,
                 on_event=self._on_event,
                 stop=self._stop.is_set,
+                on_header=self._on_event,  # the match takes the table the run found (record.Recorder)
             )
         if isinstance(self.game, DiceSpec):
             return referee_dice_video(

@@ -157,7 +157,11 @@ def options_from_form(spec: GameSpec, values: Mapping[str, Any], players: Sequen
 @dataclass(frozen=True)
 class Setup:
     """What a new match is: the game, the players in turn order, the header options, and for a video run
-    the detector, the camera profile (None: found automatically) and whether to write ``annotated.mp4``."""
+    the detector, the camera profile (None: found automatically) and whether to write ``annotated.mp4``.
+
+    ``table_size`` is ``arbiter run --table`` (a size of the game's catalogue; None: the run tells it from
+    the balls), ``corners`` is ``--corners`` (the four playing-area corners in frame pixels, clicked or
+    typed; None: the table is found automatically or from ``calibration``)."""
 
     game: str
     players: tuple[str, ...] = ("A", "B")
@@ -166,12 +170,20 @@ class Setup:
     annotate: bool = True
     calibration: Path | None = None
     max_frames: int | None = None
+    table_size: str | None = None
+    corners: Mapping[str, tuple[float, float]] | None = None
 
     def header(self) -> c.Match:
         """The match header, checked by the game's engine (unknown or bad options are refused here)."""
-        spec_of(self.game)
+        spec = spec_of(self.game)
+        if self.corners is not None and self.calibration is not None:
+            raise DeskError("give either the corners or a camera profile, not both")
+        if self.table_size is not None and not isinstance(spec, BilliardsSpec):
+            raise DeskError(f"{self.game} is not played on a billiard table: it has no table size")
         try:
-            header = c.Match(game=self.game, players=self.players, options=dict(self.options))
+            header = c.Match(
+                game=self.game, players=self.players, options=dict(self.options), table=self.table_size
+            )
             Referee(header)
         except ValueError as exc:  # RuleError included
             raise DeskError(f"{self.game}: {exc}") from None

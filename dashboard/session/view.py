@@ -146,7 +146,7 @@ def _rows(
 
 def _spec(header: c.Match) -> GameSpec | None:
     try:
-        return game(header.game)
+        return game(header.game, header.table)  # a billiards game on the table of the header's size
     except UnknownGameError:
         return None
 

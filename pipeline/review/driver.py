@@ -297,7 +297,8 @@ class _Review:
         match_id = self.ledger.orphan(row)  # a match started by a driver that was killed while recording
         self.ledger.recording(rid, video, outcome.frames, outcome.video_s, outcome.work_s, row.floor)
         if match_id is None:
-            match_id = self.record.start_match(c.Match(game=item.spec.id, players=item.players), video)
+            header = c.Match(game=item.spec.id, players=item.players, table=outcome.table)
+            match_id = self.record.start_match(header, video)
             self.ledger.matched(rid, video, match_id)
         try:
             recorder = recording(self.record, match_id, skip_recorded=True)

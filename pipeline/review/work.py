@@ -21,6 +21,7 @@ from typing import Any
 
 import cv2
 
+from arbiter import contract as c
 from arbiter.games import BilliardsSpec, DiceSpec, GameSpec, game
 from pipeline.billiards import RunOptions, referee_video
 from pipeline.dice import DiceRunOptions, referee_dice_video
@@ -76,6 +77,7 @@ class VideoOutcome:
     lines: tuple[str, ...] = ()  # the events after the match header, each line exactly as written
     error: str | None = None
     cpu_s: float = 0.0  # processor time the worker spent on it: its cost on a shared machine
+    table: str | None = None  # the table the run found (its header's ``table``): the match is judged on it
 
     @property
     def video_s(self) -> float:
@@ -128,6 +130,7 @@ def referee_task(task: VideoTask, models: Models, report: ReportFrames | None = 
         time.perf_counter() - started,
         tuple(written[1:]),
         cpu_s=time.process_time() - cpu,
+        table=_table_of(written[0]) if written else None,
     )
 
 
@@ -164,3 +167,9 @@ def _written(path: Path, content: str | bytes | None) -> Path | None:
     else:
         path.write_bytes(content)
     return path
+
+
+def _table_of(header_text: str) -> str | None:
+    """The table a run's header (``events.jsonl``'s first line) names."""
+    header = c.parse_line(header_text, 1)
+    return header.table if isinstance(header, c.Match) else None

@@ -5,10 +5,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import cv2
+import numpy as np
 import pytest
 from typer.testing import CliRunner
 
+from arbiter import contract as c
 from cli.main import app
+from record.store import MatchRecord
 
 
 @pytest.mark.parametrize("command", ["run", "calibrate"])
@@ -25,3 +29,16 @@ def test_corners_and_a_profile_together_are_refused(tmp_path: Path) -> None:
     args = ["run", str(tmp_path), "--game", "snooker", "--corners", corners, "--calibration", profile]
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 2 and "either --corners or --calibration" in result.output
+
+
+def test_a_resumed_match_goes_on_with_the_table_it_was_recorded_on(tmp_path: Path) -> None:
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    cv2.imwrite(str(frames / "000.png"), np.zeros((40, 60, 3), np.uint8))
+    db = tmp_path / "m.db"
+    with MatchRecord.open(db) as record:
+        match_id = record.start_match(c.Match(game="snooker", players=("A", "B"), table="6ft"))
+    args = ["run", str(frames), "--game", "snooker", "--db", str(db), "--resume", str(match_id)]
+    result = CliRunner().invoke(app, [*args, "--table", "9ft"])
+    assert result.exit_code == 2
+    assert "recorded on the 6ft table" in result.output and "--table 6ft" in result.output

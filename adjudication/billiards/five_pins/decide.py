@@ -42,9 +42,13 @@ def decide(state: State, shot: Shot) -> tuple[State, tuple[Decision, ...]]:
     if over:
         notes.append(f"{to} reaches {state.target}: wins the game ({RULES} 2)")
     in_hand = any(FOULS[r].ball_in_hand for r in fouls)
-    positions, respots, placed = after_shot(shot, own, their, in_hand, state.contact_mm)
-    standing = frozenset(p for p in PINS if not covered(p, positions))
-    rests = () if in_hand or their not in positions else touching(their, positions, state.contact_mm)
+    positions, respots, placed = after_shot(state.layout, shot, own, their, in_hand, state.contact_mm)
+    standing = frozenset(p for p in PINS if not covered(state.layout, p, positions))
+    rests = (
+        ()
+        if in_hand or their not in positions
+        else touching(state.layout, their, positions, state.contact_mm)
+    )
     if over:  # no next shot: nothing to put back, place or warn about
         respots = ()
     else:

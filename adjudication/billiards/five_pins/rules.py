@@ -18,7 +18,7 @@ from arbiter.games import billiards
 SPEC = billiards("five-pins")
 GAME = SPEC.id
 RULES = "UMB 5-pin"
-TABLE = SPEC.table
+TABLE = SPEC.table  # the standard table; a match header's ``table`` gives the one played (State.layout)
 XY = tuple[float, float]
 
 PLAYER_BALLS: tuple[str, str] = ("white", "yellow")  # first player's, second player's (UMB 5-pin 4.4)
@@ -34,14 +34,11 @@ PIN_POINTS: Mapping[str, int] = MappingProxyType({"side": 2, "centre_with_side":
 # Match-header options the engine reads and ignores: the synthetic world writes ``source`` as metadata.
 IGNORED_OPTIONS: frozenset[str] = frozenset({"source"})
 
-SPOTS: Mapping[str, XY] = TABLE.spots
-MIDDLE_Y = TABLE.length_mm / 2
 BALL_R = TABLE.ball_radius_mm
 # A ball this close to a pin's spot stands on it (UMB 5-pin 12.6-12.7): ball radius plus pin-head radius.
 PIN_COVER_MM: Mapping[str, float] = MappingProxyType(
     {p.id: BALL_R + p.head_diameter_mm / 2 for p in TABLE.pins}
 )
-PIN_XY: Mapping[str, XY] = MappingProxyType({p.id: p.xy_mm for p in TABLE.pins})
 
 # UMB 5-pin 11.3: where a ball that left the table goes, first free spot of the list.
 RED_SPOTS: tuple[str, ...] = ("red", "top", "bottom")

@@ -5,9 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from adjudication import options
-from adjudication.billiards.five_pins.rules import GAME, IGNORED_OPTIONS, PINS, PLAYER_BALLS, SPEC
+from adjudication.billiards.five_pins.rules import GAME, IGNORED_OPTIONS, PINS, PLAYER_BALLS, SPEC, TABLE
 from adjudication.billiards.shot import Collecting
 from arbiter.contract import FrozenMap, Match
+from arbiter.tables import TableModel
 
 NOT_IN_SHOT = Collecting()  # the pending shot between shots
 
@@ -27,6 +28,7 @@ class State:
     touching: tuple[str, ...] = ()  # balls and "cushion:<side>" the next striker's ball touches (10)
     over: bool = False
     winner: str | None = None
+    layout: TableModel = TABLE  # the table played (the header's ``table``): its spots, pins and middle line
 
     def ball_of(self, player: str) -> str:
         return PLAYER_BALLS[self.players.index(player)]
@@ -49,4 +51,5 @@ def start(match: Match) -> State:
         contact_mm=float(contact_mm),
         score=FrozenMap(dict.fromkeys(players, 0)),
         turn=first,
+        layout=SPEC.resized(match.table).table,
     )

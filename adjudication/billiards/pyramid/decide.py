@@ -104,7 +104,7 @@ def _foul(
     for ball in dict.fromkeys((*shot.potted(), *shot.off_table())):
         if ball == CUE and state.rules.in_hand is not None:
             continue
-        put_back(ball, positions, respots)
+        put_back(state.layout, ball, positions, respots)
     if respots:
         notes.append(f"balls potted on a foul or off the table go back on the back spot ({RULE_SPOTTING})")
     points: dict[str, int] = {}
@@ -140,7 +140,7 @@ def _penalise(
     shelved = (*OBJECT_BALLS, CUE) if rules.any_ball_is_cue else OBJECT_BALLS
     spare = [b for b in shelved if b not in positions]
     if spare:
-        put_back(spare[0], positions, respots)
+        put_back(state.layout, spare[0], positions, respots)
     else:  # the stream still shows every ball on the table: nothing to name
         notes.append("no ball is missing from the table to respot")
     return {player: -spec.penalty}, notes
@@ -172,7 +172,7 @@ def _legal(
                     f"the svoyak pays {player}'s debt: no ball is taken off the table ({RULE_OLDER})"
                 )
             else:
-                put_back(ball, positions, respots)
+                put_back(state.layout, ball, positions, respots)
         if paying:
             notes.append(f"{paying} ball(s) pay {player}'s debt and go back on the table ({RULE_OLDER})")
         names = ", ".join(f"{b} (svoyak)" if b == struck else b for b in credited)

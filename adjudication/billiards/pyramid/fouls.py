@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 from adjudication.billiards.pyramid.rules import (
-    CENTRE_Y,
     CUE,
     DYNAMIC_BREAK_CUSHION_BALLS,
     FREE_BREAK_CUSHION_BALLS,
-    HOME_Y,
+    HOME_LINE,
     SIDE_CUSHIONS,
     XY,
     BreakTest,
@@ -17,21 +16,22 @@ from adjudication.billiards.pyramid.rules import (
 from adjudication.billiards.pyramid.state import State
 from adjudication.billiards.shot import Shot
 from arbiter.contract import BallBall, Cushion
+from arbiter.tables import TableModel
 
 
-def in_home(xy: XY | None) -> bool:
-    """Whether a ball lies in home: its centre on or behind the home line."""
-    return xy is not None and xy[1] <= HOME_Y
+def in_home(xy: XY | None, layout: TableModel) -> bool:
+    """Whether a ball lies in home: its centre on or behind the home line of the table ``layout``."""
+    return xy is not None and xy[1] <= layout.line(HOME_LINE).y_mm
 
 
 def all_in_home(state: State) -> bool:
     """Every object ball lies in home: the far end becomes a temporary home."""
-    return all(in_home(state.positions.get(b)) for b in state.on_table if b != CUE)
+    return all(in_home(state.positions.get(b), state.layout) for b in state.on_table if b != CUE)
 
 
 def _home_ball_hit(state: State, shot: Shot, first: str) -> bool:
     """From hand from home: was the first ball hit one lying in home, before the cue ball left home?"""
-    if not in_home(state.positions.get(first)):
+    if not in_home(state.positions.get(first), state.layout):
         return False
     if all_in_home(state):
         return False  # every object ball in home: the far end is a temporary home
@@ -54,7 +54,8 @@ def break_ok(state: State, shot: Shot) -> bool:
     sides = {e.ball for e in shot.cushions() if e.ball != CUE and e.side in SIDE_CUSHIONS}
     if len(sides) >= DYNAMIC_BREAK_CUSHION_BALLS:
         return True
-    crossed = {b for b, (_, y) in shot.positions.items() if b != CUE and b not in sides and y < CENTRE_Y}
+    centre_y = state.layout.length_mm / 2  # the centre line
+    crossed = {b for b, (_, y) in shot.positions.items() if b != CUE and b not in sides and y < centre_y}
     return len(sides) == DYNAMIC_BREAK_CUSHION_BALLS - 1 and bool(crossed)
 
 

@@ -21,10 +21,9 @@ CUE = "cue"
 OBJECT_BALLS: tuple[str, ...] = tuple(str(n) for n in range(1, 16))
 BALLS: frozenset[str] = frozenset((CUE, *OBJECT_BALLS))
 
-TABLE = SPEC.table
-BACK_SPOT = TABLE.spots["back"]
-HOME_Y = TABLE.line("home").y_mm  # the home line through the front spot
-CENTRE_Y = TABLE.length_mm / 2  # the centre line
+TABLE = SPEC.table  # the standard table; a match header's ``table`` gives the one played (State.layout)
+HOME_LINE = "home"  # the line through the front spot: a ball on or behind it lies in home
+BACK_SPOT = "back"  # where a ball goes back on the table
 SIDE_CUSHIONS = frozenset(("left", "right"))
 
 FREE_BREAK_CUSHION_BALLS = 2  # free/combined break: two object balls to a cushion

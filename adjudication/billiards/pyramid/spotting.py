@@ -11,28 +11,28 @@ from adjudication.billiards.pyramid.rules import (
     BACK_SPOT,
     RULE_COMBINED_HOME,
     RULE_DYNAMIC_IN_HAND,
-    TABLE,
     XY,
     InHand,
 )
 from adjudication.billiards.pyramid.state import State
 from adjudication.engine import RuleError
 from arbiter.contract import Respot
+from arbiter.tables import TableModel
 
 
-def spot(taken: Iterable[XY]) -> XY:
-    """Where a ball goes back on the table: the back spot, or the nearest free point on the long axis behind
-    it (towards the top cushion), else in front of it (towards the centre)."""
-    x = BACK_SPOT[0]
-    d = TABLE.ball_diameter_mm
+def spot(layout: TableModel, taken: Iterable[XY]) -> XY:
+    """Where a ball goes back on the table ``layout``: the back spot, or the nearest free point on the long
+    axis behind it (towards the top cushion), else in front of it (towards the centre)."""
+    x, back_y = layout.spots[BACK_SPOT]
+    d = layout.ball_diameter_mm
     taken = list(taken)
 
     def clashes(y: float) -> list[XY]:
         return [(bx, by) for bx, by in taken if (bx - x) ** 2 + (by - y) ** 2 < d * d - 1e-6]
 
     for direction in (1.0, -1.0):
-        y = BACK_SPOT[1]
-        while TABLE.ball_radius_mm <= y <= TABLE.length_mm - TABLE.ball_radius_mm:
+        y = back_y
+        while layout.ball_radius_mm <= y <= layout.length_mm - layout.ball_radius_mm:
             hits = clashes(y)
             if not hits:
                 return (x, y)
@@ -41,9 +41,10 @@ def spot(taken: Iterable[XY]) -> XY:
     raise RuleError("no room on the long axis to respot a ball; the shot_end positions cannot be right")
 
 
-def put_back(ball: str, positions: dict[str, XY], respots: list[Respot]) -> None:
-    """Spot ``ball`` among ``positions`` and record it in ``respots`` (both the caller's, being built)."""
-    xy = spot(positions.values())
+def put_back(layout: TableModel, ball: str, positions: dict[str, XY], respots: list[Respot]) -> None:
+    """Spot ``ball`` among ``positions`` on the table ``layout`` and record it in ``respots`` (both the
+    caller's, being built)."""
+    xy = spot(layout, positions.values())
     positions[ball] = xy
     respots.append(Respot(ball, xy))
 

@@ -8,6 +8,7 @@ from adjudication import options
 from adjudication.billiards.pyramid.rules import (
     OBJECT_BALLS,
     SPEC,
+    TABLE,
     VARIANTS,
     XY,
     InHand,
@@ -17,6 +18,7 @@ from adjudication.billiards.pyramid.rules import (
 )
 from adjudication.billiards.shot import Collecting
 from arbiter.contract import FrozenMap, Match
+from arbiter.tables import TableModel
 
 
 @dataclass(frozen=True)
@@ -38,6 +40,7 @@ class State:
     pending: Collecting = field(default_factory=Collecting)
     over: bool = False
     winner: str | None = None
+    layout: TableModel = TABLE  # the table played (the header's ``table``): its home line, back spot, centre
 
     @property
     def rules(self) -> VariantRules:
@@ -61,4 +64,5 @@ def start(match: Match) -> State:
         shelf=zero,
         debt=zero,
         turn=settings["first"],
+        layout=SPEC.resized(match.table).table,
     )

@@ -114,7 +114,9 @@ def on_choice(state: State, c: Choice) -> State:
         return replace(base, striker=offender, table=replace(state.table, free_ball=False), misses=0)
     if c.option == "replace":  # a miss is only called on a stroke with a table before it
         return replace(base, striker=offender, table=state.replay or state.table, replayed=True)
-    return replace(base, striker=offender, table=fresh_rack(), misses=0, replay=None)  # rebreak
+    return replace(
+        base, striker=offender, table=fresh_rack(state.table.layout), misses=0, replay=None
+    )  # rebreak
 
 
 def on_concede(state: State, c: Concede) -> tuple[State, tuple[Decision, ...]]:

@@ -20,7 +20,6 @@ from adjudication.billiards.snooker.rules import (
     COLOURS_TOTAL,
     RADIUS,
     RED,
-    TABLE,
     VALUES,
     kind,
 )
@@ -54,8 +53,8 @@ def clear_paths(table: Table, on_balls: Iterable[str]) -> tuple[bool, bool] | No
     targets, others, white = view
     if white is None:
         return (
-            geometry.any_part_clear_in_hand(targets, others, TABLE),
-            geometry.full_ball_clear_in_hand(targets, others, TABLE),
+            geometry.any_part_clear_in_hand(targets, others, table.layout),
+            geometry.full_ball_clear_in_hand(targets, others, table.layout),
         )
     return (
         any(geometry.any_part_clear(white, t, others, RADIUS) for t in targets),

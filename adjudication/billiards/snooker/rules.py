@@ -13,7 +13,7 @@ from arbiter.games import billiards
 
 SPEC = billiards("snooker")
 GAME = SPEC.id
-TABLE = SPEC.table
+TABLE = SPEC.table  # the standard table; a match header's `table` gives the one played (Table.layout)
 RADIUS = TABLE.ball_radius_mm
 
 WHITE = "white"

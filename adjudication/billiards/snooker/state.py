@@ -19,6 +19,7 @@ from adjudication.billiards.snooker.rules import (
     RULE_END,
     RULE_POT,
     SPEC,
+    TABLE,
     WHITE,
     kind,
     lowest_colour,
@@ -26,14 +27,15 @@ from adjudication.billiards.snooker.rules import (
 )
 from adjudication.engine import RuleError
 from arbiter.contract import Declare, FrozenMap, Match
-from arbiter.tables import XY
+from arbiter.tables import XY, TableModel
 
 CHOICE_AFTER_FOUL = ("play", "pass")
 
 
 @dataclass(frozen=True)
 class Table:
-    """The balls as they stand before the next stroke, and what that stroke must do."""
+    """The balls as they stand before the next stroke, and what that stroke must do, on the table played
+    (``layout``: its spots, the D, the baulk line; the match header's ``table`` size, standard without)."""
 
     balls: frozenset[str]  # object balls on the table
     positions: Mapping[str, XY]  # known centres (last shot_end and re-spots); empty for a fresh rack
@@ -43,11 +45,12 @@ class Table:
     free_ball: bool = False  # the striker may nominate a free ball
     touching: tuple[str, ...] = ()  # balls the white rests against
     respotted_black: bool = False
+    layout: TableModel = TABLE
 
 
-def fresh_rack() -> Table:
+def fresh_rack(layout: TableModel) -> Table:
     """The start of a frame or a re-break: every ball on, reds on, the white in hand (WPBSA 3.2)."""
-    return Table(balls=OBJECT_BALLS, positions=FrozenMap(), on=RED, in_hand=True, opening=True)
+    return Table(balls=OBJECT_BALLS, positions=FrozenMap(), on=RED, in_hand=True, opening=True, layout=layout)
 
 
 @dataclass(frozen=True)
@@ -106,7 +109,7 @@ def start(match: Match) -> State:
         frame_no=1,
         breaker=first,
         striker=first,
-        table=fresh_rack(),
+        table=fresh_rack(SPEC.resized(match.table).table),
     )
 
 
@@ -149,7 +152,8 @@ def from_position(
     touching = tuple(
         b for b in ordered(balls) if white is not None and geometry.touching(white, xy[b], RADIUS)
     )
-    table = Table(balls, FrozenMap(xy), on, in_hand, opening=opening, touching=touching)
+    layout = state.table.layout
+    table = Table(balls, FrozenMap(xy), on, in_hand, opening=opening, touching=touching, layout=layout)
     return replace(state, score=FrozenMap(points), striker=striker, table=table)
 
 
@@ -218,6 +222,6 @@ def end_frame(
         frame_no=state.frame_no + 1,
         breaker=breaker,
         striker=breaker,
-        table=fresh_rack(),
+        table=fresh_rack(state.table.layout),
     )
     return after, breaker, RED, notes

@@ -23,7 +23,6 @@ from adjudication.billiards.snooker.rules import (
     RULE_REBREAK,
     RULE_RESPOT,
     RULE_TURN,
-    TABLE,
     WHITE,
 )
 from adjudication.billiards.snooker.state import (
@@ -80,7 +79,9 @@ def decide(state: State, shot: Shot) -> tuple[State, tuple[Decision, ...]]:
     score, points, notes = _score(state, striker, stroke, found, chosen)
     frame_over = (table.respotted_black or table.on == "black") and (chosen is not None or stroke.points > 0)
     left, respots = _table_after(table, stroke, gone, chosen is not None, frame_over, balls, at_rest)
-    notes += [f"{b} re-spotted {respot_place(b, xy)} ({RULE_RESPOT})" for b, xy in respots.items()]
+    notes += [
+        f"{b} re-spotted {respot_place(b, xy, table.layout)} ({RULE_RESPOT})" for b, xy in respots.items()
+    ]
     misses = miss_count(state, stroke, found, score, left) if chosen is not None else 0
     notes += _miss_notes(misses, opponent)
     after = replace(
@@ -114,7 +115,9 @@ def _free_ball_snooker(
     """Snookered by the free ball (WPBSA 3.12), judged only on a fair stroke that scored nothing."""
     if stroke.free is None or stroke.fouls or stroke.points:
         return []
-    found = snookered_by_free_ball(table, stroke.free, Table(balls, FrozenMap(at_rest), table.on, in_hand))
+    found = snookered_by_free_ball(
+        table, stroke.free, Table(balls, FrozenMap(at_rest), table.on, in_hand, layout=table.layout)
+    )
     return [] if found is None else [found]
 
 
@@ -150,7 +153,7 @@ def _table_after(
     respots = (
         {}
         if frame_over
-        else geometry.respot_positions(to_respot(table, gone, foul, stroke.free), at_rest, TABLE)
+        else geometry.respot_positions(to_respot(table, gone, foul, stroke.free), at_rest, table.layout)
     )
     positions = {**at_rest, **respots}
     balls = balls | frozenset(respots)
@@ -161,6 +164,7 @@ def _table_after(
         in_hand=WHITE in gone,
         touching=touching(positions),
         respotted_black=table.respotted_black,
+        layout=table.layout,
     )
     return left, respots
 
@@ -183,8 +187,11 @@ def _frame_awarded(turn: _Turn, opponent: str, score: Mapping[str, int]) -> _Tur
 
 def _respotted_black(turn: _Turn, level: int) -> _Turn:
     """Scores level on the last black: it is re-spotted and a lot decides who plays it (WPBSA 3.4)."""
-    black = TABLE.spots["black"]
-    table = Table(frozenset({"black"}), FrozenMap({"black": black}), "black", True, respotted_black=True)
+    layout = turn.state.table.layout
+    black = layout.spots["black"]
+    table = Table(
+        frozenset({"black"}), FrozenMap({"black": black}), "black", True, respotted_black=True, layout=layout
+    )
     after = replace(turn.state, striker=None, table=table, awaiting=Awaiting("lot", CHOICE_AFTER_FOUL))
     note = (
         f"scores level at {level}: the black is re-spotted; lots are drawn and the winner's choice (play or "

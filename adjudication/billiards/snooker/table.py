@@ -16,7 +16,6 @@ from adjudication.billiards.snooker.rules import (
     RADIUS,
     RED,
     RULE_TOUCHING,
-    TABLE,
     VALUES,
     WHITE,
     kind,
@@ -26,7 +25,7 @@ from adjudication.billiards.snooker.rules import (
 from adjudication.billiards.snooker.state import Table
 from adjudication.engine import RuleError
 from arbiter.contract import FrozenMap
-from arbiter.tables import XY
+from arbiter.tables import XY, TableModel
 
 
 def check_positions(table: Table, shot: Shot, gone: set[str]) -> None:
@@ -72,7 +71,7 @@ def snookered(table: Table, on_balls: Iterable[str]) -> bool:
         return False
     targets, others, white = view
     if white is None:
-        return geometry.snookered_in_hand(targets, others, TABLE)
+        return geometry.snookered_in_hand(targets, others, table.layout)
     return geometry.snookered(white, targets, others, RADIUS)
 
 
@@ -100,14 +99,15 @@ def to_respot(table: Table, gone: set[str], foul: bool, free: str | None) -> lis
     return [b for b in ordered(gone) if b in COLOURS and (table.on in (RED, COLOUR) or foul or b == free)]
 
 
-def respot_place(ball: str, xy: XY) -> str:
-    """Where a re-spotted colour went, in words."""
-    if xy == TABLE.spots[ball]:
+def respot_place(ball: str, xy: XY, layout: TableModel) -> str:
+    """Where a re-spotted colour went on the table ``layout``, in words."""
+    spots = layout.spots
+    if xy == spots[ball]:
         return "on its own spot"
-    spot = next((s for s in geometry.SPOT_PRECEDENCE if TABLE.spots[s] == xy), None)
+    spot = next((s for s in geometry.SPOT_PRECEDENCE if spots[s] == xy), None)
     if spot is not None:
         return f"on the {spot} spot (its own is occupied)"
-    side = "above" if xy[1] > TABLE.spots[ball][1] else "below"
+    side = "above" if xy[1] > spots[ball][1] else "below"
     return f"as near its spot as possible, {side} it (every spot is occupied)"
 
 

@@ -13,7 +13,7 @@ from types import MappingProxyType
 
 from adjudication.billiards.rack import CUE, behind_head_string
 from adjudication.billiards.shot import Shot
-from adjudication.billiards.straight_pool.state import TABLE, State
+from adjudication.billiards.straight_pool.state import State
 from arbiter.contract import BallBall, Cushion, Foul, JsonLine, OffTable, Pot
 
 SERIOUS_FOUL_COUNT = 3  # WPA 4.11, 6.14
@@ -105,7 +105,7 @@ def standard_fouls(state: State, shot: Shot) -> tuple[Reason, ...]:
         Reason.NO_CONTACT: first is None,
         Reason.BAD_PLAY_FROM_BEHIND_HEAD_STRING: state.cue_in_hand
         and first_xy is not None
-        and behind_head_string(TABLE, first_xy)
+        and behind_head_string(state.layout, first_xy)
         and not _cushion_before_contact(shot),
         Reason.NO_RAIL_AFTER_CONTACT: first is not None and not _driven_to_rail(_after_first_contact(shot)),
         Reason.OBJECT_BALL_OFF_TABLE: bool(off - {CUE}),

@@ -22,10 +22,10 @@ from adjudication.billiards.straight_pool.outcomes import (
     scoring,
     standard_foul,
 )
-from adjudication.billiards.straight_pool.state import GAME, TABLE, Phase, State, start
+from adjudication.billiards.straight_pool.state import GAME, Phase, State, start
 from adjudication.engine import Engine, RuleError
 from arbiter.contract import Call, Choice, Concede, Decision, FrozenMap, JsonLine, ShotEnd, ShotStart
-from arbiter.tables import XY
+from arbiter.tables import XY, TableModel
 
 SHOT_LINES = (ShotStart, ShotEnd, *CAMERA_EVENTS)
 # The nearest ball spotted on request when every object ball is behind the head string: a BCA 14.1 rule
@@ -102,7 +102,7 @@ def _decision(before: State, new: State, outcome: Outcome) -> Decision:
     shooter = before.turn
     notes = list(outcome.notes)
     if not new.over and outcome.cue_in_hand:
-        notes.extend(_spot_on_request(outcome.table))
+        notes.extend(_spot_on_request(outcome.table, new.layout))
     return Decision(
         shot=new.shots,
         player=shooter,
@@ -118,11 +118,11 @@ def _decision(before: State, new: State, outcome: Outcome) -> Decision:
     )
 
 
-def _spot_on_request(table: Mapping[str, XY]) -> list[str]:
+def _spot_on_request(table: Mapping[str, XY], layout: TableModel) -> list[str]:
     """With the cue ball in hand and every object ball behind the head string, the nearest one may be spotted
     on request; the request is no input, so the decision only says so."""
     objects = {b: xy for b, xy in table.items() if b != CUE}
-    if not objects or not all(behind_head_string(TABLE, xy) for xy in objects.values()):
+    if not objects or not all(behind_head_string(layout, xy) for xy in objects.values()):
         return []
     nearest = max(objects, key=lambda b: (objects[b][1], -ball_number(b)))
     return [

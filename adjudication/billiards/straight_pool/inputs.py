@@ -61,7 +61,7 @@ def on_choice(state: State, choice: Choice) -> State:
     if choice.option == "play":
         return replace(state, turn=chooser, phase=Phase.PLAY, call=None)
     if choice.option == "rebreak":
-        return replace(state, phase=Phase.BREAK, table=full_rack(), cue_in_hand=True, call=None)
+        return replace(state, phase=Phase.BREAK, table=full_rack(state.layout), cue_in_hand=True, call=None)
     raise RuleError(
         f"choice {choice.option!r}: after a breaking foul the options are play (accept the table) or "
         "rebreak (the breaker breaks again) (WPA 4.3)"

@@ -14,7 +14,7 @@ from adjudication.billiards.straight_pool.fouls import (
     Reason,
     foul,
 )
-from adjudication.billiards.straight_pool.state import IN_HAND, TABLE, Phase, State, full_rack, placed
+from adjudication.billiards.straight_pool.state import IN_HAND, Phase, State, full_rack, placed
 from arbiter.contract import Call, Foul, Respot
 from arbiter.tables import XY
 
@@ -43,9 +43,11 @@ def _respots(balls: Mapping[str, XY]) -> tuple[Respot, ...]:
     return tuple(Respot(b, xy) for b, xy in balls.items())
 
 
-def _spotted(at_rest: Mapping[str, XY], balls: list[str]) -> tuple[dict[str, XY], tuple[Respot, ...]]:
+def _spotted(
+    state: State, at_rest: Mapping[str, XY], balls: list[str]
+) -> tuple[dict[str, XY], tuple[Respot, ...]]:
     """The table with ``balls`` spotted on the long string (WPA 1.4, 4.6), and the spotted balls."""
-    spots = placed(spot_balls(TABLE, balls, at_rest))
+    spots = placed(spot_balls(state.layout, balls, at_rest))
     return {**at_rest, **spots}, _respots(spots)
 
 
@@ -55,7 +57,7 @@ def breaking_foul(
     """A break that is neither a called pot nor the cue ball and two balls to a rail: -2, and the opponent
     accepts the table or has the breaker break again (WPA 4.3); it takes precedence (WPA 4.10)."""
     shooter, other = state.turn, state.opponent(state.turn)
-    table, respot = _spotted(at_rest, to_spot)
+    table, respot = _spotted(state, at_rest, to_spot)
     notes = [
         "breaking foul: neither a called ball pocketed nor the cue ball and two object balls driven to a "
         f"rail: -{FOULS[Reason.BREAKING_FOUL].penalty} (WPA 4.3, 4.10)",
@@ -99,7 +101,7 @@ def standard_foul(
         notes.append(f"also {', '.join(fouls[1:])}: one penalty per shot")
     if count >= SERIOUS_FOUL_COUNT:
         return _third_foul(state, reason, notes)
-    table, respot = _spotted(at_rest, to_spot)
+    table, respot = _spotted(state, at_rest, to_spot)
     if scored:
         notes.append("the called ball was pocketed on a foul: it is spotted and does not score (WPA 4.6)")
     if to_spot:
@@ -126,7 +128,7 @@ def standard_foul(
 
 def _third_foul(state: State, reason: Reason, notes: list[str]) -> Outcome:
     shooter = state.turn
-    table = full_rack()
+    table = full_rack(state.layout)
     notes[:0] = [
         f"third consecutive foul ({reason}): -1 and {SERIOUS_FOUL_EXTRA} more (WPA 4.11, 6.14)",
         f"all fifteen balls re-racked; {shooter} breaks under the opening-break rules, {IN_HAND}",
@@ -172,7 +174,7 @@ def _rerack(state: State, at_rest: dict[str, XY], points: int, notes: list[str])
     """Fourteen balls of a rack pocketed: they are racked again and the shooter goes on; the fifteenth ball
     and the cue ball go where special racking says (WPA 4.4, 4.8)."""
     shooter = state.turn
-    plan = plan_rerack(TABLE, at_rest)
+    plan = plan_rerack(state.layout, at_rest)
     racked, moved = placed(plan.racked), placed(plan.moved)
     table = {b: xy for b, xy in at_rest.items() if not (b == CUE and plan.cue_in_hand)}
     table.update(racked)
@@ -206,7 +208,7 @@ def no_score(state: State, at_rest: dict[str, XY], to_spot: list[str]) -> Outcom
         notes.append(f"called {call.ball} in {call.pocket} not made: play passes to {other} (WPA 4.4)")
     else:
         notes.append(f"no called ball pocketed: play passes to {other} (WPA 4.4)")
-    table, respot = _spotted(at_rest, to_spot)
+    table, respot = _spotted(state, at_rest, to_spot)
     if to_spot:
         notes.append(f"pocketed without scoring, spotted without penalty: {_names(to_spot)} (WPA 4.6)")
     return Outcome(

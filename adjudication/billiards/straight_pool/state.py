@@ -11,11 +11,11 @@ from adjudication.billiards.rack import CUE, OBJECT_BALLS, rack_layout
 from adjudication.billiards.shot import Collecting
 from arbiter.contract import MM_PLACES, Call, FrozenMap, Match
 from arbiter.games import billiards
-from arbiter.tables import XY
+from arbiter.tables import XY, TableModel
 
 SPEC = billiards("straight-pool")
 GAME = SPEC.id
-TABLE = SPEC.table
+TABLE = SPEC.table  # the standard table; a match header's ``table`` gives the one played (State.layout)
 BALLS: frozenset[str] = frozenset((CUE, *OBJECT_BALLS))
 IN_HAND = "cue ball in hand behind the head string"
 
@@ -34,6 +34,7 @@ class State:
     ``turn`` is the player at the table (after a breaking foul, the breaker, until the choice). ``table``
     holds every ball known to be on the table and where; the cue ball is absent while it is in hand behind
     the head string (``cue_in_hand``). ``fouls`` counts each player's consecutive standard fouls.
+    ``layout`` is the table played (the header's ``table``): its head string, foot spot and rack area.
     """
 
     players: tuple[str, str]
@@ -48,6 +49,7 @@ class State:
     call: Call | None = None
     pending: Collecting = field(default_factory=Collecting)
     winner: str | None = None
+    layout: TableModel = TABLE
 
     @property
     def over(self) -> bool:
@@ -67,9 +69,9 @@ def placed(balls: Mapping[str, XY]) -> dict[str, XY]:
     return {b: mm(xy) for b, xy in balls.items()}
 
 
-def full_rack() -> FrozenMap[str, XY]:
-    """All fifteen racked, apex on the foot spot (WPA 4.2)."""
-    return FrozenMap(placed(rack_layout(TABLE, OBJECT_BALLS)))
+def full_rack(layout: TableModel) -> FrozenMap[str, XY]:
+    """All fifteen racked, apex on the foot spot of the table ``layout`` (WPA 4.2)."""
+    return FrozenMap(placed(rack_layout(layout, OBJECT_BALLS)))
 
 
 def start(match: Match) -> State:
@@ -77,12 +79,14 @@ def start(match: Match) -> State:
     options.check_players(SPEC, match)
     settings = options.read_all(SPEC, match)
     players = (match.players[0], match.players[1])
+    layout = SPEC.resized(match.table).table
     return State(
         players=players,
         target=settings["target"],
         score=FrozenMap(dict.fromkeys(players, 0)),
         turn=settings["first"],
         phase=Phase.BREAK,
-        table=full_rack(),
+        table=full_rack(layout),
         fouls=FrozenMap(dict.fromkeys(players, 0)),
+        layout=layout,
     )
