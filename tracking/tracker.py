@@ -7,7 +7,9 @@ loses its detections (a cue, an arm, a hand over it) is kept where it is for as 
 ball is potted only when it is seen entering a pocket's area and is then gone, and one that vanishes
 anywhere else (under an arm, merged with another ball, blurred) is held, never potted; a pot the camera
 did not see clearly is marked unsure. Identity comes from the ball's look (the yellow is the yellow), so
-the assignment never swaps two balls of different looks.
+the assignment never swaps two balls of different looks; a detection of another look right where a ball is
+predicted is that ball misread (two balls cannot overlap), and it neither renames the ball nor gives birth
+to a ball of the look it was misread as.
 """
 
 from __future__ import annotations
@@ -35,6 +37,17 @@ HEADING_IN = 0.25
 # A ball pending a pot is the same ball if seen again within this many ball diameters of where it was last
 # seen: a ball rattling in the jaws moves less; another ball of its look rolling past the pocket is further.
 POT_REVIVE_DIAMETERS = 2.0
+# A detection of another look this close (in ball diameters) to where a followed ball is predicted is that
+# ball misread (a blurred 5 read as the 3, a 9 as the 1): two balls cannot overlap. It may be taken, at a
+# cost of MISREAD_COST diameters on top of its distance, so that a detection of the ball's own look nearby
+# is always preferred, and one much further away (another ball of that look) is not.
+MISREAD_WITHIN = 0.75
+MISREAD_COST = 1.0
+# Where a lost ball was heading is fitted to its sightings of this last stretch of time before it was lost
+# (up to HEADING_SAMPLES of them): the filter's velocity, a frame or two after a ball is found again, is
+# mostly the detector's noise.
+HEADING_FIT_S = 0.1
+HEADING_SAMPLES = 5
 
 
 class TrackState(StrEnum):
@@ -156,6 +169,31 @@ def _set_dt(kf: KalmanFilter, dt: float, accel: float) -> None:
     kf.Q = q * accel**2
 
 
+def _heading(tr: Track) -> XY:
+    """The velocity of ``tr`` fitted to its last sightings (``HEADING_FIT_S``); the filter's with fewer
+    than three."""
+    seen = [h for h in tr.history[-4 * HEADING_SAMPLES :] if h[3]][-HEADING_SAMPLES:]
+    recent = np.array([h[:3] for h in seen if h[0] >= seen[-1][0] - HEADING_FIT_S]) if seen else None
+    if recent is None or len(recent) < 3:
+        return tr.velocity
+    t = recent[:, 0] - recent[:, 0].mean()
+    v = (t @ (recent[:, 1:] - recent[:, 1:].mean(axis=0))) / float(t @ t)
+    return (float(v[0]), float(v[1]))
+
+
+def _into_mouth(pocket: Pocket, xy: XY, velocity: XY) -> bool:
+    """Whether a ball at ``xy`` going straight on at ``velocity`` crosses the line between the pocket's jaws
+    between them (its centre within half the opening of the mouth's middle)."""
+    mx, my = pocket.mouth_xy_mm
+    ix, iy = pocket.inward
+    depth = (xy[0] - mx) * ix + (xy[1] - my) * iy  # how far inside the table, from the mouth's line
+    toward = -(velocity[0] * ix + velocity[1] * iy)  # speed toward that line
+    if toward <= 0:
+        return False
+    u = depth / toward  # seconds to the line
+    return math.dist((xy[0] + velocity[0] * u, xy[1] + velocity[1] * u), (mx, my)) <= pocket.opening_mm / 2
+
+
 class BallTracker:
     """Tracks the balls of one game in table millimetres. ``update`` once per frame."""
 
@@ -208,16 +246,23 @@ class BallTracker:
         self, live: list[Track], detections: Detections, usable: np.ndarray, dt: float
     ) -> list[tuple[Track, int]]:
         """(track, detection row) pairs: the assignment of least total distance among pairs of the same
-        look within the track's gate."""
+        look within the track's gate, and detections of another look right where a ball is predicted (the
+        ball misread, ``MISREAD_WITHIN``). A misread keeps the track's look: one frame's reading does not
+        rename a ball, nor give birth to a ball of the look it was misread as."""
         if not live or not len(usable):
             return []
         xy_mm = detections.xy_mm[usable]
         cls = detections.cls[usable]
         cost = np.full((len(live), len(usable)), _NO_MATCH)
+        diameter = self.table.ball_diameter_mm
         for i, tr in enumerate(live):
             d = np.linalg.norm(xy_mm - np.array(tr.xy), axis=1)
-            ok = (cls == tr.cls) & (d <= self._gate(tr, dt))
+            same = cls == tr.cls
+            ok = same & (d <= self._gate(tr, dt))
             cost[i, ok] = d[ok]
+            if tr.state is TrackState.CONFIRMED and not tr.lost:  # a lost ball's place is a guess
+                misread = ~same & (d <= MISREAD_WITHIN * diameter)
+                cost[i, misread] = d[misread] + MISREAD_COST * diameter
         rows, cols = linear_sum_assignment(cost)
         return [(live[r], int(usable[k])) for r, k in zip(rows, cols, strict=True) if cost[r, k] < _NO_MATCH]
 
@@ -285,22 +330,24 @@ class BallTracker:
     def _exit(self, tr: Track, moving: bool) -> tuple[str | None, bool] | None:
         """How a ball unseen for ``max_misses_moving`` frames left the table, as ``(pocket, unsure)``, or
         None when it did not (it is held). A pot needs the ball *seen entering* the pocket's area: moving,
-        last measured within ``pocket_reach_mm`` of a mouth and heading out through it (a ball rolling along
-        a cushion past a middle pocket is not; one at rest in the jaws under a hand is held: a ball that
-        drops by itself is replaced). It is sure when that sighting was in the jaws with no other ball where
-        it vanished (two balls the detector merged into one look like a pot); else it is marked unsure. A
-        moving ball last seen off the cloth left the table (pocket None)."""
+        last measured within ``pocket_reach_mm`` of a mouth, and either in the jaws heading out of the table
+        or short of them on a path that crosses the mouth between the jaws, the heading fitted to its last
+        sightings (``_heading``). A ball rolling along a cushion past a pocket is not; one at rest in the jaws
+        under a hand is held (a ball that drops by itself is replaced). It is sure when that sighting was in
+        the jaws with no other ball where it vanished (two balls the detector merged into one look like a
+        pot); else it is marked unsure. A moving ball last seen off the cloth left the table (pocket None)."""
         last = next(((h[1], h[2]) for h in reversed(tr.history) if h[3]), None)
         if last is None:
             return None
         pocket = self._nearest_pocket(last) if moving else None  # a ball at rest never drops by itself
         if pocket is not None:
-            mouth = pocket.mouth_xy_mm
-            in_jaws = math.dist(mouth, last) < pocket.opening_mm / 2 + self.table.ball_diameter_mm
-            vx, vy = tr.velocity
-            outward = -(vx * pocket.inward[0] + vy * pocket.inward[1])  # speed out of the table through it
-            heading_in = outward > HEADING_IN * tr.speed
-            if heading_in:
+            jaws_mm = pocket.opening_mm / 2 + self.table.ball_diameter_mm
+            in_jaws = math.dist(pocket.mouth_xy_mm, last) < jaws_mm
+            heading = _heading(tr)
+            outward = -(heading[0] * pocket.inward[0] + heading[1] * pocket.inward[1])  # out through it
+            # In the jaws, any heading out of the table; short of them, a path that crosses the mouth.
+            out = outward > HEADING_IN * math.hypot(*heading)
+            if (in_jaws and out) or _into_mouth(pocket, last, heading):
                 return pocket.id, not in_jaws or self._merged(tr, last)
         if moving and not self.table.on_table(last):
             return None, False
