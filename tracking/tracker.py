@@ -48,6 +48,9 @@ MISREAD_COST = 1.0
 # mostly the detector's noise.
 HEADING_FIT_S = 0.1
 HEADING_SAMPLES = 5
+# A slow ball seen going into a pocket must stay unseen until its last heading would have taken it a ball
+# diameter past the mouth (``BallTracker._confirm_s``), at most this long: it may be seen again in the throat.
+POT_CONFIRM_MAX_S = 0.5
 
 
 class TrackState(StrEnum):
@@ -76,7 +79,8 @@ class TrackerConfig:
       fast balls the detector loses a frame or two before the mouth.
     - ``pot_confirm_s``: how long a ball seen going into a pocket must then stay unseen to be potted; a
       ball rattling in the jaws, or lost for a few frames there, that is seen again is no pot. Longer
-      holds the events after it back for as long (the stream stays in time order).
+      holds the events after it back for as long (the stream stays in time order). A slow ball must stay
+      unseen for as long as it takes to roll a ball diameter past the mouth, up to ``POT_CONFIRM_MAX_S``.
     """
 
     n_init: int = 2
@@ -120,6 +124,7 @@ class Track:
     pot_unsure: bool = False  # gone at a pocket without being seen clearly into it (``_exit``)
     lost: bool = False  # vanished while moving, away from any pocket: still on the table, place unknown
     pot_pending: tuple[str, bool] | None = None  # (pocket, unsure): seen going in, unseen since; not yet gone
+    pot_confirm_s: float = 0.0  # while pending: how long after its last sighting it is potted if unseen
     history: list[tuple[float, float, float, bool]] = field(default_factory=list)  # t, x, y, measured
 
     @property
@@ -152,10 +157,11 @@ class TrackView:
 _NO_MATCH = 1e6  # the cost of a track-detection pair that may not be associated
 
 
-def _kalman(xy: XY, cfg: TrackerConfig) -> KalmanFilter:
-    """A constant-velocity filter (x, y, vx, vy) at ``xy``, at rest as far as it knows."""
+def _kalman(xy: XY, cfg: TrackerConfig, velocity: XY = (0.0, 0.0)) -> KalmanFilter:
+    """A constant-velocity filter (x, y, vx, vy) at ``xy``, at rest unless told a ``velocity`` (which it
+    holds loosely: the next sightings correct it)."""
     kf = KalmanFilter(dim_x=4, dim_z=2)
-    kf.x = np.array([[xy[0]], [xy[1]], [0.0], [0.0]])
+    kf.x = np.array([[xy[0]], [xy[1]], [velocity[0]], [velocity[1]]])
     kf.H = np.array([[1.0, 0, 0, 0], [0, 1.0, 0, 0]])
     kf.R = np.eye(2) * cfg.measurement_mm**2
     kf.P = np.diag([cfg.measurement_mm**2] * 2 + [2000.0**2] * 2)
@@ -281,7 +287,9 @@ class BallTracker:
     def _hit(self, tr: Track, t: float, xy_mm: np.ndarray) -> None:
         """``tr`` was detected at ``xy_mm``."""
         if tr.lost or tr.pot_pending:  # found again after a while: start afresh where it is
-            tr.kf = _kalman((float(xy_mm[0]), float(xy_mm[1])), self.config)
+            # Seen again by the pocket it was going into, it goes on as it went: it may drop a moment later.
+            velocity = _heading(tr) if tr.pot_pending else (0.0, 0.0)
+            tr.kf = _kalman((float(xy_mm[0]), float(xy_mm[1])), self.config, velocity)
             tr.lost, tr.pot_pending = False, None
         else:
             tr.kf.update(xy_mm.reshape(2, 1))
@@ -303,7 +311,7 @@ class BallTracker:
             tr.state = TrackState.GONE  # never became a ball
             return
         if tr.pot_pending is not None:
-            if t - tr.last_seen_t >= cfg.pot_confirm_s:  # seen going in, and gone since: potted
+            if t - tr.last_seen_t >= tr.pot_confirm_s:  # seen going in, and gone since: potted
                 tr.state = TrackState.GONE
                 tr.gone_near, tr.pot_unsure = tr.pot_pending
                 return
@@ -316,6 +324,7 @@ class BallTracker:
                     tr.state = TrackState.GONE
                     return
                 tr.pot_pending = (pocket, unsure)  # potted once it stays unseen for pot_confirm_s
+                tr.pot_confirm_s = self._confirm_s(tr, self.table.pocket(pocket))
                 moving = False
             if moving:
                 # Lost in the open (a blur the detector missed, an arm over it): it is still on the table.
@@ -352,6 +361,21 @@ class BallTracker:
         if moving and not self.table.on_table(last):
             return None, False
         return None
+
+    def _confirm_s(self, tr: Track, pocket: Pocket) -> float:
+        """How long ``tr``, seen going into ``pocket``, must stay unseen to be potted: ``pot_confirm_s``, or
+        for a slow ball the time its last heading takes it from its last sighting to a ball diameter past
+        the mouth's line (a ball crawling into the jaws, lost in their shadow, is often seen again in the
+        throat), at most ``POT_CONFIRM_MAX_S``."""
+        last = next((h for h in reversed(tr.history) if h[3]), None)
+        heading = _heading(tr)
+        toward = -(heading[0] * pocket.inward[0] + heading[1] * pocket.inward[1])
+        if last is None or toward <= 0:
+            return self.config.pot_confirm_s
+        mx, my = pocket.mouth_xy_mm
+        depth = (last[1] - mx) * pocket.inward[0] + (last[2] - my) * pocket.inward[1]
+        to_drop = max(0.0, depth) + self.table.ball_diameter_mm
+        return min(POT_CONFIRM_MAX_S, max(self.config.pot_confirm_s, to_drop / toward))
 
     def _merged(self, tr: Track, xy: XY) -> bool:
         """Whether another ball seen this frame overlaps where ``tr`` was last seen: the detector may have
