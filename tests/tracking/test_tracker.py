@@ -185,12 +185,13 @@ def test_a_ball_misread_as_another_look_near_a_pocket_keeps_its_name_and_is_not_
 
 def test_a_slow_ball_lost_in_the_jaws_and_seen_again_in_the_throat_is_potted_once():
     """A cue ball crawls into the jaws (0.3 m/s), is lost in their shadow for longer than ``pot_confirm_s``,
-    shows once more in the throat and then drops: one pot, not a pot and then a new ball potted again."""
+    shows twice more in the throat and then drops: one pot, not a pot and then a new ball potted again."""
     tr = BallTracker(billiards("snooker"))
     pocket = TABLE.pocket("bl")
-    jaws = np.array(pocket.mouth_xy_mm) + 20.0 * np.array(pocket.inward)
-    path = _towards(jaws, jaws + 100.0 * np.array(pocket.inward))  # 5 mm a frame
-    throat = tuple(np.array(pocket.mouth_xy_mm) - 15.0 * np.array(pocket.inward))
-    run(tr, [[(WHITE, *p)] for p in path] + [[]] * 8 + [[(WHITE, *throat)]] + [[]] * 40)
+    inward = np.array(pocket.inward)
+    jaws = np.array(pocket.mouth_xy_mm) + 20.0 * inward
+    path = _towards(jaws, jaws + 100.0 * inward)  # 5 mm a frame
+    throat = [np.array(pocket.mouth_xy_mm) - d * inward for d in (15.0, 20.0)]
+    run(tr, [[(WHITE, *p)] for p in path] + [[]] * 8 + [[(WHITE, *p)] for p in throat] + [[]] * 40)
     (gone,) = tr.gone()
     assert gone.ball == "white" and gone.gone_near == "bl"
