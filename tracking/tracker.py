@@ -51,6 +51,10 @@ HEADING_SAMPLES = 5
 # A slow ball seen going into a pocket must stay unseen until its last heading would have taken it a ball
 # diameter past the mouth (``BallTracker._confirm_s``), at most this long: it may be seen again in the throat.
 POT_CONFIRM_MAX_S = 0.5
+# A ball lost in the open is potted (unsure) when its path from its last sighting would have taken it over a
+# pocket's mouth in the time it has been unseen, so long as that is no more than this: a fast ball the
+# detector loses in its blur before it reaches the pocket's area (``BallTracker._reached_mouth``).
+LOST_POT_S = 0.3
 
 
 class TrackState(StrEnum):
@@ -331,6 +335,11 @@ class BallTracker:
                 # Stop guessing its path; the next sighting of its look picks it up wherever it is.
                 tr.lost = True
                 moving = False
+        if tr.lost and t - tr.last_seen_t <= LOST_POT_S:
+            reached = self._reached_mouth(tr, t)
+            if reached is not None:  # it would be over a pocket's mouth by now, and nowhere seen on the way
+                tr.lost, tr.pot_pending = False, (reached[0].id, True)
+                tr.pot_confirm_s = reached[1] + cfg.pot_confirm_s
         if not moving:
             # Hidden at rest: hold it where it stopped (no drift from a stale velocity).
             tr.kf.x[2:, 0] = 0.0
@@ -360,6 +369,23 @@ class BallTracker:
                 return pocket.id, not in_jaws or self._merged(tr, last)
         if moving and not self.table.on_table(last):
             return None, False
+        return None
+
+    def _reached_mouth(self, tr: Track, t: float) -> tuple[Pocket, float] | None:
+        """The pocket whose mouth ``tr``'s path from its last sighting crosses, at its fitted heading, by
+        time ``t``, with the seconds it took; None when it crosses none by then."""
+        last = next((h for h in reversed(tr.history) if h[3]), None)
+        heading = _heading(tr)
+        if last is None or math.hypot(*heading) < self.config.rest_speed_mm_s:
+            return None
+        xy = (last[1], last[2])
+        for pocket in self.table.pockets:
+            if _into_mouth(pocket, xy, heading):
+                mx, my = pocket.mouth_xy_mm
+                depth = (xy[0] - mx) * pocket.inward[0] + (xy[1] - my) * pocket.inward[1]
+                toward = -(heading[0] * pocket.inward[0] + heading[1] * pocket.inward[1])
+                if depth / toward <= t - last[0]:
+                    return pocket, depth / toward
         return None
 
     def _confirm_s(self, tr: Track, pocket: Pocket) -> float:

@@ -195,3 +195,28 @@ def test_a_slow_ball_lost_in_the_jaws_and_seen_again_in_the_throat_is_potted_onc
     run(tr, [[(WHITE, *p)] for p in path] + [[]] * 8 + [[(WHITE, *p)] for p in throat] + [[]] * 40)
     (gone,) = tr.gone()
     assert gone.ball == "white" and gone.gone_near == "bl"
+
+
+def test_a_fast_ball_lost_in_its_blur_short_of_a_pocket_it_then_reaches_is_an_unsure_pot():
+    """At 3 m/s the detector loses a ball 300 mm short of the corner, beyond ``pocket_reach_mm``; by the
+    time it has been unseen for long enough to have crossed the mouth it is potted there, marked unsure."""
+    tr = BallTracker(billiards("snooker"))
+    pocket = TABLE.pocket("tr")
+    inward = np.array(pocket.inward)
+    lost_at = np.array(pocket.mouth_xy_mm) + 300.0 * inward
+    path = _towards(lost_at, lost_at + 500.0 * inward, steps=10)  # 50 mm a frame
+    run(tr, [[(RED, *p)] for p in path] + [[]] * 30)
+    (gone,) = tr.gone()
+    assert gone.gone_near == "tr" and gone.pot_unsure
+
+
+def test_a_fast_ball_lost_in_its_blur_and_seen_again_on_the_table_is_not_potted():
+    """Lost heading for a pocket, but seen again before it could have reached it: no pot."""
+    tr = BallTracker(billiards("snooker"))
+    pocket = TABLE.pocket("tr")
+    inward = np.array(pocket.inward)
+    lost_at = np.array(pocket.mouth_xy_mm) + 600.0 * inward
+    path = _towards(lost_at, lost_at + 500.0 * inward, steps=10)
+    again = lost_at - 7 * 50.0 * inward + 50.0 * np.array([inward[1], -inward[0]])  # off a kiss, 7 frames on
+    views = run(tr, [[(YELLOW, *p)] for p in path] + [[]] * 6 + [[(YELLOW, *again)]] * 30)
+    assert tr.gone() == [] and [v.ball for v in views] == ["yellow"]
