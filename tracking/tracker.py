@@ -48,8 +48,8 @@ MISREAD_COST = 1.0
 # mostly the detector's noise.
 HEADING_FIT_S = 0.1
 HEADING_SAMPLES = 5
-# A slow ball seen going into a pocket must stay unseen until its last heading would have taken it a ball
-# diameter past the mouth (``BallTracker._confirm_s``), at most this long: it may be seen again in the throat.
+# A slow ball seen going into a pocket must stay unseen until its last heading would have taken it a ball's
+# width past the mouth (``BallTracker._confirm_s``), at most this long: it may be seen again in the jaws.
 POT_CONFIRM_MAX_S = 0.5
 # A ball lost in the open is potted (unsure) when its path from its last sighting would have taken it over a
 # pocket's mouth in the time it has been unseen, so long as that is no more than this: a fast ball the
@@ -84,7 +84,7 @@ class TrackerConfig:
     - ``pot_confirm_s``: how long a ball seen going into a pocket must then stay unseen to be potted; a
       ball rattling in the jaws, or lost for a few frames there, that is seen again is no pot. Longer
       holds the events after it back for as long (the stream stays in time order). A slow ball must stay
-      unseen for as long as it takes to roll a ball diameter past the mouth, up to ``POT_CONFIRM_MAX_S``.
+      unseen for as long as it takes to roll a ball's width past the mouth, up to ``POT_CONFIRM_MAX_S``.
     """
 
     n_init: int = 2
@@ -390,9 +390,9 @@ class BallTracker:
 
     def _confirm_s(self, tr: Track, pocket: Pocket) -> float:
         """How long ``tr``, seen going into ``pocket``, must stay unseen to be potted: ``pot_confirm_s``, or
-        for a slow ball the time its last heading takes it from its last sighting to a ball diameter past
-        the mouth's line (a ball crawling into the jaws, lost in their shadow, is often seen again in the
-        throat), at most ``POT_CONFIRM_MAX_S``."""
+        for a slow ball the time its last heading takes it from its last sighting to a ball's width past
+        the mouth's line, where it has surely dropped (a ball crawling into the jaws, lost in their shadow,
+        is often seen again there), at most ``POT_CONFIRM_MAX_S``."""
         last = next((h for h in reversed(tr.history) if h[3]), None)
         heading = _heading(tr)
         toward = -(heading[0] * pocket.inward[0] + heading[1] * pocket.inward[1])
@@ -400,7 +400,7 @@ class BallTracker:
             return self.config.pot_confirm_s
         mx, my = pocket.mouth_xy_mm
         depth = (last[1] - mx) * pocket.inward[0] + (last[2] - my) * pocket.inward[1]
-        to_drop = max(0.0, depth) + self.table.ball_diameter_mm
+        to_drop = max(0.0, depth + self.table.ball_diameter_mm)
         return min(POT_CONFIRM_MAX_S, max(self.config.pot_confirm_s, to_drop / toward))
 
     def _merged(self, tr: Track, xy: XY) -> bool:
