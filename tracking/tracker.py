@@ -204,6 +204,15 @@ def _into_mouth(pocket: Pocket, xy: XY, velocity: XY) -> bool:
     return math.dist((xy[0] + velocity[0] * u, xy[1] + velocity[1] * u), (mx, my)) <= pocket.opening_mm / 2
 
 
+def _to_segment(p: XY, a: XY, b: XY) -> float:
+    """The distance from ``p`` to the segment from ``a`` to ``b``."""
+    ab = (b[0] - a[0], b[1] - a[1])
+    length2 = ab[0] ** 2 + ab[1] ** 2
+    f = 0.0 if length2 == 0 else ((p[0] - a[0]) * ab[0] + (p[1] - a[1]) * ab[1]) / length2
+    f = min(1.0, max(0.0, f))
+    return math.dist(p, (a[0] + f * ab[0], a[1] + f * ab[1]))
+
+
 class BallTracker:
     """Tracks the balls of one game in table millimetres. ``update`` once per frame."""
 
@@ -384,9 +393,27 @@ class BallTracker:
                 mx, my = pocket.mouth_xy_mm
                 depth = (xy[0] - mx) * pocket.inward[0] + (xy[1] - my) * pocket.inward[1]
                 toward = -(heading[0] * pocket.inward[0] + heading[1] * pocket.inward[1])
-                if depth / toward <= t - last[0]:
+                if depth / toward <= t - last[0] and not self._seen_on_the_way(
+                    tr, last, heading, depth / toward
+                ):
                     return pocket, depth / toward
         return None
+
+    def _seen_on_the_way(
+        self, tr: Track, last: tuple[float, float, float, bool], heading: XY, seconds: float
+    ) -> bool:
+        """Whether another ball was seen, since ``tr`` was lost, within a ball's width of the path it would
+        have taken to the pocket: it may be that ball misread, or have stopped it (a kiss)."""
+        end = (last[1] + heading[0] * seconds, last[2] + heading[1] * seconds)
+        for other in self.tracks:
+            if other is tr:
+                continue
+            for h in reversed(other.history):
+                if h[0] <= last[0]:
+                    break
+                if h[3] and _to_segment((h[1], h[2]), (last[1], last[2]), end) < self.table.ball_diameter_mm:
+                    return True
+        return False
 
     def _confirm_s(self, tr: Track, pocket: Pocket) -> float:
         """How long ``tr``, seen going into ``pocket``, must stay unseen to be potted: ``pot_confirm_s``, or

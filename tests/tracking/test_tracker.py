@@ -220,3 +220,16 @@ def test_a_fast_ball_lost_in_its_blur_and_seen_again_on_the_table_is_not_potted(
     again = lost_at - 7 * 50.0 * inward + 50.0 * np.array([inward[1], -inward[0]])  # off a kiss, 7 frames on
     views = run(tr, [[(YELLOW, *p)] for p in path] + [[]] * 6 + [[(YELLOW, *again)]] * 30)
     assert tr.gone() == [] and [v.ball for v in views] == ["yellow"]
+
+
+def test_a_fast_ball_lost_with_another_ball_seen_on_its_way_to_the_pocket_is_not_potted():
+    """Lost in its blur heading for a pocket, with a ball seen in its path since: it may have kissed that
+    ball, or been that ball misread. It is held, not potted."""
+    tr = BallTracker(billiards("snooker"))
+    pocket = TABLE.pocket("tr")
+    inward = np.array(pocket.inward)
+    lost_at = np.array(pocket.mouth_xy_mm) + 300.0 * inward
+    path = _towards(lost_at, lost_at + 500.0 * inward, steps=10)
+    in_the_way = tuple(lost_at - 150.0 * inward)
+    run(tr, [[(RED, *p), (YELLOW, *in_the_way)] for p in path] + [[(YELLOW, *in_the_way)]] * 30)
+    assert tr.gone() == []
