@@ -31,7 +31,7 @@ from arbiter import contract as c
 from arbiter.games import BilliardsSpec
 from arbiter.tables import TableModel
 
-from .tracker import Track, TrackView
+from .tracker import POT_CONFIRM_MAX_S, Track, TrackView
 
 XY = tuple[float, float]
 Sample = tuple[float, float, float]  # t, x, y: one measured position of a ball
@@ -421,13 +421,15 @@ class EventDetector:
         t_last, x, y, _ = measured[-1]
         if tr.gone_near is not None:
             # It crossed the mouth after its last sighting: at its last measured speed, but no later than
-            # one frame after (a slow ball in the jaws drops at once).
+            # one frame after when it was seen in the jaws (a slow ball there drops at once); one lost short
+            # of them (unsure) may have rolled on unseen for longer.
             mouth = self.table.pocket(tr.gone_near).mouth_xy_mm
             path = self._paths.get(tr.ball)
             speed = float(np.hypot(*self._velocity_before(path, t_last))) if path else 0.0
             frame = (t_last - measured[-2][0]) if len(measured) > 1 else 0.0
             dist = max(0.0, math.dist((x, y), mouth) - self.r)
-            t = t_last + min(dist / speed if speed > 0 else frame, frame)
+            latest = POT_CONFIRM_MAX_S if tr.pot_unsure else frame
+            t = t_last + min(dist / speed if speed > 0 else frame, latest)
             self._push(t, c.Pot(t=round(t, 6), ball=tr.ball, pocket=tr.gone_near, unsure=tr.pot_unsure))
         elif not self.table.on_table((x, y), margin_mm=-self.r):
             self._push(t_last, c.OffTable(t=round(t_last, 6), ball=tr.ball))

@@ -7,7 +7,9 @@ loses its detections (a cue, an arm, a hand over it) is kept where it is for as 
 ball is potted only when it is seen entering a pocket's area and is then gone, and one that vanishes
 anywhere else (under an arm, merged with another ball, blurred) is held, never potted; a pot the camera
 did not see clearly is marked unsure. Identity comes from the ball's look (the yellow is the yellow), so
-the assignment never swaps two balls of different looks.
+the assignment never swaps two balls of different looks; a detection of another look right where a ball is
+predicted is that ball misread (two balls cannot overlap), and it neither renames the ball nor gives birth
+to a ball of the look it was misread as.
 """
 
 from __future__ import annotations
@@ -35,6 +37,24 @@ HEADING_IN = 0.25
 # A ball pending a pot is the same ball if seen again within this many ball diameters of where it was last
 # seen: a ball rattling in the jaws moves less; another ball of its look rolling past the pocket is further.
 POT_REVIVE_DIAMETERS = 2.0
+# A detection of another look this close (in ball diameters) to where a followed ball is predicted is that
+# ball misread (a blurred 5 read as the 3, a 9 as the 1): two balls cannot overlap. It may be taken, at a
+# cost of MISREAD_COST diameters on top of its distance, so that a detection of the ball's own look nearby
+# is always preferred, and one much further away (another ball of that look) is not.
+MISREAD_WITHIN = 0.75
+MISREAD_COST = 1.0
+# Where a lost ball was heading is fitted to its sightings of this last stretch of time before it was lost
+# (up to HEADING_SAMPLES of them): the filter's velocity, a frame or two after a ball is found again, is
+# mostly the detector's noise.
+HEADING_FIT_S = 0.1
+HEADING_SAMPLES = 5
+# A slow ball seen going into a pocket must stay unseen until its last heading would have taken it a ball's
+# width past the mouth (``BallTracker._confirm_s``), at most this long: it may be seen again in the jaws.
+POT_CONFIRM_MAX_S = 0.5
+# A ball lost in the open is potted (unsure) when its path from its last sighting would have taken it over a
+# pocket's mouth in the time it has been unseen, so long as that is no more than this: a fast ball the
+# detector loses in its blur before it reaches the pocket's area (``BallTracker._reached_mouth``).
+LOST_POT_S = 0.3
 
 
 class TrackState(StrEnum):
@@ -63,7 +83,8 @@ class TrackerConfig:
       fast balls the detector loses a frame or two before the mouth.
     - ``pot_confirm_s``: how long a ball seen going into a pocket must then stay unseen to be potted; a
       ball rattling in the jaws, or lost for a few frames there, that is seen again is no pot. Longer
-      holds the events after it back for as long (the stream stays in time order).
+      holds the events after it back for as long (the stream stays in time order). A slow ball must stay
+      unseen for as long as it takes to roll a ball's width past the mouth, up to ``POT_CONFIRM_MAX_S``.
     """
 
     n_init: int = 2
@@ -107,6 +128,7 @@ class Track:
     pot_unsure: bool = False  # gone at a pocket without being seen clearly into it (``_exit``)
     lost: bool = False  # vanished while moving, away from any pocket: still on the table, place unknown
     pot_pending: tuple[str, bool] | None = None  # (pocket, unsure): seen going in, unseen since; not yet gone
+    pot_confirm_s: float = 0.0  # while pending: how long after its last sighting it is potted if unseen
     history: list[tuple[float, float, float, bool]] = field(default_factory=list)  # t, x, y, measured
 
     @property
@@ -139,10 +161,11 @@ class TrackView:
 _NO_MATCH = 1e6  # the cost of a track-detection pair that may not be associated
 
 
-def _kalman(xy: XY, cfg: TrackerConfig) -> KalmanFilter:
-    """A constant-velocity filter (x, y, vx, vy) at ``xy``, at rest as far as it knows."""
+def _kalman(xy: XY, cfg: TrackerConfig, velocity: XY = (0.0, 0.0)) -> KalmanFilter:
+    """A constant-velocity filter (x, y, vx, vy) at ``xy``, at rest unless told a ``velocity`` (which it
+    holds loosely: the next sightings correct it)."""
     kf = KalmanFilter(dim_x=4, dim_z=2)
-    kf.x = np.array([[xy[0]], [xy[1]], [0.0], [0.0]])
+    kf.x = np.array([[xy[0]], [xy[1]], [velocity[0]], [velocity[1]]])
     kf.H = np.array([[1.0, 0, 0, 0], [0, 1.0, 0, 0]])
     kf.R = np.eye(2) * cfg.measurement_mm**2
     kf.P = np.diag([cfg.measurement_mm**2] * 2 + [2000.0**2] * 2)
@@ -154,6 +177,40 @@ def _set_dt(kf: KalmanFilter, dt: float, accel: float) -> None:
     # Piecewise-constant white acceleration (Bar-Shalom): q scales with the expected acceleration squared.
     q = np.diag([0.5 * dt * dt, 0.5 * dt * dt, dt, dt]) ** 2
     kf.Q = q * accel**2
+
+
+def _heading(tr: Track) -> XY:
+    """The velocity of ``tr`` fitted to its last sightings (``HEADING_FIT_S``); the filter's with fewer
+    than three."""
+    seen = [h for h in tr.history[-4 * HEADING_SAMPLES :] if h[3]][-HEADING_SAMPLES:]
+    recent = np.array([h[:3] for h in seen if h[0] >= seen[-1][0] - HEADING_FIT_S]) if seen else None
+    if recent is None or len(recent) < 3:
+        return tr.velocity
+    t = recent[:, 0] - recent[:, 0].mean()
+    v = (t @ (recent[:, 1:] - recent[:, 1:].mean(axis=0))) / float(t @ t)
+    return (float(v[0]), float(v[1]))
+
+
+def _into_mouth(pocket: Pocket, xy: XY, velocity: XY) -> bool:
+    """Whether a ball at ``xy`` going straight on at ``velocity`` crosses the line between the pocket's jaws
+    between them (its centre within half the opening of the mouth's middle)."""
+    mx, my = pocket.mouth_xy_mm
+    ix, iy = pocket.inward
+    depth = (xy[0] - mx) * ix + (xy[1] - my) * iy  # how far inside the table, from the mouth's line
+    toward = -(velocity[0] * ix + velocity[1] * iy)  # speed toward that line
+    if toward <= 0:
+        return False
+    u = depth / toward  # seconds to the line
+    return math.dist((xy[0] + velocity[0] * u, xy[1] + velocity[1] * u), (mx, my)) <= pocket.opening_mm / 2
+
+
+def _to_segment(p: XY, a: XY, b: XY) -> float:
+    """The distance from ``p`` to the segment from ``a`` to ``b``."""
+    ab = (b[0] - a[0], b[1] - a[1])
+    length2 = ab[0] ** 2 + ab[1] ** 2
+    f = 0.0 if length2 == 0 else ((p[0] - a[0]) * ab[0] + (p[1] - a[1]) * ab[1]) / length2
+    f = min(1.0, max(0.0, f))
+    return math.dist(p, (a[0] + f * ab[0], a[1] + f * ab[1]))
 
 
 class BallTracker:
@@ -208,16 +265,23 @@ class BallTracker:
         self, live: list[Track], detections: Detections, usable: np.ndarray, dt: float
     ) -> list[tuple[Track, int]]:
         """(track, detection row) pairs: the assignment of least total distance among pairs of the same
-        look within the track's gate."""
+        look within the track's gate, and detections of another look right where a ball is predicted (the
+        ball misread, ``MISREAD_WITHIN``). A misread keeps the track's look: one frame's reading does not
+        rename a ball, nor give birth to a ball of the look it was misread as."""
         if not live or not len(usable):
             return []
         xy_mm = detections.xy_mm[usable]
         cls = detections.cls[usable]
         cost = np.full((len(live), len(usable)), _NO_MATCH)
+        diameter = self.table.ball_diameter_mm
         for i, tr in enumerate(live):
             d = np.linalg.norm(xy_mm - np.array(tr.xy), axis=1)
-            ok = (cls == tr.cls) & (d <= self._gate(tr, dt))
+            same = cls == tr.cls
+            ok = same & (d <= self._gate(tr, dt))
             cost[i, ok] = d[ok]
+            if tr.state is TrackState.CONFIRMED and not tr.lost:  # a lost ball's place is a guess
+                misread = ~same & (d <= MISREAD_WITHIN * diameter)
+                cost[i, misread] = d[misread] + MISREAD_COST * diameter
         rows, cols = linear_sum_assignment(cost)
         return [(live[r], int(usable[k])) for r, k in zip(rows, cols, strict=True) if cost[r, k] < _NO_MATCH]
 
@@ -236,7 +300,9 @@ class BallTracker:
     def _hit(self, tr: Track, t: float, xy_mm: np.ndarray) -> None:
         """``tr`` was detected at ``xy_mm``."""
         if tr.lost or tr.pot_pending:  # found again after a while: start afresh where it is
-            tr.kf = _kalman((float(xy_mm[0]), float(xy_mm[1])), self.config)
+            # Seen again by the pocket it was going into, it goes on as it went: it may drop a moment later.
+            velocity = _heading(tr) if tr.pot_pending else (0.0, 0.0)
+            tr.kf = _kalman((float(xy_mm[0]), float(xy_mm[1])), self.config, velocity)
             tr.lost, tr.pot_pending = False, None
         else:
             tr.kf.update(xy_mm.reshape(2, 1))
@@ -258,7 +324,7 @@ class BallTracker:
             tr.state = TrackState.GONE  # never became a ball
             return
         if tr.pot_pending is not None:
-            if t - tr.last_seen_t >= cfg.pot_confirm_s:  # seen going in, and gone since: potted
+            if t - tr.last_seen_t >= tr.pot_confirm_s:  # seen going in, and gone since: potted
                 tr.state = TrackState.GONE
                 tr.gone_near, tr.pot_unsure = tr.pot_pending
                 return
@@ -271,12 +337,18 @@ class BallTracker:
                     tr.state = TrackState.GONE
                     return
                 tr.pot_pending = (pocket, unsure)  # potted once it stays unseen for pot_confirm_s
+                tr.pot_confirm_s = self._confirm_s(tr, self.table.pocket(pocket))
                 moving = False
             if moving:
                 # Lost in the open (a blur the detector missed, an arm over it): it is still on the table.
                 # Stop guessing its path; the next sighting of its look picks it up wherever it is.
                 tr.lost = True
                 moving = False
+        if tr.lost and t - tr.last_seen_t <= LOST_POT_S:
+            reached = self._reached_mouth(tr, t)
+            if reached is not None:  # it would be over a pocket's mouth by now, and nowhere seen on the way
+                tr.lost, tr.pot_pending = False, (reached[0].id, True)
+                tr.pot_confirm_s = reached[1] + cfg.pot_confirm_s
         if not moving:
             # Hidden at rest: hold it where it stopped (no drift from a stale velocity).
             tr.kf.x[2:, 0] = 0.0
@@ -285,26 +357,78 @@ class BallTracker:
     def _exit(self, tr: Track, moving: bool) -> tuple[str | None, bool] | None:
         """How a ball unseen for ``max_misses_moving`` frames left the table, as ``(pocket, unsure)``, or
         None when it did not (it is held). A pot needs the ball *seen entering* the pocket's area: moving,
-        last measured within ``pocket_reach_mm`` of a mouth and heading out through it (a ball rolling along
-        a cushion past a middle pocket is not; one at rest in the jaws under a hand is held: a ball that
-        drops by itself is replaced). It is sure when that sighting was in the jaws with no other ball where
-        it vanished (two balls the detector merged into one look like a pot); else it is marked unsure. A
-        moving ball last seen off the cloth left the table (pocket None)."""
+        last measured within ``pocket_reach_mm`` of a mouth, and either in the jaws heading out of the table
+        or short of them on a path that crosses the mouth between the jaws, the heading fitted to its last
+        sightings (``_heading``). A ball rolling along a cushion past a pocket is not; one at rest in the jaws
+        under a hand is held (a ball that drops by itself is replaced). It is sure when that sighting was in
+        the jaws with no other ball where it vanished (two balls the detector merged into one look like a
+        pot); else it is marked unsure. A moving ball last seen off the cloth left the table (pocket None)."""
         last = next(((h[1], h[2]) for h in reversed(tr.history) if h[3]), None)
         if last is None:
             return None
         pocket = self._nearest_pocket(last) if moving else None  # a ball at rest never drops by itself
         if pocket is not None:
-            mouth = pocket.mouth_xy_mm
-            in_jaws = math.dist(mouth, last) < pocket.opening_mm / 2 + self.table.ball_diameter_mm
-            vx, vy = tr.velocity
-            outward = -(vx * pocket.inward[0] + vy * pocket.inward[1])  # speed out of the table through it
-            heading_in = outward > HEADING_IN * tr.speed
-            if heading_in:
+            jaws_mm = pocket.opening_mm / 2 + self.table.ball_diameter_mm
+            in_jaws = math.dist(pocket.mouth_xy_mm, last) < jaws_mm
+            heading = _heading(tr)
+            outward = -(heading[0] * pocket.inward[0] + heading[1] * pocket.inward[1])  # out through it
+            # In the jaws, any heading out of the table; short of them, a path that crosses the mouth.
+            out = outward > HEADING_IN * math.hypot(*heading)
+            if (in_jaws and out) or _into_mouth(pocket, last, heading):
                 return pocket.id, not in_jaws or self._merged(tr, last)
         if moving and not self.table.on_table(last):
             return None, False
         return None
+
+    def _reached_mouth(self, tr: Track, t: float) -> tuple[Pocket, float] | None:
+        """The pocket whose mouth ``tr``'s path from its last sighting crosses, at its fitted heading, by
+        time ``t``, with the seconds it took; None when it crosses none by then."""
+        last = next((h for h in reversed(tr.history) if h[3]), None)
+        heading = _heading(tr)
+        if last is None or math.hypot(*heading) < self.config.rest_speed_mm_s:
+            return None
+        xy = (last[1], last[2])
+        for pocket in self.table.pockets:
+            if _into_mouth(pocket, xy, heading):
+                mx, my = pocket.mouth_xy_mm
+                depth = (xy[0] - mx) * pocket.inward[0] + (xy[1] - my) * pocket.inward[1]
+                toward = -(heading[0] * pocket.inward[0] + heading[1] * pocket.inward[1])
+                if depth / toward <= t - last[0] and not self._seen_on_the_way(
+                    tr, last, heading, depth / toward
+                ):
+                    return pocket, depth / toward
+        return None
+
+    def _seen_on_the_way(
+        self, tr: Track, last: tuple[float, float, float, bool], heading: XY, seconds: float
+    ) -> bool:
+        """Whether another ball was seen, since ``tr`` was lost, within a ball's width of the path it would
+        have taken to the pocket: it may be that ball misread, or have stopped it (a kiss)."""
+        end = (last[1] + heading[0] * seconds, last[2] + heading[1] * seconds)
+        for other in self.tracks:
+            if other is tr:
+                continue
+            for h in reversed(other.history):
+                if h[0] <= last[0]:
+                    break
+                if h[3] and _to_segment((h[1], h[2]), (last[1], last[2]), end) < self.table.ball_diameter_mm:
+                    return True
+        return False
+
+    def _confirm_s(self, tr: Track, pocket: Pocket) -> float:
+        """How long ``tr``, seen going into ``pocket``, must stay unseen to be potted: ``pot_confirm_s``, or
+        for a slow ball the time its last heading takes it from its last sighting to a ball's width past
+        the mouth's line, where it has surely dropped (a ball crawling into the jaws, lost in their shadow,
+        is often seen again there), at most ``POT_CONFIRM_MAX_S``."""
+        last = next((h for h in reversed(tr.history) if h[3]), None)
+        heading = _heading(tr)
+        toward = -(heading[0] * pocket.inward[0] + heading[1] * pocket.inward[1])
+        if last is None or toward <= 0:
+            return self.config.pot_confirm_s
+        mx, my = pocket.mouth_xy_mm
+        depth = (last[1] - mx) * pocket.inward[0] + (last[2] - my) * pocket.inward[1]
+        to_drop = max(0.0, depth + self.table.ball_diameter_mm)
+        return min(POT_CONFIRM_MAX_S, max(self.config.pot_confirm_s, to_drop / toward))
 
     def _merged(self, tr: Track, xy: XY) -> bool:
         """Whether another ball seen this frame overlaps where ``tr`` was last seen: the detector may have
