@@ -28,7 +28,9 @@ def synth_billiards(
     fps: Annotated[float, typer.Option(help="Frames per second of the simulated camera.")] = 60.0,
     size: Annotated[str, typer.Option(help="Frame size WIDTHxHEIGHT.")] = "1920x1080",
     blur: Annotated[int, typer.Option(help="Sub-frames per frame for motion blur (odd; 1 = none).")] = 3,
-    yolo_every: Annotated[int, typer.Option(help="Export every Nth frame as a YOLO image and label.")] = 10,
+    yolo_every: Annotated[
+        int, typer.Option(help="Export every Nth frame as a YOLO image and label (0: none).")
+    ] = 10,
     video: Annotated[bool, typer.Option(help="Write video.mp4 for each shot.")] = True,
     intent: Annotated[
         list[str] | None,
@@ -53,7 +55,7 @@ def synth_billiards(
             width=width,
             height=height,
             blur_samples=blur,
-            yolo_every=max(1, yolo_every),
+            yolo_every=yolo_every,
             video=video,
             intents=dict.fromkeys(intent, 1.0) if intent else dict(INTENT_WEIGHTS),
             variety=VARIETIES[variety],

@@ -70,7 +70,7 @@ class SynthConfig:
     width: int = 1920
     height: int = 1080
     blur_samples: int = 3
-    yolo_every: int = 10
+    yolo_every: int = 10  # 0: no YOLO images (clips to evaluate on)
     video: bool = True
     players: tuple[str, ...] = ("A", "B")
     pre_roll_s: tuple[float, float] = (0.6, 1.0)
@@ -87,6 +87,8 @@ class SynthConfig:
             raise ValueError(f"fps must be between 1 and 1000 (got {self.fps})")
         if self.width < 64 or self.height < 64:
             raise ValueError(f"frame size {self.width}x{self.height} is too small; use at least 64x64")
+        if self.yolo_every < 0:
+            raise ValueError(f"yolo_every must be 0 (no YOLO images) or more (got {self.yolo_every})")
         if self.blur_samples < 1 or self.blur_samples % 2 == 0:
             raise ValueError(f"blur_samples must be odd and at least 1 (got {self.blur_samples})")
         unknown = set(self.intents) - set(shots.INTENTS)
@@ -307,7 +309,7 @@ def write_shot(cfg: SynthConfig, shot: SimulatedShot, out: Path) -> dict[str, An
 
 def _write_frames(cfg: SynthConfig, shot: SimulatedShot, filming: Filming, out: Path) -> None:
     """Render every frame: its truth to ``frames.jsonl``, the clip to ``video.mp4``, every
-    ``yolo_every``-th frame to ``yolo/``."""
+    ``yolo_every``-th frame to ``yolo/`` (none when 0)."""
     images, labels = out / "yolo" / "images", out / "yolo" / "labels"
     images.mkdir(parents=True, exist_ok=True)
     labels.mkdir(parents=True, exist_ok=True)
@@ -322,7 +324,7 @@ def _write_frames(cfg: SynthConfig, shot: SimulatedShot, filming: Filming, out: 
                 frames_file.write(_dump(frame_record(i, float(times[i]), exposure[mid], rendered)) + "\n")
                 if video:
                     video.write(rendered.image)
-                if i % cfg.yolo_every == 0:
+                if cfg.yolo_every and i % cfg.yolo_every == 0:
                     name = f"shot_{shot.index:03d}_f{i:05d}"
                     cv2.imwrite(str(images / f"{name}.jpg"), rendered.image, quality)
                     (labels / f"{name}.txt").write_text(

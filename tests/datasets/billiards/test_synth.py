@@ -204,6 +204,21 @@ def test_the_command_writes_every_file_for_every_game(game, tmp_path):
         assert {p for p, v in frames[-1]["pins"].items() if v["down"]} == downs
 
 
+def test_yolo_every_0_writes_no_images_and_the_same_clip(tmp_path):
+    args = ["synth", "billiards", "--game", "snooker", "--seed", "3", "--fps", "30", "--size", "320x180"]
+    for name, every in (("none", "0"), ("some", "5")):
+        result = CliRunner().invoke(
+            app, [*args, "--blur", "1", "--yolo-every", every, "--out", str(tmp_path / name)]
+        )
+        assert result.exit_code == 0, result.output
+    assert not list((tmp_path / "none" / "shot_000" / "yolo" / "images").iterdir())
+    assert list((tmp_path / "some" / "shot_000" / "yolo" / "images").iterdir())
+    for name in ("truth.jsonl", "frames.jsonl"):
+        assert (tmp_path / "none" / "shot_000" / name).read_bytes() == (
+            tmp_path / "some" / "shot_000" / name
+        ).read_bytes()
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
@@ -211,6 +226,7 @@ def test_the_command_writes_every_file_for_every_game(game, tmp_path):
         (["--game", "snooker", "--size", "big"], "--size must look like"),
         (["--game", "snooker", "--shots", "0"], "shots must be at least 1"),
         (["--game", "snooker", "--blur", "2"], "blur_samples must be odd"),
+        (["--game", "snooker", "--yolo-every", "-1"], "yolo_every must be 0 (no YOLO images) or more"),
         (["--game", "snooker", "--intent", "jump"], "unknown intents ['jump']; choose from break, pot"),
     ],
 )
