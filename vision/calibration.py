@@ -182,6 +182,13 @@ def _table_size(
     sides = [float(np.linalg.norm(found.quad_px[(k + 1) % 4] - found.quad_px[k])) for k in range(4)]
     length_px = max(sides[0] + sides[2], sides[1] + sides[3]) / 2  # the long sides, in the image
     choice = geo.choose_size(table, geo.ball_diameter_share(top, found.cloth, length_px))
+    own = table.table_size(table.size) if table.sizes and table.size else None
+    if own is not None and choice.measured and geo.too_close_to_tell(own, choice.size):
+        why = (
+            f"the balls measure the table as {choice.size.title}, too near the game's {own.title} to tell "
+            f"apart by the balls: the {own.title} table is taken (give --table if it is another size)"
+        )
+        return table, [Reason(Doubt.SIZE_TOO_CLOSE, why)]
     sized = table.resized(choice.size.name) if table.sizes else table
     if not choice.measured:
         why = f"no balls big enough in the frame to measure: the game's {choice.size.title} table is taken"

@@ -269,6 +269,12 @@ def choose_size(table: TableModel, ball_share: float | None) -> SizeChoice:
     return SizeChoice(best, True, misfit(best), per_length)
 
 
+def too_close_to_tell(a: TableSize, b: TableSize) -> bool:
+    """Two sizes whose lengths differ by less than a ball is measured to (SIZE_PRIOR): the balls cannot
+    tell them apart (snooker's 10 ft and 12 ft, pool's 8 ft and 9 ft)."""
+    return a.name != b.name and abs(math.log(a.length_mm / b.length_mm)) < SIZE_PRIOR
+
+
 def middle_pockets(image: np.ndarray, corners: dict[str, np.ndarray], aspect: float) -> float | None:
     """Where the middle pockets are along the table, as a share of its length from the bottom, read in a
     top view of the bands just outside both long cushions: a pocket is a place where such a band is unlike

@@ -19,6 +19,7 @@ from vision.table_geometry import (
     name_corners,
     oblique,
     plane_view,
+    too_close_to_tell,
     top_view,
     turned,
 )
@@ -124,6 +125,16 @@ def test_a_size_close_to_the_game_s_own_is_not_taken_from_the_balls() -> None:
     table = billiards("snooker").table
     assert choose_size(table, 1 / 57.0).size.name == "12ft"
     assert choose_size(billiards("straight-pool").table, 1 / 34.7).size.name == "7ft"
+
+
+def test_sizes_the_balls_cannot_tell_apart() -> None:
+    """Calibration takes the game's own size, unsure, when the balls say one of these (vision.calibration)."""
+    snooker, pool = billiards("snooker").table, billiards("straight-pool").table
+    assert too_close_to_tell(snooker.table_size("12ft"), snooker.table_size("10ft"))
+    assert too_close_to_tell(pool.table_size("9ft"), pool.table_size("8ft"))
+    assert not too_close_to_tell(snooker.table_size("12ft"), snooker.table_size("6ft"))
+    assert not too_close_to_tell(pool.table_size("9ft"), pool.table_size("7ft"))
+    assert not too_close_to_tell(snooker.table_size("12ft"), snooker.table_size("12ft"))
 
 
 @pytest.mark.parametrize("game", ["snooker", "five-pins"])
