@@ -222,20 +222,20 @@ def corners_of(sides: list[SideFit]) -> np.ndarray:
 
 
 def _profiles(
-    gray: np.ndarray,
+    image: np.ndarray,
     side: SideFit,
     ends: tuple[np.ndarray, np.ndarray],
     offsets: np.ndarray,
     clear: float = CORNER_CLEAR,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Brightness profiles (PROFILES x len(offsets)) inward across a side, ``clear`` of its ends, their
-    start points and every sample's place (PROFILES x len(offsets) x 2)."""
+    """Profiles (PROFILES x len(offsets), and x 3 of a colour image) of ``image`` inward across a side,
+    ``clear`` of its ends, their start points and every sample's place (PROFILES x len(offsets) x 2)."""
     a, b = ends
     ts = np.linspace(clear, 1 - clear, PROFILES)
     base = a[None] + ts[:, None] * (b - a)[None]
     xy = base[:, None, :] + offsets[None, :, None] * side.inward[None, None, :]
     prof = cv2.remap(
-        gray,
+        image,
         xy[..., 0].astype(np.float32),
         xy[..., 1].astype(np.float32),
         cv2.INTER_LINEAR,
@@ -306,17 +306,7 @@ def past_the_face(
     ``ends`` the side's corners."""
     diag = float(np.hypot(*image.shape[:2]))
     offsets = -np.arange(-1.0, FACE_BAND * diag + FACE_TOP + 1.0, NOSE_STEP_PX)  # outward: against inward
-    a, b = ends
-    ts = np.linspace(CORNER_CLEAR, 1 - CORNER_CLEAR, PROFILES)
-    base = a[None] + ts[:, None] * (b - a)[None]
-    xy = base[:, None, :] + offsets[None, :, None] * side.inward[None, None, :]
-    bgr = cv2.remap(
-        image,
-        xy[..., 0].astype(np.float32),
-        xy[..., 1].astype(np.float32),
-        cv2.INTER_LINEAR,
-        borderMode=cv2.BORDER_REPLICATE,
-    )
+    bgr, base, _ = _profiles(image, side, (ends[0], ends[1]), offsets)
     dist, ratio = cloth.distance(cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB))
     dark = ratio < FACE_DARK
     top = (dist < FACE_CHROMA * MAX_MAHALANOBIS) & (ratio >= FACE_LIGHT) & (ratio < L_RATIO[1])
