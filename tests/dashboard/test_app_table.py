@@ -11,41 +11,18 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-import pytest
-from streamlit.testing.v1 import AppTest
-
 from arbiter import contract as c
 from dashboard import session as s
 from dashboard.session import run as session_run
 from pipeline.billiards import RunOptions, RunResult
+from tests.dashboard import apptest
 
-APP = Path(__file__).resolve().parents[2] / "dashboard" / "app.py"
-SCRIPT_TIMEOUT_S = 60
 SAMPLE_CORNERS = {"bl": "86, 74", "br": "86, 628", "tl": "1219, 82", "tr": "1204, 649"}
 NOTICES = (
     {"t": 0.0, "kind": "unsure", "text": "the calibration is UNSURE: a cushion is hidden by a score bar"},
     {"t": 2.1, "kind": "cut", "text": "camera cut at 2.10 s: events paused until the table is found again"},
     {"t": 3.4, "kind": "resumed", "text": "table found again at 3.40 s: events resumed"},
 )
-
-
-@pytest.fixture
-def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    path = tmp_path / "arbiter.db"
-    monkeypatch.setenv("ARBITER_DB", str(path))
-    monkeypatch.delenv("ARBITER_MATCH", raising=False)
-    return path
-
-
-def _app() -> AppTest:
-    at = AppTest.from_file(str(APP), default_timeout=SCRIPT_TIMEOUT_S)
-    at.run()
-    assert not at.exception, at.exception
-    return at
-
-
-def _html(at: AppTest) -> str:
-    return "\n".join(h.value for h in at.get("html"))
 
 
 def _run_folder(tmp_path: Path, notices: tuple[dict[str, Any], ...]) -> Path:
@@ -67,11 +44,11 @@ def _opened(db: Path, folder: Path) -> int:
 
 def test_an_unsure_calibration_is_a_warning_and_cuts_stand_on_the_timeline(db, tmp_path, monkeypatch):
     monkeypatch.setenv("ARBITER_MATCH", str(_opened(db, _run_folder(tmp_path, NOTICES))))
-    at = _app()
+    at = apptest.app()
     (warning,) = [w.value for w in at.warning if "UNSURE" in w.value]
     assert "before trusting any call" in warning and "a cushion is hidden by a score bar" in warning
     assert any("2.10 s: camera cut" in i.value and "3.40 s: table found again" in i.value for i in at.info)
-    html = _html(at)
+    html = apptest.html(at)
     assert '<tr class="notice cut">' in html and '<tr class="notice resumed">' in html
     # The cut stands between the lines before and after it in time.
     timeline = html[html.rindex('<table class="arbiter-timeline">') :]
@@ -86,9 +63,9 @@ def test_an_unsure_calibration_is_a_warning_and_cuts_stand_on_the_timeline(db, t
 def test_a_sure_run_says_nothing_loud(db, tmp_path, monkeypatch):
     sure = ({"t": 0.0, "kind": "calibration", "text": "table found at 0.00 s: Snooker, 12 ft (12ft); sure"},)
     monkeypatch.setenv("ARBITER_MATCH", str(_opened(db, _run_folder(tmp_path, sure))))
-    at = _app()
+    at = apptest.app()
     assert not [w for w in at.warning if "UNSURE" in w.value]
-    assert '<tr class="notice calibration">' in _html(at)
+    assert '<tr class="notice calibration">' in apptest.html(at)
 
 
 def test_a_video_match_starts_on_the_table_size_chosen_and_the_corners_typed(db, monkeypatch):
@@ -101,7 +78,7 @@ def test_a_video_match_starts_on_the_table_size_chosen_and_the_corners_typed(db,
         return RunResult()
 
     monkeypatch.setattr(session_run, "referee_video", referee_video)
-    at = AppTest.from_file(str(APP), default_timeout=SCRIPT_TIMEOUT_S)
+    at = apptest.page()
     at.run()
     at.sidebar.radio(key="page").set_value("New match").run()
     at.radio(key="source_kind").set_value("sample").run()

@@ -6,7 +6,6 @@ a correction that re-referees, the exports; and the desk's session functions dir
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
@@ -14,30 +13,12 @@ from streamlit.testing.v1 import AppTest
 from arbiter import contract as c
 from dashboard import session as s
 from dashboard.team_desk import DESK_SHIFT
-
-APP = Path(__file__).resolve().parents[2] / "dashboard" / "app.py"
-SCRIPT_TIMEOUT_S = 60
-
-
-@pytest.fixture
-def db(tmp_path, monkeypatch) -> Path:
-    path = tmp_path / "arbiter.db"
-    monkeypatch.setenv("ARBITER_DB", str(path))
-    monkeypatch.delenv("ARBITER_MATCH", raising=False)
-    return path
-
-
-def _html(at: AppTest) -> str:
-    return "\n".join(h.value for h in at.get("html"))
-
-
-def _texts(at: AppTest, kind: str) -> list[str]:
-    return [e.value for e in getattr(at, kind)]
+from tests.dashboard import apptest
 
 
 def _ok(at: AppTest) -> AppTest:
     assert not at.exception, at.exception
-    assert not _texts(at, "error"), _texts(at, "error")
+    assert not apptest.texts(at, "error"), apptest.texts(at, "error")
     return at
 
 
@@ -49,7 +30,7 @@ def _press(at: AppTest, *keys: str) -> AppTest:
 
 
 def _new_match(game: str, teams: str = "Home, Away", **options: object) -> AppTest:
-    at = AppTest.from_file(str(APP), default_timeout=SCRIPT_TIMEOUT_S)
+    at = apptest.page()
     at.run()
     at.sidebar.radio(key="page").set_value("New match").run()
     at.selectbox(key="game").set_value(game).run()
@@ -62,24 +43,25 @@ def _new_match(game: str, teams: str = "Home, Away", **options: object) -> AppTe
 
 def _score(at: AppTest, team: str) -> int:
     found = re.search(
-        rf'data-team="{team}"><div class="name">{team}[^<]*</div><div class="score">(\d+)<', _html(at)
+        rf'data-team="{team}"><div class="name">{team}[^<]*</div><div class="score">(\d+)<', apptest.html(at)
     )
-    assert found, _html(at)
+    assert found, apptest.html(at)
     return int(found[1])
 
 
 def _fouls(at: AppTest, team: str) -> tuple[str, int]:
-    found = re.search(rf'data-team="{team}">.*?<span class="fouls (\w+)" data-fouls="(\d+)"', _html(at))
-    assert found, _html(at)
+    page = apptest.html(at)
+    found = re.search(rf'data-team="{team}">.*?<span class="fouls (\w+)" data-fouls="(\d+)"', page)
+    assert found, page
     return found[1], int(found[2])
 
 
 def test_a_futsal_match_is_created_with_its_options_and_opened_as_a_desk(db):
     at = _new_match("futsal", half_min=25)
     assert at.sidebar.radio(key="page").value == "Match"
-    assert any("Match 1: futsal, Home v Away" in h for h in _texts(at, "subheader"))
-    assert any("half min 25" in m for m in _texts(at, "caption"))
-    html = _html(at)
+    assert any("Match 1: futsal, Home v Away" in h for h in apptest.texts(at, "subheader"))
+    assert any("half min 25" in m for m in apptest.texts(at, "caption"))
+    html = apptest.html(at)
     assert '<div class="time">00:00.0</div>' in html and "25:00.0 left" in html
     assert "time-outs left: 1" in html
     assert {b.key for b in at.button} >= {
@@ -91,10 +73,10 @@ def test_a_futsal_match_is_created_with_its_options_and_opened_as_a_desk(db):
 def test_buttons_record_lines_refereed_at_once_with_their_law(db):
     at = _new_match("futsal")
     _press(at, "td_kickoff_Home", "td_out_Away", "td_restart_due")
-    assert any('"kind":"kick_in"' in m for m in _texts(at, "success"))
+    assert any('"kind":"kick_in"' in m for m in apptest.texts(at, "success"))
     _press(at, "td_goal_Home")
     assert _score(at, "Home") == 1 and _score(at, "Away") == 0
-    html = _html(at)
+    html = apptest.html(at)
     assert "due: kick off to Away" in html
     assert "FIFA Futsal Law 16" in html  # the kick-in, by its law
     assert "FIFA Futsal Law 11" in html  # the goal
@@ -112,11 +94,11 @@ def test_the_clock_runs_with_the_desk_time_and_stops_when_the_ball_is_out(db):
     _press(at, "td_kickoff_Home")
     at.session_state[DESK_SHIFT] = 65.0  # a minute and five seconds later
     at.run()
-    assert re.search(r'<div class="time">01:0[5-9]\.\d</div>', _html(at)), _html(at)
+    assert re.search(r'<div class="time">01:0[5-9]\.\d</div>', apptest.html(at)), apptest.html(at)
     _press(at, "td_out_Away")
     at.session_state[DESK_SHIFT] = 200.0
     at.run()
-    html = _html(at)
+    html = apptest.html(at)
     assert re.search(r'<div class="arbiter-clock stopped"><div class="time">01:0[5-9]\.\d</div>', html), html
     assert "four seconds" in html  # a kick-in is counted from the ball going out
 
@@ -131,7 +113,7 @@ def test_the_fifth_and_sixth_fouls_stand_out(db):
         assert count == n
         assert level == {5: "fifth", 6: "sixth"}.get(n, "normal")
     assert _fouls(at, "Home") == ("normal", 0)
-    assert "sixth" in _html(at) and "second penalty mark" in _html(at)
+    assert "sixth" in apptest.html(at) and "second penalty mark" in apptest.html(at)
 
 
 def test_a_send_off_timer_counts_down_and_ends_with_a_goal_conceded(db):
@@ -140,25 +122,25 @@ def test_a_send_off_timer_counts_down_and_ends_with_a_goal_conceded(db):
     at.selectbox(key="td_foul_card").set_value("red").run()
     at.number_input(key="td_foul_player").set_value(4).run()
     _press(at, "td_foul_Away", "td_restart_due")
-    html = _html(at)
+    html = apptest.html(at)
     assert re.search(r'<div class="sendoff">Away:4 off, team short: 0[12]:[0-5]\d\.\d</div>', html), html
     assert "on court: 4" in html
     at.session_state[DESK_SHIFT] = 30.0  # half a minute of play
     at.run()
-    assert re.search(r"Away:4 off, team short: 01:[23]\d\.\d", _html(at)), _html(at)
+    assert re.search(r"Away:4 off, team short: 01:[23]\d\.\d", apptest.html(at)), apptest.html(at)
     _press(at, "td_goal_Home")  # Home, with more players, scores: Away may be whole again
-    html = _html(at)
+    html = apptest.html(at)
     assert 'class="sendoff"' not in html and "on court: 4" not in html
 
 
 def test_a_refused_time_out_shows_the_engines_reason_and_keeps_every_line(db):
     at = _new_match("futsal")
     _press(at, "td_kickoff_Home", "td_out_Away", "td_timeout_Home")
-    assert "time-outs left: 0" in _html(at) and "time-out:" in _html(at)
+    assert "time-outs left: 0" in apptest.html(at) and "time-out:" in apptest.html(at)
     at.button(key="td_timeout_Home").click().run()
     assert not at.exception
     assert any(
-        "timeout refused" in m and "has had its time-out this half" in m for m in _texts(at, "warning")
+        "timeout refused" in m and "has had its time-out this half" in m for m in apptest.texts(at, "warning")
     )
     desk = s.Desk(db)
     try:
@@ -171,7 +153,7 @@ def test_a_line_the_rules_cannot_use_is_not_recorded_and_says_why(db):
     at = _new_match("futsal")
     _press(at, "td_kickoff_Home")
     at.button(key="td_whistle_period_end").click().run()  # twenty minutes early
-    assert any("not recorded: the rules refuse it" in m for m in _texts(at, "error"))
+    assert any("not recorded: the rules refuse it" in m for m in apptest.texts(at, "error"))
     desk = s.Desk(db)
     try:
         assert [r.type for r in desk.record.rows(1) if r.type != "decision"] == ["kickoff"]
@@ -260,25 +242,27 @@ def test_ball_ready_starts_the_four_seconds_and_a_typed_line_goes_through_the_sa
     _press(at, "td_kickoff_Home")
     at.number_input(key="td_foul_y").set_value(30.0).run()
     _press(at, "td_foul_Away")
-    assert "four seconds" not in _html(at)  # a free kick is counted from the ball ready only
+    assert "four seconds" not in apptest.html(at)  # a free kick is counted from the ball ready only
     _press(at, "td_ready")
     at.session_state[DESK_SHIFT] = 5.0
     at.run()
-    assert re.search(r'four seconds: <span class="count late">[5-9]\.\d</span>', _html(at)), _html(at)
+    page = apptest.html(at)
+    assert re.search(r'four seconds: <span class="count late">[5-9]\.\d</span>', page), page
     _press(at, "td_restart_due")
-    assert any('"ready_t"' in m for m in _texts(at, "success"))  # the press is on the line
-    assert "due: free kick indirect to Away" in _html(at)  # more than four seconds: the other team's kick
-    assert "FIFA Futsal Law 13" in _html(at)
+    assert any('"ready_t"' in m for m in apptest.texts(at, "success"))  # the press is on the line
+    # more than four seconds: the other team's kick
+    assert "due: free kick indirect to Away" in apptest.html(at)
+    assert "FIFA Futsal Law 13" in apptest.html(at)
     _press(at, "td_restart_due")
     line = at.text_area[0]
     line.set_value('{"type":"ball_out","t":60,"line":"ceiling","xy_m":[5.0,12.0],"last":"Home"}')
     at.button(key="FormSubmitter:td_json_1-Record the line").click().run()
     _ok(at)
-    assert "due: kick in to Away" in _html(at)
+    assert "due: kick in to Away" in apptest.html(at)
     line = at.text_area[0]
     line.set_value('{"type":"timeout","t":1.0,"team":"Home"}')  # before the last line
     at.button(key="FormSubmitter:td_json_1-Record the line").click().run()
-    assert any("the rules refuse it: time goes backwards" in m for m in _texts(at, "error"))
+    assert any("the rules refuse it: time goes backwards" in m for m in apptest.texts(at, "error"))
 
 
 def test_a_rugby_yellow_card_is_two_minutes_short_and_no_fouls_are_counted(db):
@@ -287,7 +271,7 @@ def test_a_rugby_yellow_card_is_two_minutes_short_and_no_fouls_are_counted(db):
     at.selectbox(key="td_foul_card").set_value("yellow").run()
     at.number_input(key="td_foul_player").set_value(7).run()
     _press(at, "td_foul_Blues")
-    html = _html(at)
+    html = apptest.html(at)
     assert re.search(r'<div class="sendoff">Blues:7 off, team short: 0[12]:[0-5]\d\.\d</div>', html), html
     assert 'class="fouls' not in html  # mini-rugby accumulates no fouls
 
