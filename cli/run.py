@@ -197,10 +197,11 @@ def _run_billiards(src: FrameSource, options: RunOptions, out: Path, rec: _Recor
         f"{len(result.events)} events in {out / 'events.jsonl'}"
     )
     if result.paused_frames:
-        cuts = sum(1 for n in result.notices if n.kind == "cut")
+        watch = [n.kind for n in result.notices if n.kind in ("cut", "resumed")]
+        end = "; the table was not found again after the last cut" if watch and watch[-1] == "cut" else ""
         typer.echo(
-            f"{cuts} camera cut(s): {result.paused_frames} frames not refereed while the table was found "
-            f"again (times in {out / 'notices.jsonl'})"
+            f"{watch.count('cut')} camera cut(s): {result.paused_frames} frames not refereed while the "
+            f"table was found again{end} (times in {out / 'notices.jsonl'})"
         )
     if result.calibration is not None and not result.calibration.sure:
         typer.secho("the calibration was UNSURE: check annotated.mp4 (see the warning above)", fg="yellow")

@@ -34,7 +34,7 @@ from vision.sources import FrameSource
 from vision.types import Detections, Frame
 
 from .annotate import Annotator
-from .table_watch import Notice, TableChoice, TableWatch, find_table, notice
+from .table_watch import Notice, TableChoice, TableWatch, find_table, frame_size, notice
 
 
 @dataclass(frozen=True)
@@ -269,10 +269,18 @@ class _Run:
         """Whether the watch has the run paused at this frame. At a cut what the stages held back is written
         and the stages are dropped; when the table is found again, fresh stages are built on it."""
         if self.watch is None:
+            if frame_size(frame.image) != tuple(self.calib.image_size):
+                (w, h), (cw, ch) = frame_size(frame.image), self.calib.image_size
+                raise ValueError(
+                    f"frame {frame.index} is {w}x{h} px, the calibration {cw}x{ch}: another camera; "
+                    "run with cuts watched (RunOptions.watch_cuts, the default) to find the table "
+                    "again at the new size"
+                )
             return False
-        was = self.watch.paused_at is not None
         paused = self.watch.update(frame)
-        if paused and not was and self.stages is not None:
+        # A cut: paused, or the table found again at once on the cut's own frame (a new calibration all
+        # the same, so the stages built on the old one go).
+        if (paused or self.watch.resumed is not None) and self.stages is not None:
             self._emit(self.stages.events.interrupt())
             self.options = replace(self.options, shot_open=self.stages.events.in_shot)
             self.stages, self.views = None, []

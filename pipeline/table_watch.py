@@ -219,6 +219,9 @@ class TableWatch:
         self.paused_at: float | None = None
         self._next_try = -math.inf
         self._frames = 0
+        self._shape: tuple[int, ...] = _shape(
+            calib
+        )  # the last frame's (height, width): the calibration's at first
         self.resumed: TableCalibration | None = None
 
     def update(self, frame: Frame) -> bool:
@@ -226,11 +229,16 @@ class TableWatch:
         small = _shrunk(frame.image)
         if self._frames % OVERLAY_EVERY == 1:
             self.overlay.update(small)
-        cut = self.cuts.update(small)
+        # A picture of another size is another camera (a folder of photos from several), whatever the
+        # shrunk copies say: two sizes of one aspect shrink alike.
+        was, self._shape = self._shape, frame.image.shape[:2]
+        cut = self.cuts.update(small) or was != self._shape
         if self.paused_at is None and cut and not self._fits(frame.image):
             self.paused_at, self._next_try = frame.t, frame.t
             self.cuts.set_region(None)
-            self.say(Notice(frame.t, "cut", "camera cut: events paused while the table is found again"))
+            resized = f" (the picture is {was[1]}x{was[0]} px -> {self._shape[1]}x{self._shape[0]})"
+            what = "camera cut" + (resized if was != self._shape else "")
+            self.say(Notice(frame.t, "cut", f"{what}: events paused while the table is found again"))
         if self.paused_at is None:
             return False
         if frame.t < self._next_try:
@@ -251,7 +259,10 @@ class TableWatch:
 
     def _fits(self, image: np.ndarray) -> bool:
         """Whether the frame still fits the run's calibration (``check_calibration``): the picture changed
-        at once (a cue whipped away, a player's body, a flash) but the table is where it was: no cut."""
+        at once (a cue whipped away, a player's body, a flash) but the table is where it was: no cut. A
+        frame of another size than the calibration's never fits."""
+        if frame_size(image) != tuple(self.calib.image_size):
+            return False
         try:
             check_calibration(self.calib, image)
         except CameraMovedError:
@@ -282,6 +293,11 @@ def _shrunk(image: np.ndarray) -> np.ndarray:
     if step == 1:
         return image
     return cv2.resize(image, (w // step, h // step), interpolation=cv2.INTER_NEAREST)
+
+
+def frame_size(image: np.ndarray) -> tuple[int, int]:
+    """An image's (width, height), as a calibration's ``image_size``."""
+    return (image.shape[1], image.shape[0])
 
 
 def _shape(calib: TableCalibration) -> tuple[int, int]:

@@ -97,8 +97,11 @@ class CutDetector:
     def update(self, frame: np.ndarray) -> bool:
         lab = _small_lab(frame, self.config.work_px)
         previous, self._previous = self._previous, lab
-        if previous is None or previous.shape != lab.shape:
+        if previous is None:
             return False
+        if previous.shape != lab.shape:  # a picture of another shape: another camera
+            self.last_change, self.last_persist = 1.0, 0.0
+            return True
         if self._region is None and self._full_region is not None:
             size = (lab.shape[1], lab.shape[0])
             self._region = (

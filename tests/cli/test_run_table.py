@@ -11,6 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from arbiter import contract as c
+from cli.common import SAMPLE_SHOT
 from cli.main import app
 from record.store import MatchRecord
 
@@ -42,3 +43,22 @@ def test_a_resumed_match_goes_on_with_the_table_it_was_recorded_on(tmp_path: Pat
     result = CliRunner().invoke(app, [*args, "--table", "9ft"])
     assert result.exit_code == 2
     assert "recorded on the 6ft table" in result.output and "--table 6ft" in result.output
+
+
+def test_a_photo_of_another_size_without_a_table_is_a_cut_the_run_outlives(tmp_path: Path) -> None:
+    """A folder of photos from two cameras, the second showing no table: the change of size is said as a
+    cut with both sizes, and the run ends cleanly saying the table was not found again."""
+    video = cv2.VideoCapture(str(SAMPLE_SHOT / "video.mp4"))
+    ok, first = video.read()
+    video.release()
+    assert ok
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    cv2.imwrite(str(frames / "000.png"), first)
+    cv2.imwrite(str(frames / "001.png"), np.full((360, 640, 3), 90, np.uint8))
+    args = ["run", str(frames), "--game", "snooker", "--out", str(tmp_path / "out"), "--no-annotate"]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    h, w = first.shape[:2]
+    assert f"camera cut (the picture is {w}x{h} px -> 640x360)" in result.output
+    assert "2 frames" in result.output and "the table was not found again after the last cut" in result.output

@@ -98,6 +98,28 @@ def test_a_camera_cut_makes_no_events_across_it_and_is_said(tmp_path: Path) -> N
     assert "camera cut" in notices and "events resumed" in notices
 
 
+def test_a_folder_of_photos_of_two_sizes_is_refereed_at_each_size(tmp_path: Path) -> None:
+    """Photos from two cameras (here: one scene at two sizes) in one folder: the change of size is a cut,
+    said with both sizes; the table is found again at the new size and the run goes on to the end, its
+    annotated video at the first photo's size."""
+    frames, _ = still_frames(camera(3), 0.5)
+    larger = [cv2.resize(f, (1280, 720), interpolation=cv2.INTER_CUBIC) for f in frames]
+    folder = tmp_path / "photos"
+    folder.mkdir()
+    for i, image in enumerate([*frames, *larger]):
+        cv2.imwrite(str(folder / f"{i:03d}.png"), image)
+    result = referee_video(FrameSource(folder), RunOptions(spec=SPEC), tmp_path / "out")
+    assert result.frames == 2 * len(frames)
+    cuts = [n.text for n in result.notices if n.kind == "cut"]
+    assert len(cuts) == 1 and ("960x540 px -> 1280x720" in cuts[0] or "1280x720 px -> 960x540" in cuts[0])
+    assert [n.kind for n in result.notices].count("resumed") == 1, result.notices
+    assert result.paused_frames <= 1
+    assert [e for e in result.events if not isinstance(e, c.Match)] == []
+    video = cv2.VideoCapture(str(tmp_path / "out" / "annotated.mp4"))
+    assert int(video.get(cv2.CAP_PROP_FRAME_COUNT)) == 2 * len(frames)
+    video.release()
+
+
 def with_bar(image: np.ndarray, cam: Camera) -> np.ndarray:
     """A score bar over the middle of the cushion at the image's bottom."""
     corners = cam.project(np.array([[0, 0, 0], [TABLE.width_mm, 0, 0], [0, TABLE.length_mm, 0]], float))

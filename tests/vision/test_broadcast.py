@@ -89,6 +89,16 @@ def test_a_cut_inside_the_table_region_only() -> None:
     assert detector.update(view("pt-pool-broadcast-a"))
 
 
+def test_a_picture_of_another_shape_is_a_cut() -> None:
+    """A source whose pictures change shape (a folder of photos from two cameras) has changed camera."""
+    detector = CutDetector()
+    image = view("pt-snooker-overhead-b")
+    detector.update(image)
+    assert not detector.update(image)
+    assert detector.update(cv2.resize(image[:, : W // 2], (W // 2, H)))
+    assert detector.last_persist == 0.0
+
+
 def test_the_score_bar_is_learnt_over_cuts_and_little_else() -> None:
     frames, _ = broadcast()
     overlay = StaticOverlay()
