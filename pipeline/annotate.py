@@ -42,7 +42,6 @@ class Annotator:
         self.trails: Trails = {}
         self.captions: Captions = deque(maxlen=CAPTIONS)
         self._writer: VideoWriter | None = None
-        self._size = (0, 0)  # the video's (width, height), from its first frame
 
     def caption(self, event: SeenEvent) -> None:
         """Show ``event`` in the frames that follow."""
@@ -51,7 +50,6 @@ class Annotator:
     def write(self, image: np.ndarray, views: list[TrackView], t: float) -> None:
         if self._writer is None:
             h, w = image.shape[:2]
-            self._size = (w, h)
             self._writer = VideoWriter(self.path, w, h, self.fps)
         drawn = annotate(
             image,
@@ -63,9 +61,6 @@ class Annotator:
             t,
             self.spec.table.ball_radius_mm,
         )
-        # A frame of another size (another camera of a folder of photos) is fitted to the video's.
-        if (drawn.shape[1], drawn.shape[0]) != self._size:
-            drawn = cv2.resize(drawn, self._size, interpolation=cv2.INTER_AREA)
         self._writer.write(drawn)
 
     def close(self) -> None:

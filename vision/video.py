@@ -4,16 +4,20 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 
 class VideoWriter:
-    """Frames in (BGR, uint8, all the same size), an MP4 out. Close it, or use it as a context manager."""
+    """Frames in (BGR, uint8), an MP4 out of ``width`` x ``height``: a frame of another size (a folder of
+    photos from two cameras) is scaled to it, never written as a broken picture. Close it, or use it as a
+    context manager."""
 
     def __init__(self, path: Path, width: int, height: int, fps: float, crf: int = 23):
         import imageio_ffmpeg
 
         self.path = path
+        self.size = (width, height)
         self._gen = imageio_ffmpeg.write_frames(
             str(path),
             (width, height),
@@ -28,6 +32,8 @@ class VideoWriter:
         self._gen.send(None)
 
     def write(self, image: np.ndarray) -> None:
+        if (image.shape[1], image.shape[0]) != self.size:
+            image = cv2.resize(image, self.size, interpolation=cv2.INTER_AREA)
         self._gen.send(np.ascontiguousarray(image))
 
     def close(self) -> None:
