@@ -1,5 +1,6 @@
 """What four corners say before any camera: the view's focal length and the table's shape, which end is
-the bottom, how far a pixel reaches at the far end, and the table's size from its balls."""
+the bottom, how far a pixel reaches at the far end, and the table's size from its balls (measured by
+``vision.ball_size``: tests/vision/test_ball_size.py)."""
 
 from __future__ import annotations
 
@@ -10,9 +11,7 @@ import numpy as np
 import pytest
 
 from arbiter.games import billiards
-from vision.cloth_colour import estimate, working_copy
 from vision.table_geometry import (
-    ball_diameter_share,
     choose_size,
     corner_resolution,
     marking_evidence,
@@ -99,25 +98,6 @@ def drawn_table(balls_per_length: float, baulk_from_bottom: float | None = None)
         y = round(1000 * (1 - baulk_from_bottom))
         cv2.line(view, (0, y), (499, y), (230, 230, 230), 2)
     return view
-
-
-@pytest.mark.parametrize(("per_length", "size"), [(68.0, "12ft"), (34.0, "6ft"), (30.0, "6ft")])
-def test_the_size_follows_the_balls(per_length: float, size: str) -> None:
-    view = drawn_table(per_length)
-    cloth = estimate(working_copy(view)[0])
-    assert cloth is not None
-    share = ball_diameter_share(view, cloth, length_px=2000.0)  # balls 29 px and more across in the frame
-    assert share is not None and 1 / share == pytest.approx(per_length, rel=0.1)
-    assert choose_size(billiards("snooker").table, share).size.name == size
-
-
-def test_balls_too_small_in_the_frame_are_not_measured_and_the_game_s_size_is_taken() -> None:
-    view = drawn_table(34.0)
-    cloth = estimate(working_copy(view)[0])
-    assert cloth is not None
-    assert ball_diameter_share(view, cloth, length_px=300.0) is None  # 9 px balls in the frame itself
-    choice = choose_size(billiards("straight-pool").table, None)
-    assert (choice.size.name, choice.measured) == ("9ft", False)
 
 
 def test_a_size_close_to_the_game_s_own_is_not_taken_from_the_balls() -> None:
