@@ -32,11 +32,15 @@ MARKING_BAND = (0.1, 0.9)  # share of the width the row profile is read over (cl
 MARKING_SMOOTH = 0.006  # share of the length: the row profile's high-pass scale
 MARKING_SURE = 4.0  # evidence (noise units) that settles the bottom end
 OBLIQUE = 0.15  # opposite sides' image lengths differing by more: too oblique to measure balls in a top view
-# The balls must be this far (log) off the game's own size to choose another. A ball 20 px across or more
-# is measured to about +-10 % on photos and other renderers' views, but up to 19 % large in Arbiter's own
-# renders (soft shadows): enough to tell 7 ft pool from 9 ft (1.28) or a 6 ft snooker table from 12 ft
-# (2.0), not 10 ft from 12 ft (1.2): a size that close must be given (``--table``).
-SIZE_PRIOR = math.log(1.25)
+# How far (log) the balls may read off the game's own size and it still be taken: what a ball is measured
+# to (``vision.ball_size``: within 4.3 % on 37 of Arbiter's renders of 12, 10, 9, 6 ft snooker and 9, 8,
+# 7 ft pool; 1-3 % on pooltool's overhead views; on the real photos 0.90-1.01 of their hand-labelled
+# radii, themselves good to a few %). Further off, the nearest size is taken.
+SIZE_PRIOR = math.log(1.1)
+# Sizes nearer each other than this (log) are not told apart by the balls (``too_close_to_tell``): twice
+# what a ball is measured to on real photos, with room. Snooker's 10 ft and 12 ft (1.2) and pool's 8 ft
+# and 9 ft (1.09) stay too close: the renders alone would allow 10 ft from 12 ft, three real photos do not.
+TELL_APART = math.log(1.25)
 SIZE_MISFIT = math.log(1.15)  # log-distance above which no catalogue size fits the balls measured
 # Middle pockets: looked for in bands this wide (share of the length) outside the long cushions, within
 # POCKET_SEARCH of the middle; a pocket stands POCKET_EVIDENCE noise units out of its band, is at most
@@ -208,7 +212,8 @@ def choose_size(table: TableModel, ball_share: float | None) -> SizeChoice:
     """The size of ``table``'s catalogue the balls measured say (the length in ball diameters: every size
     is about 2:1, so the aspect cannot tell them apart; the balls can, a 12 ft snooker table being 68 of
     them long and a 6 ft one 34): the game's own size unless the balls are off it by more than SIZE_PRIOR,
-    then the nearest. Without balls, the game's own size."""
+    then the nearest (a size too close to the game's own to tell apart, ``too_close_to_tell``, is the
+    caller's to doubt). Without balls, the game's own size."""
     own = table.table_size(table.size) if table.sizes and table.size else None
     if own is None:
         own = TableSize(table.size, table.size, table.length_mm, table.width_mm, "the game's table")
@@ -224,9 +229,9 @@ def choose_size(table: TableModel, ball_share: float | None) -> SizeChoice:
 
 
 def too_close_to_tell(a: TableSize, b: TableSize) -> bool:
-    """Two sizes whose lengths differ by less than a ball is measured to (SIZE_PRIOR): the balls cannot
-    tell them apart (snooker's 10 ft and 12 ft, pool's 8 ft and 9 ft)."""
-    return a.name != b.name and abs(math.log(a.length_mm / b.length_mm)) < SIZE_PRIOR
+    """Two sizes whose lengths differ by less than TELL_APART: the balls cannot tell them apart (snooker's
+    10 ft and 12 ft, pool's 8 ft and 9 ft)."""
+    return a.name != b.name and abs(math.log(a.length_mm / b.length_mm)) < TELL_APART
 
 
 def middle_pockets(image: np.ndarray, corners: dict[str, np.ndarray], aspect: float) -> float | None:

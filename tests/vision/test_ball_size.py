@@ -91,10 +91,10 @@ def measured(image: np.ndarray, game: str) -> float | None:
     [
         ("snooker", "12ft", 0),
         ("snooker", "10ft", 1),
-        ("snooker", "9ft", 2),
+        ("snooker", "9ft", 0),
         ("snooker", "6ft", 0),
         ("straight-pool", "9ft", 1),
-        ("straight-pool", "8ft", 2),
+        ("straight-pool", "8ft", 1),
         ("straight-pool", "7ft", 0),
     ],
 )
