@@ -33,9 +33,10 @@ MARKING_SMOOTH = 0.006  # share of the length: the row profile's high-pass scale
 MARKING_SURE = 4.0  # evidence (noise units) that settles the bottom end
 OBLIQUE = 0.15  # opposite sides' image lengths differing by more: too oblique to measure balls in a top view
 # How far (log) the balls may read off the game's own size and it still be taken: what a ball is measured
-# to (``vision.ball_size``: within 4.3 % on 37 of Arbiter's renders of 12, 10, 9, 6 ft snooker and 9, 8,
-# 7 ft pool; 1-3 % on pooltool's overhead views; on the real photos 0.90-1.01 of their hand-labelled
-# radii, themselves good to a few %). Further off, the nearest size is taken.
+# to (``vision.ball_size``: -3 % to +6 % on 32 of Arbiter's renders of 12, 10, 9, 6 ft snooker and 9, 8,
+# 7 ft pool, -8 % to 0 on rendered clips' first frames, -4 % to 0 on pooltool's overhead views; on the
+# real photos 0.89-1.00 of their hand-labelled radii, themselves good to a few %). Further off, the
+# nearest size is taken.
 SIZE_PRIOR = math.log(1.1)
 # Sizes nearer each other than this (log) are not told apart by the balls (``too_close_to_tell``): twice
 # what a ball is measured to on real photos, with room. Snooker's 10 ft and 12 ft (1.2) and pool's 8 ft
