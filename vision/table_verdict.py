@@ -33,8 +33,8 @@ class Doubt(StrEnum):
     # An end not seen (cut by the frame, under a graphic) placed from the middle pockets: a pocket's middle
     # is read to ~0.5 % of the length, which the placed end's corners carry two to three times over.
     END_FROM_POCKETS = "end_from_pockets"
-    # The balls measure a catalogue size other than the game's own but too near it to tell them apart (a
-    # ball is measured to about SIZE_PRIOR): the game's own size is taken, and a wrong one would misplace
+    # The balls measure a catalogue size other than the game's own but too near it to tell them apart
+    # (``table_geometry.TELL_APART``): the game's own size is taken, and a wrong one would misplace
     # every ball and spot by the sizes' ratio.
     SIZE_TOO_CLOSE = "size_too_close"
 
