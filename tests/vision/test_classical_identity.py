@@ -180,3 +180,19 @@ def test_stripes_turned_white_side_up_are_named_by_a_thin_band_at_their_silhouet
     assert named.get((100, 250)) == "white", named
     assert named.get((250, 250)) in ("pool_4", "pool_12"), named
     assert named.get((400, 250)) in ("pool_6", "pool_14"), named
+
+
+def test_the_cloth_blurred_into_a_white_face_s_edge_is_not_its_colour() -> None:
+    """A small rendered ball (12 px) on green cloth: a stripe turned white side up, its white a warm ivory,
+    shows a few pixels of the cloth blurred into its face's edge. They gave it the cloth's hue (the synthetic
+    pool clips' 11 named 15, 14 named as the cue ball); told apart from the ball's own white, it has no hue
+    on its face, and its rim says its colour."""
+    ivory = np.array([0.85, 1.0, 1.05])  # BGR multiplier: a warm white
+    px = face(True) * ivory
+    edge = np.hypot(FACE[:, 0], FACE[:, 1]) > 0.78 * RADIUS
+    cloth = np.array([0.65, 1.43, 0.3])  # BGR / luma: a green cloth
+    px[edge] = 0.45 * px[edge] + 0.55 * cloth
+    plain = Colour.measure(px[None], CFG, np.ones(1), FACE)
+    told = Colour.measure(px[None], CFG, np.ones(1), FACE, cloth=cloth[None])
+    assert plain.has_hue[0] and 120 < np.degrees(plain.hue[0]) < 180  # the cause: the cloth's hue
+    assert not told.has_hue[0]

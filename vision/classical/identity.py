@@ -72,6 +72,10 @@ _W_PLAIN, _PLAIN, _MARKED, _MARKS_REACH = 1.0, 0.02, 0.06, 0.75
 # shadow are not its stripe.
 _RIM_FROM_CLOTH = 0.15
 _RIM_DARK = 0.5  # ... and brighter than this share of a black pixel's bound: a rim is shaded, its noise not
+# A face at least this white (a stripe turned white side up, the cue ball) takes no hue from pixels on a
+# blend of white and the cloth: at its edge the cloth blurs into it (a render's 12 px ball on green cloth
+# reads 6 % coloured pixels of the cloth's hue), and its rim then says its colour.
+_PALE_FACE = 0.5
 
 
 def _opponent(bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -259,11 +263,14 @@ class Colour:
         offsets: np.ndarray,
         marks: np.ndarray | None = None,
         room: np.ndarray | None = None,
+        cloth: np.ndarray | None = None,
     ) -> Colour:
         """``px`` (N, K, 3): each ball's pixels divided by the cloth luma next to it, at ``offsets`` (K, 2)
         from its centre; ``coherence`` (N,) its outline's; ``marks`` (N,) its print where already read
         (the same pixels through a white balance: print is a share of the ball's own brightness); ``room``
-        (N, K) each pixel's ``headroom``, the weight of its hue (None: all count)."""
+        (N, K) each pixel's ``headroom``, the weight of its hue (None: all count); ``cloth`` (N, 3) the
+        cloth's colour beside each, relative to its luma, whose blends with white on a mostly white face
+        are not its colour (None: not told apart)."""
         p0, p1, p2 = px[..., 0], px[..., 1], px[..., 2]
         luma = LUMA[0] * p0 + LUMA[1] * p1 + LUMA[2] * p2
         ordered = np.sort(luma, axis=1)
@@ -281,6 +288,9 @@ class Colour:
         shares = counts / np.maximum(counts.sum(axis=1), 1)[:, None]
         # Hue from the more saturated half of the coloured pixels: the pure body or band, not its fringes.
         strong = coloured & (chroma >= _row_quantile(chroma, coloured, 0.5)[:, None])
+        pale = np.nonzero(shares[:, 1] >= _PALE_FACE)[0]
+        if cloth is not None and len(pale):  # a white face's few coloured pixels: the cloth blurred in?
+            strong[pale] &= off_cloth(px[pale], cloth[pale], white_point(px[pale]))
         w = strong.astype(np.float32)
         if room is not None:  # below the tone curve's shoulder where a pixel's worth of them is
             below = w * room
@@ -293,6 +303,32 @@ class Colour:
         return cls(shares, hue, strength, light, has_hue, glint, coherence, marks, np.zeros(len(px), bool))
 
 
+def off_cloth(px: np.ndarray, cloth: np.ndarray, white: np.ndarray | None = None) -> np.ndarray:
+    """Which pixels (N, K, 3) lie off every blend of the ball's white and the cloth's colour (N, 3), both
+    relative to the cloth luma: a ball's white, its shading and the cloth blurred into it lie on the
+    segment from its white (``white``: N, 2 opponent units, its white pixels' tint under this light;
+    None: grey) to the cloth's colour, a ball's own colour off it."""
+    a, b = _opponent(px)
+    ca, cb = _opponent(cloth)
+    wa, wb = (np.zeros_like(ca), np.zeros_like(cb)) if white is None else (white[:, 0], white[:, 1])
+    da, db = (ca - wa)[:, None], (cb - wb)[:, None]
+    pa, pb = a - wa[:, None], b - wb[:, None]
+    t = np.clip((pa * da + pb * db) / np.maximum(da * da + db * db, EPS), 0.0, 1.0)
+    return np.asarray(np.hypot(pa - t * da, pb - t * db) >= _RIM_FROM_CLOTH)
+
+
+def white_point(px: np.ndarray) -> np.ndarray:
+    """The tint (N, 2 opponent units) of each ball's brighter pixels (``px``: N, K, 3 relative to the cloth
+    luma): on a mostly white face, its white under this light. A white under a warm lamp, or a render's
+    ivory white, is not grey, and a light that changes across the table tints it past what the white
+    balance of another ball undoes."""
+    luma = px @ LUMA
+    w = (luma >= luma.mean(axis=1, keepdims=True)).astype(np.float32)
+    n = np.maximum(w.sum(axis=1), 1.0)
+    a, b = _opponent(px)
+    return np.stack([(a * w).sum(axis=1) / n, (b * w).sum(axis=1) / n], axis=1)
+
+
 def with_rim(
     colour: Colour,
     rows: np.ndarray,
@@ -300,6 +336,7 @@ def with_rim(
     cloth: np.ndarray,
     cfg: ClassicalConfig,
     clear: np.ndarray | None = None,
+    white: np.ndarray | None = None,
 ) -> Colour:
     """``colour`` with the hue and strength of each ball's rim where its face shows too little colour to
     have a hue: ``rows`` (M,) the balls whose rims are given, ``rim`` (M, R, 3) their rims' pixels and
@@ -310,13 +347,8 @@ def with_rim(
     chroma = top - rim.min(axis=2)
     sat = chroma / np.maximum(top, EPS)
     a, b = _opponent(rim)
-    ca, cb = _opponent(cloth)
-    # A blend of the ball's white, its shading and the cloth lies on the segment from grey to the cloth's
-    # colour: a stripe's colour lies off it.
-    c2 = np.maximum(ca * ca + cb * cb, EPS)[:, None]
-    t = np.clip((a * ca[:, None] + b * cb[:, None]) / c2, 0.0, 1.0)
-    off_cloth = np.hypot(a - t * ca[:, None], b - t * cb[:, None]) >= _RIM_FROM_CLOTH
-    stripe = (sat >= cfg.white_saturation) & (rim @ LUMA >= _RIM_DARK * cfg.dark) & off_cloth
+    stripe = (sat >= cfg.white_saturation) & (rim @ LUMA >= _RIM_DARK * cfg.dark)
+    stripe &= off_cloth(rim, cloth, white)
     if clear is not None:
         stripe &= clear
     ok = ~colour.has_hue[rows] & (stripe.sum(axis=1) >= _MIN_PIXELS)
@@ -415,14 +447,13 @@ def _measured(
     offsets = scene.pyramid.colour_offsets
     raw = _raw_pixels(scene, xy, offsets)
     px = _relative(scene, xy, raw, gains)
-    face = Colour.measure(px, config, coherence, offsets, marks, headroom(raw))
+    cloth = _relative(scene, xy, scene.cloth_at(xy)[:, None, :], gains)[:, 0, :]  # through the same balance
+    face = Colour.measure(px, config, coherence, offsets, marks, headroom(raw), cloth)
     pale = np.nonzero(~face.has_hue)[0]
     if not len(pale):
         return face
     rim, clear = _rim_pixels(scene, xy, pale, gains)
-    cloth = scene.cloth_at(xy[pale])
-    seen = cloth if gains is None else cloth * gains  # the cloth through the same balance as the rim
-    return with_rim(face, pale, rim, seen / np.maximum(cloth @ LUMA, 1.0)[:, None], config, clear)
+    return with_rim(face, pale, rim, cloth[pale], config, clear, white_point(px[pale]))
 
 
 def headroom(raw: np.ndarray) -> np.ndarray:
@@ -452,9 +483,12 @@ def _rim_pixels(
     xs = bound(at[..., 0].astype(np.int64), 0, w - 1)
     ys = bound(at[..., 1].astype(np.int64), 0, h - 1)
     rim = _relative(scene, xy[rows], level[ys, xs].astype(np.float32), gains)
-    d = np.linalg.norm(at[:, :, None, :] - centres[None, None, :, :], axis=3)  # (M, R, N)
-    d[np.arange(len(rows)), :, rows] = np.inf
-    clear = d.min(axis=2) > RIM_REACH * pyr.radius / 2**pyr.rim_level
+    reach = RIM_REACH * pyr.radius / 2**pyr.rim_level
+    gap = np.hypot(*(centres[rows][:, None, :] - centres[None, :, :]).transpose(2, 0, 1))  # (M, N)
+    clear = np.ones(at.shape[:2], bool)
+    for i, j in zip(*np.nonzero((gap > 0.0) & (gap < 2.0 * reach + 1.0)), strict=True):  # a few pairs
+        off = at[i] - centres[j]
+        clear[i] &= off[:, 0] * off[:, 0] + off[:, 1] * off[:, 1] > reach * reach
     return rim, clear
 
 
