@@ -76,6 +76,7 @@ _RIM_DARK = 0.5  # ... and brighter than this share of a black pixel's bound: a 
 # blend of white and the cloth: at its edge the cloth blurs into it (a render's 12 px ball on green cloth
 # reads 6 % coloured pixels of the cloth's hue), and its rim then says its colour.
 _PALE_FACE = 0.5
+_BLURRED_IN = 0.15  # ... when this few of its pixels are coloured: more is a band, even in the cloth's hue
 
 
 def _opponent(bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -288,7 +289,7 @@ class Colour:
         shares = counts / np.maximum(counts.sum(axis=1), 1)[:, None]
         # Hue from the more saturated half of the coloured pixels: the pure body or band, not its fringes.
         strong = coloured & (chroma >= _row_quantile(chroma, coloured, 0.5)[:, None])
-        pale = np.nonzero(shares[:, 1] >= _PALE_FACE)[0]
+        pale = np.nonzero((shares[:, 1] >= _PALE_FACE) & (shares[:, 2] < _BLURRED_IN))[0]
         if cloth is not None and len(pale):  # a white face's few coloured pixels: the cloth blurred in?
             strong[pale] &= off_cloth(px[pale], cloth[pale], white_point(px[pale]))
         w = strong.astype(np.float32)
