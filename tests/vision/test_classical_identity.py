@@ -1,13 +1,17 @@
 """Naming a ball from its pixels: the print on a face tells the cue ball from a stripe turned white side up,
-and such a stripe's colour is read from its rim, never from the cloth's reflection there."""
+and such a stripe's colour is read from its rim (a level finer, clear of touching balls), never from the
+cloth's reflection there; a bright ball's hue is read below the camera's tone curve's shoulder."""
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
+import pytest
 
+from arbiter.balls import APPEARANCE_CLASSES
 from arbiter.games import billiards
-from vision.classical import ClassicalConfig
-from vision.classical.identity import BallSet, Colour, markings, with_rim
+from vision.classical import ClassicalConfig, ClassicalDetector
+from vision.classical.identity import BallSet, Colour, headroom, markings, with_rim
 from vision.classical.kernels import LUMA, disk_offsets, ring_offsets
 
 RADIUS = 12.0
@@ -78,3 +82,117 @@ def test_a_white_rim_blurred_with_the_cloth_says_nothing() -> None:
     blend = 0.5 * green_cloth[0] + 0.5 * np.array([1.6, 1.6, 1.6])
     seen = with_rim(colour, np.arange(1), np.tile(blend, (1, len(RIM), 1)), green_cloth, CFG)
     assert not seen.rim.any()
+
+
+def test_a_rim_s_colour_beside_a_touching_ball_is_not_its_band() -> None:
+    """The crescent of colour lies where another ball touches (``clear`` False there): it is that ball's
+    colour, blurred over the silhouette, and says nothing of this one."""
+    colour = colour_of(np.stack([face(True)]))
+    grey = np.array([[1.0, 1.0, 1.0]])
+    red = np.stack([rim((1.0, 0.2, 0.2), 0.3)])
+    beside = ~np.all(red[0] == red[0, 0], axis=1) | (np.arctan2(RIM[:, 1], RIM[:, 0]) < -np.pi + 0.7 * np.pi)
+    seen = with_rim(colour, np.arange(1), red, grey, CFG, ~beside[None, :])
+    assert not seen.rim.any()
+    assert with_rim(colour, np.arange(1), red, grey, CFG).rim.all()  # the same rim, nothing beside it
+
+
+# ------------------------------------------------------------------------------ the tone curve's shoulder
+def shouldered(bgr: tuple[float, float, float], exposure: float) -> np.ndarray:
+    """A ball's face (K, 3 raw BGR) through a camera that exposes it ``exposure`` times brighter and rolls
+    its channels off towards full scale (a soft knee at 180), lit from one side: shaded from 0.3 to 1.1."""
+    x = FACE[:, 0] / RADIUS
+    shade = 0.7 + 0.4 * x
+    v = np.array(bgr, np.float64)[None, :] * exposure * shade[:, None]
+    knee = 180.0
+    return np.where(v < knee, v, knee + 75.0 * np.tanh((v - knee) / 75.0))
+
+
+def hue_distance(colour: Colour, balls: BallSet, cls: str) -> float:
+    row = int(np.nonzero(balls.cls == APPEARANCE_CLASSES.index(cls))[0][0])
+    return float(np.abs(np.angle(np.exp(1j * (colour.hue[0] - balls.hue[row])))))
+
+
+def test_a_bright_orange_is_read_below_the_shoulder_and_is_nearer_orange_than_yellow() -> None:
+    """An orange ball exposed bright: its red channel flattens near full scale while green still rises,
+    so over the whole face it reads nearer the catalogue's yellow (the grey overhead table's 5 named 1);
+    weighted by headroom it reads orange."""
+    balls = BallSet.for_game(billiards("straight-pool"))
+    raw = shouldered((20.0, 110.0, 240.0), 2.4)[None]
+    px = raw / 110.0  # relative to a grey cloth of luma 110
+    whole = Colour.measure(px, CFG, np.ones(1), FACE)
+    below = Colour.measure(px, CFG, np.ones(1), FACE, room=headroom(raw))
+    assert hue_distance(whole, balls, "pool_1") < hue_distance(whole, balls, "pool_5")  # the cause
+    assert hue_distance(below, balls, "pool_5") < hue_distance(below, balls, "pool_1")
+    assert hue_distance(below, balls, "pool_5") < hue_distance(whole, balls, "pool_5") - np.radians(4.0)
+
+
+def test_a_ball_below_the_shoulder_reads_as_before() -> None:
+    """Headroom changes nothing for a ball exposed well below full scale (every dim or dark ball)."""
+    raw = shouldered((170.0, 60.0, 20.0), 1.0)[None]  # blue
+    px = raw / 110.0
+    whole = Colour.measure(px, CFG, np.ones(1), FACE)
+    below = Colour.measure(px, CFG, np.ones(1), FACE, room=headroom(raw))
+    assert float(below.hue[0]) == pytest.approx(float(whole.hue[0]), abs=1e-6)
+    assert headroom(np.array([[255.0, 10.0, 10.0], [229.0, 0.0, 0.0]])).tolist() == [0.0, 1.0]
+
+
+# ------------------------------------------------------------ a stripe's band, thin, at the silhouette
+BALL_PX = 20  # ball radius in the image: the detector reads faces at half resolution, rims at full
+
+
+def draw_ball(image: np.ndarray, centre: tuple[int, int], rgb: tuple[int, int, int], band=None) -> None:
+    """A shaded ball with a glint; ``band`` (rgb, direction in radians, width in radii): a stripe turned
+    white side up, its band a crescent at the silhouette on the side it faces."""
+    r, (x, y) = BALL_PX, centre
+    yy, xx = np.mgrid[-r - 2 : r + 3, -r - 2 : r + 3]
+    d = np.hypot(xx, yy) / r
+    shade = np.clip(1.05 - 0.35 * d**2 + 0.07 * (-xx - yy) / r, 0.3, 1.2)[..., None]
+    face_ = np.array(rgb[::-1], np.float32) * shade
+    if band is not None:
+        colour, direction, width = band
+        turn = np.abs(np.angle(np.exp(1j * (np.arctan2(yy, xx) - direction))))
+        crescent = ((d >= 1.0 - width) & (turn < 1.2))[..., None]
+        face_ = np.where(crescent, np.array(colour[::-1], np.float32) * shade, face_)
+    face_ = np.where((np.hypot(xx + 0.35 * r, yy + 0.35 * r) < 0.15 * r)[..., None], 255.0, face_)
+    window = image[y - r - 2 : y + r + 3, x - r - 2 : x + r + 3]
+    window[:] = np.where((d <= 1.0)[..., None], np.clip(face_, 0, 255), window).astype(np.uint8)
+
+
+def test_stripes_turned_white_side_up_are_named_by_a_thin_band_at_their_silhouette() -> None:
+    """Two stripes show only a crescent of their band a tenth of a radius wide (the grey overhead table's
+    12 and 14): blurred into white and cloth at the level faces are read at, they are read a level finer,
+    and each is named by its band's colour; the plain white ball stays the cue ball."""
+    white, purple, green = (235, 235, 228), (90, 40, 140), (20, 120, 60)
+    image = np.full((400, 720, 3), (112, 110, 108), np.uint8)
+    solids = [(242, 190, 20), (200, 30, 30), (20, 120, 60), (20, 60, 170), (18, 18, 20)]
+    for k, rgb in enumerate(solids):
+        draw_ball(image, (100 + 120 * k, 100), rgb)
+    draw_ball(image, (100, 250), white)
+    draw_ball(image, (250, 250), white, (purple, 0.8, 0.1))
+    draw_ball(image, (400, 250), white, (green, -2.2, 0.1))
+    image = cv2.GaussianBlur(image, (0, 0), 1.2)
+    mask = np.zeros(image.shape[:2], np.uint8)
+    mask[20:380, 20:700] = 1
+    found = ClassicalDetector(billiards("straight-pool"), BALL_PX, mask).detect(image)
+    named = {}
+    for (x, y), cls in zip(found.xy_px, found.class_names, strict=True):
+        named[(round(x / 10) * 10, round(y / 10) * 10)] = cls
+    assert named.get((100, 250)) == "white", named
+    assert named.get((250, 250)) in ("pool_4", "pool_12"), named
+    assert named.get((400, 250)) in ("pool_6", "pool_14"), named
+
+
+def test_the_cloth_blurred_into_a_white_face_s_edge_is_not_its_colour() -> None:
+    """A small rendered ball (12 px) on green cloth: a stripe turned white side up, its white a warm ivory,
+    shows a few pixels of the cloth blurred into its face's edge. They gave it the cloth's hue (the synthetic
+    pool clips' 11 named 15, 14 named as the cue ball); told apart from the ball's own white, it has no hue
+    on its face, and its rim says its colour."""
+    ivory = np.array([0.85, 1.0, 1.05])  # BGR multiplier: a warm white
+    px = face(True) * ivory
+    edge = np.hypot(FACE[:, 0], FACE[:, 1]) > 0.8 * RADIUS  # ~11 % of the face
+    cloth = np.array([0.65, 1.43, 0.3])  # BGR / luma: a green cloth
+    px[edge] = 0.45 * px[edge] + 0.55 * cloth
+    plain = Colour.measure(px[None], CFG, np.ones(1), FACE)
+    told = Colour.measure(px[None], CFG, np.ones(1), FACE, cloth=cloth[None])
+    assert plain.has_hue[0] and 120 < np.degrees(plain.hue[0]) < 180  # the cause: the cloth's hue
+    assert not told.has_hue[0]

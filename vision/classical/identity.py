@@ -3,7 +3,9 @@
 Colour is read from the pixels inside each circle, measured against the cloth brightness next to it (both
 are lit by the same lamp): the shares of dark, white and coloured pixels (black ball, cue ball, pool
 stripes) and the hue and strength of the most saturated ones; the print on the face (a number disc:
-the cue ball has none) and, for a face that shows no colour, the rim's hue (a stripe turned white side up).
+the cue ball has none) and, for a face that shows no colour, the rim's hue (a stripe turned white side up,
+read a level finer, clear of touching balls). A hue is read below the camera's tone curve's shoulder
+(``headroom``): near full scale a bright orange reads yellow.
 Each frame's balls are then assigned to the game's classes respecting how many balls share each look
 (fifteen reds, one of each pool ball), which settles look-alikes such as pool 3 and 7 by comparison rather
 than by absolute colour.
@@ -24,9 +26,12 @@ from .balance import white_gains, whitest
 from .coherence import ring_coherence
 from .config import ClassicalConfig
 from .kernels import EPS, LUMA, bound
-from .levels import Scene
+from .levels import RIM_REACH, Scene
 
 _MIN_PIXELS = 3  # fewest coloured pixels a hue is read from
+# A pixel's hue counts fully below this raw level of its brightest channel, and not at all at full scale
+# (``headroom``): the shoulder of a camera's tone curve.
+_SHOULDER, _FULL_SCALE = 230.0, 255.0
 
 # Identity. Ball colours are compared with the cloth brightness next to them; a club cloth's luma is
 # 55-110, so prototypes assume a typical one. A ball's well-lit pixels keep ~0.8 of its colour strength
@@ -67,6 +72,11 @@ _W_PLAIN, _PLAIN, _MARKED, _MARKS_REACH = 1.0, 0.02, 0.06, 0.75
 # shadow are not its stripe.
 _RIM_FROM_CLOTH = 0.15
 _RIM_DARK = 0.5  # ... and brighter than this share of a black pixel's bound: a rim is shaded, its noise not
+# A face at least this white (a stripe turned white side up, the cue ball) takes no hue from pixels on a
+# blend of white and the cloth: at its edge the cloth blurs into it (a render's 12 px ball on green cloth
+# reads 6 % coloured pixels of the cloth's hue), and its rim then says its colour.
+_PALE_FACE = 0.5
+_BLURRED_IN = 0.15  # ... when this few of its pixels are coloured: more is a band, even in the cloth's hue
 
 
 def _opponent(bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -253,10 +263,15 @@ class Colour:
         coherence: np.ndarray,
         offsets: np.ndarray,
         marks: np.ndarray | None = None,
+        room: np.ndarray | None = None,
+        cloth: np.ndarray | None = None,
     ) -> Colour:
         """``px`` (N, K, 3): each ball's pixels divided by the cloth luma next to it, at ``offsets`` (K, 2)
         from its centre; ``coherence`` (N,) its outline's; ``marks`` (N,) its print where already read
-        (the same pixels through a white balance: print is a share of the ball's own brightness)."""
+        (the same pixels through a white balance: print is a share of the ball's own brightness); ``room``
+        (N, K) each pixel's ``headroom``, the weight of its hue (None: all count); ``cloth`` (N, 3) the
+        cloth's colour beside each, relative to its luma, whose blends with white on a mostly white face
+        are not its colour (None: not told apart)."""
         p0, p1, p2 = px[..., 0], px[..., 1], px[..., 2]
         luma = LUMA[0] * p0 + LUMA[1] * p1 + LUMA[2] * p2
         ordered = np.sort(luma, axis=1)
@@ -274,7 +289,13 @@ class Colour:
         shares = counts / np.maximum(counts.sum(axis=1), 1)[:, None]
         # Hue from the more saturated half of the coloured pixels: the pure body or band, not its fringes.
         strong = coloured & (chroma >= _row_quantile(chroma, coloured, 0.5)[:, None])
+        pale = np.nonzero((shares[:, 1] >= _PALE_FACE) & (shares[:, 2] < _BLURRED_IN))[0]
+        if cloth is not None and len(pale):  # a white face's few coloured pixels: the cloth blurred in?
+            strong[pale] &= off_cloth(px[pale], cloth[pale], white_point(px[pale]))
         w = strong.astype(np.float32)
+        if room is not None:  # below the tone curve's shoulder where a pixel's worth of them is
+            below = w * room
+            w = np.where((below.sum(axis=1) >= 1.0)[:, None], below, w)
         hue = np.arctan2(((0.5 * (p2 + p1) - p0) * w).sum(axis=1), ((p2 - p1) * w).sum(axis=1))
         strength = _row_quantile(chroma, coloured, _STRENGTH_QUANTILE)
         light = np.log(np.maximum(_row_quantile(luma, body, 0.5), 0.02))
@@ -283,8 +304,40 @@ class Colour:
         return cls(shares, hue, strength, light, has_hue, glint, coherence, marks, np.zeros(len(px), bool))
 
 
+def off_cloth(px: np.ndarray, cloth: np.ndarray, white: np.ndarray | None = None) -> np.ndarray:
+    """Which pixels (N, K, 3) lie off every blend of the ball's white and the cloth's colour (N, 3), both
+    relative to the cloth luma: a ball's white, its shading and the cloth blurred into it lie on the
+    segment from its white (``white``: N, 2 opponent units, its white pixels' tint under this light;
+    None: grey) to the cloth's colour, a ball's own colour off it."""
+    a, b = _opponent(px)
+    ca, cb = _opponent(cloth)
+    wa, wb = (np.zeros_like(ca), np.zeros_like(cb)) if white is None else (white[:, 0], white[:, 1])
+    da, db = (ca - wa)[:, None], (cb - wb)[:, None]
+    pa, pb = a - wa[:, None], b - wb[:, None]
+    t = np.clip((pa * da + pb * db) / np.maximum(da * da + db * db, EPS), 0.0, 1.0)
+    return np.asarray(np.hypot(pa - t * da, pb - t * db) >= _RIM_FROM_CLOTH)
+
+
+def white_point(px: np.ndarray) -> np.ndarray:
+    """The tint (N, 2 opponent units) of each ball's brighter pixels (``px``: N, K, 3 relative to the cloth
+    luma): on a mostly white face, its white under this light. A white under a warm lamp, or a render's
+    ivory white, is not grey, and a light that changes across the table tints it past what the white
+    balance of another ball undoes."""
+    luma = px @ LUMA
+    w = (luma >= luma.mean(axis=1, keepdims=True)).astype(np.float32)
+    n = np.maximum(w.sum(axis=1), 1.0)
+    a, b = _opponent(px)
+    return np.stack([(a * w).sum(axis=1) / n, (b * w).sum(axis=1) / n], axis=1)
+
+
 def with_rim(
-    colour: Colour, rows: np.ndarray, rim: np.ndarray, cloth: np.ndarray, cfg: ClassicalConfig
+    colour: Colour,
+    rows: np.ndarray,
+    rim: np.ndarray,
+    cloth: np.ndarray,
+    cfg: ClassicalConfig,
+    clear: np.ndarray | None = None,
+    white: np.ndarray | None = None,
 ) -> Colour:
     """``colour`` with the hue and strength of each ball's rim where its face shows too little colour to
     have a hue: ``rows`` (M,) the balls whose rims are given, ``rim`` (M, R, 3) their rims' pixels and
@@ -295,13 +348,10 @@ def with_rim(
     chroma = top - rim.min(axis=2)
     sat = chroma / np.maximum(top, EPS)
     a, b = _opponent(rim)
-    ca, cb = _opponent(cloth)
-    # A blend of the ball's white, its shading and the cloth lies on the segment from grey to the cloth's
-    # colour: a stripe's colour lies off it.
-    c2 = np.maximum(ca * ca + cb * cb, EPS)[:, None]
-    t = np.clip((a * ca[:, None] + b * cb[:, None]) / c2, 0.0, 1.0)
-    off_cloth = np.hypot(a - t * ca[:, None], b - t * cb[:, None]) >= _RIM_FROM_CLOTH
-    stripe = (sat >= cfg.white_saturation) & (rim @ LUMA >= _RIM_DARK * cfg.dark) & off_cloth
+    stripe = (sat >= cfg.white_saturation) & (rim @ LUMA >= _RIM_DARK * cfg.dark)
+    stripe &= off_cloth(rim, cloth, white)
+    if clear is not None:
+        stripe &= clear
     ok = ~colour.has_hue[rows] & (stripe.sum(axis=1) >= _MIN_PIXELS)
     if not ok.any():
         return colour
@@ -396,22 +446,56 @@ def _measured(
     """The colour of the balls at fine-level points ``xy`` (N, 2), their face's and, where it shows too
     little colour, their rim's (``with_rim``), through the white balance ``gains`` where given."""
     offsets = scene.pyramid.colour_offsets
-    face = Colour.measure(_colour_pixels(scene, xy, gains, offsets), config, coherence, offsets, marks)
+    raw = _raw_pixels(scene, xy, offsets)
+    px = _relative(scene, xy, raw, gains)
+    cloth = _relative(scene, xy, scene.cloth_at(xy)[:, None, :], gains)[:, 0, :]  # through the same balance
+    face = Colour.measure(px, config, coherence, offsets, marks, headroom(raw), cloth)
     pale = np.nonzero(~face.has_hue)[0]
     if not len(pale):
         return face
-    rim = _colour_pixels(scene, xy[pale], gains, scene.pyramid.rim_offsets)
-    cloth = scene.cloth_at(xy[pale])
-    seen = cloth if gains is None else cloth * gains  # the cloth through the same balance as the rim
-    return with_rim(face, pale, rim, seen / np.maximum(cloth @ LUMA, 1.0)[:, None], config)
+    rim, clear = _rim_pixels(scene, xy, pale, gains)
+    return with_rim(face, pale, rim, cloth[pale], config, clear, white_point(px[pale]))
 
 
-def _colour_pixels(
-    scene: Scene, xy: np.ndarray, gains: np.ndarray | None = None, offsets: np.ndarray | None = None
-) -> np.ndarray:
-    """Every ball's pixels (N, K, 3) at ``offsets`` (default: inside ``colour_radius``), through the white
-    balance ``gains`` (3,) where given, divided by the cloth luma there."""
-    raw = _raw_pixels(scene, xy, offsets)
+def headroom(raw: np.ndarray) -> np.ndarray:
+    """How far each pixel (..., 3 raw BGR) is from the top of the sensor's range, 0 (a channel at full
+    scale) to 1 (every channel at or below ``_SHOULDER``): the weight of its hue. A camera's tone curve
+    flattens towards full scale, so the brightest channel of a bright ball is held back while the next
+    rises: an orange reads as yellow, a blue as cyan, where a lamp or the camera's exposure makes it
+    bright (the grey overhead table's orange 5 reads 66-70 degrees over its face, 59-62 over the pixels
+    below the shoulder; the catalogue's orange is 50, its yellow 75)."""
+    top = raw.max(axis=-1)
+    return np.asarray(np.clip((_FULL_SCALE - top) / (_FULL_SCALE - _SHOULDER), 0.0, 1.0), np.float32)
+
+
+def _rim_pixels(
+    scene: Scene, xy: np.ndarray, rows: np.ndarray, gains: np.ndarray | None
+) -> tuple[np.ndarray, np.ndarray]:
+    """The rims (M, R, 3) of the balls ``rows`` of the fine-level points ``xy``, read a level finer than
+    their faces (a stripe turned white side up shows its band as a crescent a few pixels wide at the
+    silhouette, blurred into the white and the cloth at the fine level), through ``gains`` and divided by
+    the cloth luma; and which rim pixels are clear of every other ball (M, R): a touching ball's colour
+    is not this ball's band."""
+    pyr = scene.pyramid
+    level = scene.levels[pyr.rim_level]
+    centres = 2 ** (pyr.fine - pyr.rim_level) * (xy + 0.5) - 0.5
+    at = np.round(centres[rows])[:, None, :] + pyr.rim_offsets[None, :, :]  # (M, R, 2)
+    h, w = level.shape[:2]
+    xs = bound(at[..., 0].astype(np.int64), 0, w - 1)
+    ys = bound(at[..., 1].astype(np.int64), 0, h - 1)
+    rim = _relative(scene, xy[rows], level[ys, xs].astype(np.float32), gains)
+    reach = RIM_REACH * pyr.radius / 2**pyr.rim_level
+    gap = np.hypot(*(centres[rows][:, None, :] - centres[None, :, :]).transpose(2, 0, 1))  # (M, N)
+    clear = np.ones(at.shape[:2], bool)
+    for i, j in zip(*np.nonzero((gap > 0.0) & (gap < 2.0 * reach + 1.0)), strict=True):  # a few pairs
+        off = at[i] - centres[j]
+        clear[i] &= off[:, 0] * off[:, 0] + off[:, 1] * off[:, 1] > reach * reach
+    return rim, clear
+
+
+def _relative(scene: Scene, xy: np.ndarray, raw: np.ndarray, gains: np.ndarray | None) -> np.ndarray:
+    """Raw pixels (N, K, 3) of the balls at fine-level points ``xy`` through the white balance ``gains``
+    (3,) where given, divided by the cloth luma next to each."""
     if gains is not None:
         raw = raw * gains
     cloth_luma = np.maximum(scene.cloth_at(xy) @ LUMA, 1.0)

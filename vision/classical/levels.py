@@ -24,6 +24,9 @@ from .kernels import Kernels, bound, disk_offsets, ellipse, halvings, ring_offse
 # Sizes (of the nominal radius) tried for a lone ball: the radius varies over the image (perspective, a
 # wide lens: up to ~15 %), and a ring of the wrong size hugs one side of the ball.
 SIZES = (1.0, 0.92, 1.08, 1.16)
+# A pale ball's rim is read out to this many radii: a stripe's band lies at the silhouette, and a fitted
+# circle or motion blur can leave it just outside (the cloth there is told from it by colour).
+RIM_REACH = 1.15
 
 
 @dataclass(frozen=True)
@@ -42,7 +45,8 @@ class Pyramid:
     cluster_kernels: Kernels
     coarse_opening: np.ndarray  # clears what is thinner than a ball from coarse blobs
     colour_offsets: np.ndarray  # (K, 2) fine-level pixels a ball's colour is read from
-    rim_offsets: np.ndarray  # (R, 2) fine-level pixels of the ring outside them, to the silhouette
+    rim_level: int  # the level a pale ball's rim is read at: one finer than ``fine`` (its band is thin)
+    rim_offsets: np.ndarray  # (R, 2) rim-level pixels of the ring outside them, to just past the silhouette
 
     @classmethod
     def build(cls, radius: float, config: ClassicalConfig) -> Pyramid:
@@ -51,6 +55,7 @@ class Pyramid:
         cluster = min(fine, halvings(radius, config.cluster_radius_px))
         rc = radius / 2**coarse
         rf = radius / 2**fine
+        rr = radius / 2 ** max(fine - 1, 0)
         fine_kernels = Kernels.build(rf, config.opening)
         return cls(
             radius,
@@ -64,7 +69,8 @@ class Pyramid:
             Kernels.build(radius / 2**cluster, config.opening),
             ellipse(config.opening * rc),
             disk_offsets(config.colour_radius * rf),
-            ring_offsets(config.colour_radius * rf, rf),
+            max(fine - 1, 0),
+            ring_offsets(config.colour_radius * rr, RIM_REACH * rr),
         )
 
     @property
