@@ -13,9 +13,9 @@ corners at cloth level, where Arbiter's cushions stand, every ball with ``occlud
 
 from __future__ import annotations
 
+import argparse
 import json
 import math
-import sys
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -185,7 +185,9 @@ def render(name: str, out: Path) -> None:
 
 
 if __name__ == "__main__":
-    target = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).with_name("arbiter")
+    parser = argparse.ArgumentParser(description="Render the Arbiter half of the second-look set.")
+    parser.add_argument("out", nargs="?", type=Path, default=Path(__file__).with_name("arbiter"))
+    target = parser.parse_args().out
     target.mkdir(parents=True, exist_ok=True)
     for scene in SCENES:
         render(scene, target)
