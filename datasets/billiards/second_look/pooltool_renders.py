@@ -14,6 +14,7 @@ file). Each view runs in its own process: pooltool's scene graph keeps the previ
 
 from __future__ import annotations
 
+import argparse
 import json
 import math
 import subprocess
@@ -226,8 +227,11 @@ def render_all(out: Path) -> None:
 
 
 if __name__ == "__main__":
-    target = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).with_name("pooltool")
-    if len(sys.argv) > 2:
-        render_one(target, sys.argv[2])
+    parser = argparse.ArgumentParser(description="Render the pooltool half of the second-look set.")
+    parser.add_argument("out", nargs="?", type=Path, default=Path(__file__).with_name("pooltool"))
+    parser.add_argument("view", nargs="?", choices=VIEWS, help="one view only (each runs in its own process)")
+    args = parser.parse_args()
+    if args.view:
+        render_one(args.out, args.view)
     else:
-        render_all(target)
+        render_all(args.out)

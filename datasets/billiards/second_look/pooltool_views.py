@@ -17,9 +17,9 @@ Writes ``<name>.jpg`` (quality 95) and ``<name>.json`` per view.
 
 from __future__ import annotations
 
+import argparse
 import json
 import math
-import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -230,7 +230,10 @@ def render_chunk(out: Path, seeds: list[int], views: int) -> None:
 
 
 if __name__ == "__main__":
-    first, count = int(sys.argv[2]), int(sys.argv[3])
-    render_chunk(
-        Path(sys.argv[1]), list(range(first, first + count)), int(sys.argv[4]) if len(sys.argv) > 4 else 4
-    )
+    parser = argparse.ArgumentParser(description="Render seeds of pooltool's views into OUT.")
+    parser.add_argument("out", type=Path)
+    parser.add_argument("first", type=int, help="the first scene seed")
+    parser.add_argument("count", type=int, help="how many seeds")
+    parser.add_argument("views", type=int, nargs="?", default=4, help="views per scene")
+    args = parser.parse_args()
+    render_chunk(args.out, list(range(args.first, args.first + args.count)), args.views)
