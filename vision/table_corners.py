@@ -148,26 +148,35 @@ def _place_an_end(
         f"pockets (seen {placed.pockets[0]:.1%} and {placed.pockets[1]:.1%} of the way up)"
     )
     sides[placed.side] = placed.line
-    return placed.quad_px, plane_view(placed.quad_px, size), placed.side, (Reason(Doubt.END_FROM_POCKETS, why),)
+    return (
+        placed.quad_px,
+        plane_view(placed.quad_px, size),
+        placed.side,
+        (Reason(Doubt.END_FROM_POCKETS, why),),
+    )
 
 
 def _marked_reason(image: np.ndarray, marked: MarkedEnd, view: PlaneView, table: TableModel) -> Reason:
     """What to say of an end placed from a marking: a note where the middle pockets, read again on the
     placed corners, are half-way within HALF_WAY; else a doubt saying what they said."""
-    name = table.lines[0].name if len(table.lines) == 1 else "marked"
-    at = f"the {marked.end} end was short of the {name} line by {marked.beyond:.1%} of the length: it is placed from it"
+    at = (
+        f"the {marked.end} end was {marked.beyond:.1%} of the length short of where the "
+        f"{marked.line.line.name} line puts it: it is placed from the line"
+    )
     middle = pockets_on_the_cloth(image, marked.quad_px, view, table)
     if middle is None:
         return Reason(Doubt.END_FROM_MARKING, f"{at}, and no middle pockets were seen to confirm it")
     if abs(middle - 0.5) > HALF_WAY:
-        return Reason(Doubt.END_FROM_MARKING, f"{at}, but the middle pockets come out {middle:.1%} of the way up")
+        return Reason(
+            Doubt.END_FROM_MARKING, f"{at}, but the middle pockets come out {middle:.1%} of the way up"
+        )
     return Reason(Note.END_FROM_MARKING, f"{at}; the middle pockets confirm it ({middle:.1%} of the way up)")
 
 
 def _marking_off(marked: MarkedEnd) -> Reason:
     why = (
-        f"the line near the {marked.end} end is {-marked.beyond:.1%} of the length nearer that end than the "
-        "corners put it: the other end may be hidden or cut"
+        f"the {marked.line.line.name} line near the {marked.end} end is {-marked.beyond:.1%} of the length "
+        "nearer that end than the corners put it: the other end may be hidden or cut"
     )
     return Reason(Doubt.MARKING_OFF, why)
 

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from arbiter.tables import TableModel
+from arbiter.tables import Line, TableModel
 from vision.table_geometry import PlaneView, name_corners
 
 # Where a one-ended line is looked for: this span of shares of the length from an end, in the found
@@ -45,13 +45,13 @@ AGREE = 0.005
 
 @dataclass(frozen=True)
 class MarkedLine:
-    """A one-ended line found: where it meets the two long sides (image px, in the order of ``sides``:
-    the side through ``bl``/``tl`` first), the end it is measured from, its distance from that end, and
-    the share of its length seen as a ridge."""
+    """A one-ended line found: where it meets the two long sides (image px, the side through ``bl`` and
+    ``tl`` first), the end it is measured from (as the corners name the ends), the line (its distance
+    from that end) and the share of its length seen as a ridge."""
 
     ends_px: np.ndarray
     end: str
-    y_mm: float
+    line: Line
     cover: float
 
 
@@ -73,11 +73,11 @@ class MarkedEnd:
         return self.beyond > AGREE
 
 
-def one_ended_lines(table: TableModel) -> list[float]:
-    """The distances (mm, from the bottom) of the table's lines that have no mirror image at the other
-    end: only these tell which end they belong to (pool's head and foot strings do not)."""
+def one_ended_lines(table: TableModel) -> list[Line]:
+    """The table's lines that have no mirror image at the other end: only these tell which end they
+    belong to (pool's head and foot strings do not)."""
     ys = {round(ln.y_mm, 1) for ln in table.lines}
-    return [ln.y_mm for ln in table.lines if round(table.length_mm - ln.y_mm, 1) not in ys]
+    return [ln for ln in table.lines if round(table.length_mm - ln.y_mm, 1) not in ys]
 
 
 def ridge(image: np.ndarray, inside: np.ndarray) -> tuple[np.ndarray, float]:
@@ -177,11 +177,13 @@ def find_line(image: np.ndarray, corners: dict[str, np.ndarray], table: TableMod
     return best
 
 
-def place_from_line(corners: dict[str, np.ndarray], line: MarkedLine, table: TableModel) -> dict[str, np.ndarray]:
+def place_from_line(
+    corners: dict[str, np.ndarray], line: MarkedLine, table: TableModel
+) -> dict[str, np.ndarray]:
     """The corners with ``line.end`` placed from the other end's corners and the line: the homography of
     the rectangle between them, carried on to the end."""
     (a0, a1), (b0, b1) = ENDS[line.end]
-    w, length, d = table.width_mm, table.length_mm, line.y_mm
+    w, length, d = table.width_mm, table.length_mm, line.line.y_mm
     world = np.array([[0.0, length], [w, length], [w, d], [0.0, d]])
     h = _homography(world, np.array([corners[a1], corners[b1], line.ends_px[1], line.ends_px[0]]))
     placed = _apply(h, np.array([[0.0, 0.0], [w, 0.0]]))

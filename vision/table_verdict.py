@@ -52,7 +52,9 @@ class Note(StrEnum):
     EDGE_FIT_SKIPPED = "edge_fit_skipped"  # the cushion edges could not refine the corners' camera
     EDGES_CORRECTED = "edges_corrected"  # the cushion edges moved the corners, for a reason the finder knew
     TYPED_POINTS = "typed_points"  # fitted to points a person typed
-    END_FROM_MARKING = "end_from_marking"  # an end not seen placed from a marking, the middle pockets agreeing
+    END_FROM_MARKING = (
+        "end_from_marking"  # an end not seen placed from a marking, the middle pockets agreeing
+    )
 
 
 @dataclass(frozen=True)
