@@ -32,7 +32,7 @@ from vision.table_lines import (
     undistorted,
 )
 from vision.table_markings import MarkedEnd, mark_end
-from vision.table_pockets import HALF_WAY, place_end, pockets_on_the_cloth
+from vision.table_pockets import place_end, pockets_on_the_cloth
 from vision.table_verdict import Doubt, Note, Reason
 
 MIN_TABLE_SHARE = 0.02  # share of the frame the cloth region must cover to be a table at all
@@ -47,7 +47,13 @@ MIN_NOSE_SIDES = 2  # sides whose nose must be seen: otherwise the corners may b
 MAX_BORDER_SHARE = 0.5  # share of a side's points on the frame's edge above which the table is cut
 MAX_HIDDEN_SHARE = 0.3  # share of a side's points along a graphic above which the side is not the cushion
 GRAY_SIGMA_PX = 1.0
-MARKING_OFF = 0.005  # a marking this far (share of the length) inside where the corners put it: a doubt
+# A marking this far (share of the length) nearer its end than the corners put it is a doubt: the other end
+# is cut short (a quarter of its error reaches here) or the marking is not the regulation one (pooltool's
+# renders draw snooker's baulk line ~1 % off the rules' 737 mm).
+MARKING_OFF = 0.015
+# The middle pockets, read on corners placed from a marking, confirm them within this share of half-way: a
+# near end off by 1 % of the length moves them about half as much.
+MARKING_CONFIRM = 0.004
 MIN_K1 = 0.01  # radial distortion below which the sides are not straightened (under a pixel at the corners)
 
 
@@ -158,7 +164,7 @@ def _place_an_end(
 
 def _marked_reason(image: np.ndarray, marked: MarkedEnd, view: PlaneView, table: TableModel) -> Reason:
     """What to say of an end placed from a marking: a note where the middle pockets, read again on the
-    placed corners, are half-way within HALF_WAY; else a doubt saying what they said."""
+    placed corners, are half-way within MARKING_CONFIRM; else a doubt saying what they said."""
     at = (
         f"the {marked.end} end was {marked.beyond:.1%} of the length short of where the "
         f"{marked.line.line.name} line puts it: it is placed from the line"
@@ -166,7 +172,7 @@ def _marked_reason(image: np.ndarray, marked: MarkedEnd, view: PlaneView, table:
     middle = pockets_on_the_cloth(image, marked.quad_px, view, table)
     if middle is None:
         return Reason(Doubt.END_FROM_MARKING, f"{at}, and no middle pockets were seen to confirm it")
-    if abs(middle - 0.5) > HALF_WAY:
+    if abs(middle - 0.5) > MARKING_CONFIRM:
         return Reason(
             Doubt.END_FROM_MARKING, f"{at}, but the middle pockets come out {middle:.1%} of the way up"
         )

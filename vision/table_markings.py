@@ -118,7 +118,7 @@ def _cover(resp: np.ndarray, level: float, left: np.ndarray, right: np.ndarray) 
 def _along(a: np.ndarray, b: np.ndarray, step_px: float) -> np.ndarray:
     """Points from ``a`` to ``b`` every ``step_px`` or so (at least two)."""
     n = max(2, int(np.ceil(np.linalg.norm(b - a) / step_px)) + 1)
-    return a + (b - a) * np.linspace(0.0, 1.0, n)[:, None]
+    return np.asarray(a + (b - a) * np.linspace(0.0, 1.0, n)[:, None])
 
 
 def best_line(
