@@ -5,7 +5,9 @@ on the region's outline moved in to the noses (``vision.table_lines``), their cr
 cloth, from overhead or from a broadcast camera's height, with players, cues and graphics over the view; it
 raises ``CalibrationError`` only where there is no table at all. Everything else it finds comes back with
 the reasons to doubt it (``vision.table_verdict``): a side hidden (by a graphic the caller masks) or cut
-by the frame, noses not seen, a shape that is no table's.
+by the frame, noses not seen, a shape that is no table's. An end the image shows short (under a score bar,
+cut by the frame) is placed from a one-ended marking where the table has one (``vision.table_markings``),
+else from the middle pockets (``vision.table_pockets``).
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from vision.table_lines import (
     straightest_k1,
     undistorted,
 )
-from vision.table_markings import MarkedEnd, mark_end
+from vision.table_markings import AGREE, MarkedEnd, mark_end
 from vision.table_pockets import place_end, pockets_on_the_cloth
 from vision.table_verdict import Doubt, Note, Reason
 
@@ -61,7 +63,7 @@ MIN_K1 = 0.01  # radial distortion below which the sides are not straightened (u
 class TableCorners:
     """The corners found (full-image px, quad order: corner k between sides k-1 and k), at the noses and on
     the outline, the sides, the cloth's colour, its share of the frame, what the corners say of the view,
-    and the doubts."""
+    and the doubts (with a note where an end placed from a marking was confirmed)."""
 
     quad_px: np.ndarray
     outline_px: np.ndarray
@@ -146,6 +148,8 @@ def _place_an_end(
         placed_view = plane_view(marked.quad_px, size)
         return marked.quad_px, placed_view, marked.side, (_marked_reason(image, marked, placed_view, table),)
     placed = place_end(image, quad_px, tuple(sides), view, table)
+    if placed is not None and marked is not None and placed.side == marked.side and marked.beyond >= -AGREE:
+        placed = None  # the marking saw that end where it was found: it is the better witness
     if placed is None:
         off = () if marked is None or marked.beyond >= -MARKING_OFF else (_marking_off(marked),)
         return quad_px, view, None, off
