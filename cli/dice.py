@@ -37,15 +37,20 @@ app = typer.Typer(
     no_args_is_help=True,
 )
 
+OPERATING = DiceReaderConfig().confidence  # the reader's operating confidence (chosen on validation photos)
 ModelOption = Annotated[
     Path | None,
     typer.Option(help="The dice model: its record dice_reader.json (or its folder); default models/."),
 ]
 
 
-def _reader(model: Path | None, confidence: float, min_score: float | None = None) -> DiceReader:
+def _reader(
+    model: Path | None, confidence: float, min_score: float | None = None, die_power: float | None = None
+) -> DiceReader:
     try:
         config = DiceReaderConfig(confidence=confidence)
+        if die_power is not None:
+            config = replace(config, die_power=die_power)
         if min_score is not None:
             config = replace(config, min_score=min_score)
         return DiceReader(model or DEFAULT_DICE_MODEL, config)
@@ -60,7 +65,7 @@ def read_cmd(
         bool, typer.Option("--json", help="One JSON object per image: its path and its dice.")
     ] = False,
     model: ModelOption = None,
-    confidence: Annotated[float, typer.Option(help="Keep dice read at least this confident.")] = 0.25,
+    confidence: Annotated[float, typer.Option(help="Keep dice read at least this confident.")] = OPERATING,
 ) -> None:
     """Find every die in each image and read its top face: box in pixels, value, confidence. A die resting
     cocked (no face up) is reported as such, with no value."""
@@ -109,7 +114,13 @@ def eval_cmd(
         ),
     ] = None,
     model: ModelOption = None,
-    confidence: Annotated[float, typer.Option(help="The operating threshold the main figures use.")] = 0.25,
+    confidence: Annotated[
+        float, typer.Option(help="The operating threshold the main figures use.")
+    ] = OPERATING,
+    die_power: Annotated[
+        float | None,
+        typer.Option(help="Weigh the face reader's doubt that a crop is a die (DiceReaderConfig.die_power)."),
+    ] = None,
 ) -> None:
     """Score the dice reader on real photographs, per set: value accuracy of the dice found, recall,
     precision, a confusion of faces (with cocked and missed), and the figures where recall reaches 99%
@@ -121,7 +132,7 @@ def eval_cmd(
             conv = Convention(convention)
         except ValueError:
             fail(f"--convention must be centre or iou (got {convention!r})")
-    reader = _reader(model, min(SWEEP_FLOOR, confidence), min_score=SWEEP_FLOOR)
+    reader = _reader(model, min(SWEEP_FLOOR, confidence), min_score=SWEEP_FLOOR, die_power=die_power)
 
     def progress(es: EvalSet) -> None:
         if not as_json:

@@ -32,6 +32,7 @@ from vision import camera_fit as cf
 from vision import edge_fit as ef
 from vision import table_finder as tf
 from vision import table_geometry as geo
+from vision.ball_size import ball_diameter_share
 from vision.camera_profile import Orientation, TableCalibration
 from vision.edge_fit import AutoConfig, named_points
 from vision.table_corners import TableCorners, find_corners
@@ -137,12 +138,12 @@ def _name_corners(
     nothing but the convention did."""
     named = geo.name_corners(found.quad_px, found.view)
     aspect = max(found.view.aspect, 1 / found.view.aspect)
-    top = geo.top_view(image, named, aspect)
+    top = geo.top_view(image, named, aspect, found.k1, found.f_px)
     evidence = geo.marking_evidence(top, table)
     if abs(evidence) >= geo.MARKING_SURE:
         if evidence < 0:
             named = geo.turned(named)
-            top = geo.top_view(image, named, aspect)
+            top = geo.top_view(image, named, aspect, found.k1, found.f_px)
         return named, top, "markings", []
     why = "no one-ended marking told the ends apart: the bottom cushion is taken at the image's left (bottom)"
     return named, top, "convention", [Reason(Note.BOTTOM_BY_CONVENTION, why)]
@@ -181,7 +182,7 @@ def _table_size(
         return table, [Reason(Note.SIZE_ASSUMED, why)]
     sides = [float(np.linalg.norm(found.quad_px[(k + 1) % 4] - found.quad_px[k])) for k in range(4)]
     length_px = max(sides[0] + sides[2], sides[1] + sides[3]) / 2  # the long sides, in the image
-    choice = geo.choose_size(table, geo.ball_diameter_share(top, found.cloth, length_px))
+    choice = geo.choose_size(table, ball_diameter_share(top, found.cloth, length_px))
     own = table.table_size(table.size) if table.sizes and table.size else None
     if own is not None and choice.measured and geo.too_close_to_tell(own, choice.size):
         why = (

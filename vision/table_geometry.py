@@ -16,7 +16,8 @@ import cv2
 import numpy as np
 
 from arbiter.tables import TableModel, TableSize
-from vision.cloth_colour import ClothColourModel
+from vision.camera_fit import undistort
+from vision.table_lines import distort
 
 CORNER_NAMES = ("bl", "br", "tr", "tl")
 # A lens assumed where one view of a rectangle cannot give the focal length (a camera square to the table
@@ -30,21 +31,17 @@ MARKING_WINDOW = 0.03
 MARKING_BAND = (0.1, 0.9)  # share of the width the row profile is read over (clear of the side cushions)
 MARKING_SMOOTH = 0.006  # share of the length: the row profile's high-pass scale
 MARKING_SURE = 4.0  # evidence (noise units) that settles the bottom end
-# Balls in the top view: blobs off the cloth, inside the bed, about round, of a size some table could have.
-BALL_BED_MARGIN = 0.03  # share of the width kept clear of the cushions and pockets
-BALL_SIZE_RANGE = (1 / 120, 1 / 14)  # ball diameter as a share of the length, any table in any catalogue
-BALL_ROUNDNESS = (0.8, 1.15)  # blob area / its bounding ellipse's: a disk ~1 (more in pixels), a pair ~0.5
-BALL_CONTRAST = 20.0  # Lab units off the cloth that start a ball's blob (its size is read at half contrast)
-SHADOW_WEIGHT = 0.5  # darker than the cloth counts this much: contact shadows are not balls
-MIN_BALLS = 4  # balls needed before their size says anything
-MIN_BALL_PX = 20.0  # balls smaller than this across in the image are not measured: blur and shadows dominate
-BALL_SPREAD = 0.2  # the balls' sizes must agree to this (interquartile range over the median)
 OBLIQUE = 0.15  # opposite sides' image lengths differing by more: too oblique to measure balls in a top view
-# The balls must be this far (log) off the game's own size to choose another. A ball 20 px across or more
-# is measured to about +-10 % on photos and other renderers' views, but up to 19 % large in Arbiter's own
-# renders (soft shadows): enough to tell 7 ft pool from 9 ft (1.28) or a 6 ft snooker table from 12 ft
-# (2.0), not 10 ft from 12 ft (1.2): a size that close must be given (``--table``).
-SIZE_PRIOR = math.log(1.25)
+# How far (log) the balls may read off the game's own size and it still be taken: what a ball is measured
+# to (``vision.ball_size``: -3 % to +6 % on 32 of Arbiter's renders of 12, 10, 9, 6 ft snooker and 9, 8,
+# 7 ft pool, -8 % to 0 on rendered clips' first frames, -4 % to 0 on pooltool's overhead views; on the
+# real photos 0.89-1.00 of their hand-labelled radii, themselves good to a few %). Further off, the
+# nearest size is taken.
+SIZE_PRIOR = math.log(1.1)
+# Sizes nearer each other than this (log) are not told apart by the balls (``too_close_to_tell``): twice
+# what a ball is measured to on real photos, with room. Snooker's 10 ft and 12 ft (1.2) and pool's 8 ft
+# and 9 ft (1.09) stay too close: the renders alone would allow 10 ft from 12 ft, three real photos do not.
+TELL_APART = math.log(1.25)
 SIZE_MISFIT = math.log(1.15)  # log-distance above which no catalogue size fits the balls measured
 # Middle pockets: looked for in bands this wide (share of the length) outside the long cushions, within
 # POCKET_SEARCH of the middle; a pocket stands POCKET_EVIDENCE noise units out of its band, is at most
@@ -120,13 +117,28 @@ def turned(corners: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     return {"bl": corners["tr"], "br": corners["tl"], "tr": corners["bl"], "tl": corners["br"]}
 
 
-def top_view(image: np.ndarray, corners: dict[str, np.ndarray], aspect: float) -> np.ndarray:
-    """The bed seen from above, TOP_VIEW_LENGTH_PX long: bottom cushion at the bottom, x across."""
+def top_view(
+    image: np.ndarray, corners: dict[str, np.ndarray], aspect: float, k1: float = 0.0, f_px: float = 0.0
+) -> np.ndarray:
+    """The bed seen from above, TOP_VIEW_LENGTH_PX long: bottom cushion at the bottom, x across. ``k1``
+    (normalised by ``f_px``, about the image's centre) is a lens's radial distortion the finder found
+    (``TableCorners.k1``): the view is then made from the image straightened by it, in one resampling, so
+    that lengths across the bed keep their shares of it (a bowed view shrinks or swells the balls in the
+    middle of the table against its corners by several %)."""
     length = TOP_VIEW_LENGTH_PX
     width = max(8, round(length / max(aspect, 1.0)))
-    src = np.array([corners[k] for k in ("tl", "tr", "br", "bl")], np.float32)
+    src = np.array([corners[k] for k in ("tl", "tr", "br", "bl")], np.float64)
     dst = np.array([[0, 0], [width, 0], [width, length], [0, length]], np.float32)
-    return cv2.warpPerspective(image, cv2.getPerspectiveTransform(src, dst), (width, length))
+    if k1 == 0.0:
+        h = cv2.getPerspectiveTransform(src.astype(np.float32), dst)
+        return cv2.warpPerspective(image, h, (width, length))
+    centre = np.array([image.shape[1] / 2 - 0.5, image.shape[0] / 2 - 0.5])
+    straight = centre + f_px * undistort((src - centre) / f_px, k1, 0.0)
+    back = cv2.getPerspectiveTransform(dst, straight.astype(np.float32))
+    grid = np.stack(np.meshgrid(np.arange(width, dtype=np.float32), np.arange(length, dtype=np.float32)), -1)
+    flat = cv2.perspectiveTransform(grid.reshape(-1, 1, 2), back).reshape(length, width, 2)
+    at = distort(flat, centre, f_px, k1).astype(np.float32)
+    return cv2.remap(image, at[..., 0], at[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
 
 
 def marking_evidence(view: np.ndarray, table: TableModel) -> float:
@@ -156,59 +168,6 @@ def marking_evidence(view: np.ndarray, table: TableModel) -> float:
         e = sum(peak(1 - at) - peak(at) for at in one_ended) / noise
         evidence = e if abs(e) > abs(evidence) else evidence
     return evidence
-
-
-def _cloth_difference(lab: np.ndarray, cloth: ClothColourModel) -> np.ndarray:
-    """Lab distance from the cloth's colour, darker-than-cloth counted half (contact shadows are cloth)."""
-    ab = lab[..., 1:3].astype(np.float32) - cloth.ab_mean
-    dl = lab[..., 0].astype(np.float32) - cloth.l_median
-    dl = np.where(dl > 0, dl, SHADOW_WEIGHT * dl)
-    return np.asarray(np.sqrt(np.sum(ab * ab, axis=-1) + dl * dl))
-
-
-def ball_diameter_share(view: np.ndarray, cloth: ClothColourModel, length_px: float) -> float | None:
-    """The balls' diameter as a share of the table's length: the median over round blobs off the cloth in
-    the top view, each measured at half its own contrast (where a blurred disk's true edge is, whatever the
-    blur). None with fewer than MIN_BALLS, with balls under MIN_BALL_PX across in the image itself
-    (``length_px`` is the table's length there), or when their sizes disagree: an empty table, or one too
-    small in the frame, says nothing of its size."""
-    diff = _cloth_difference(cv2.cvtColor(view, cv2.COLOR_BGR2LAB), cloth)
-    h, w = diff.shape
-    m = max(1, int(BALL_BED_MARGIN * w))
-    diff[:m], diff[h - m :], diff[:, :m], diff[:, w - m :] = 0, 0, 0, 0
-    off = cv2.morphologyEx((diff > BALL_CONTRAST).astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    n, comps, stats, _ = cv2.connectedComponentsWithStats(off, connectivity=8)
-    lo = max(BALL_SIZE_RANGE[0] * h, MIN_BALL_PX * h / max(length_px, 1.0))
-    hi = BALL_SIZE_RANGE[1] * h
-    sizes = []
-    for i in range(1, n):
-        x, y, bw, bh, area = (int(v) for v in stats[i])
-        # The width is the aspect's guess; the height runs along the length and is right. Round: not a
-        # pair of touching balls, a cue, a hand.
-        round_ = BALL_ROUNDNESS[0] <= area / (math.pi / 4 * bw * bh) <= BALL_ROUNDNESS[1]
-        if lo <= bh <= hi and 0.5 * bh <= bw <= 2.0 * bh and round_:
-            sizes.append(_ball_size(diff, comps == i, (x, y, bw, bh)) / h)
-    if len(sizes) < MIN_BALLS:
-        return None
-    q1, median, q3 = np.percentile(sizes, [25, 50, 75])
-    return float(median) if (q3 - q1) <= BALL_SPREAD * median else None
-
-
-def _ball_size(diff: np.ndarray, blob: np.ndarray, box: tuple[int, int, int, int]) -> float:
-    """A blob's diameter along the length (px): its area at half its own contrast, as a disk's."""
-    x, y, bw, bh = box
-    h, w = diff.shape
-    y0, y1, x0, x1 = (
-        max(0, y - bh // 2),
-        min(h, y + bh + bh // 2),
-        max(0, x - bw // 2),
-        min(w, x + bw + bw // 2),
-    )
-    window, inside = diff[y0:y1, x0:x1], blob[y0:y1, x0:x1]
-    near = cv2.dilate(inside.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
-    half = 0.5 * float(np.percentile(window[inside], 90))
-    disk = float(np.sum((window > half) & near))
-    return 2 * math.sqrt(disk / math.pi) * math.sqrt(bh / bw)
 
 
 def corner_resolution(corners: dict[str, np.ndarray], aspect: float) -> float:
@@ -254,7 +213,8 @@ def choose_size(table: TableModel, ball_share: float | None) -> SizeChoice:
     """The size of ``table``'s catalogue the balls measured say (the length in ball diameters: every size
     is about 2:1, so the aspect cannot tell them apart; the balls can, a 12 ft snooker table being 68 of
     them long and a 6 ft one 34): the game's own size unless the balls are off it by more than SIZE_PRIOR,
-    then the nearest. Without balls, the game's own size."""
+    then the nearest (a size too close to the game's own to tell apart, ``too_close_to_tell``, is the
+    caller's to doubt). Without balls, the game's own size."""
     own = table.table_size(table.size) if table.sizes and table.size else None
     if own is None:
         own = TableSize(table.size, table.size, table.length_mm, table.width_mm, "the game's table")
@@ -270,9 +230,9 @@ def choose_size(table: TableModel, ball_share: float | None) -> SizeChoice:
 
 
 def too_close_to_tell(a: TableSize, b: TableSize) -> bool:
-    """Two sizes whose lengths differ by less than a ball is measured to (SIZE_PRIOR): the balls cannot
-    tell them apart (snooker's 10 ft and 12 ft, pool's 8 ft and 9 ft)."""
-    return a.name != b.name and abs(math.log(a.length_mm / b.length_mm)) < SIZE_PRIOR
+    """Two sizes whose lengths differ by less than TELL_APART: the balls cannot tell them apart (snooker's
+    10 ft and 12 ft, pool's 8 ft and 9 ft)."""
+    return a.name != b.name and abs(math.log(a.length_mm / b.length_mm)) < TELL_APART
 
 
 def middle_pockets(image: np.ndarray, corners: dict[str, np.ndarray], aspect: float) -> float | None:

@@ -37,8 +37,8 @@ class Doubt(StrEnum):
     # confirm (not seen, or not half-way); or such a marking nearer its end than the corners put it.
     END_FROM_MARKING = "end_from_marking"
     MARKING_OFF = "marking_off"
-    # The balls measure a catalogue size other than the game's own but too near it to tell them apart (a
-    # ball is measured to about SIZE_PRIOR): the game's own size is taken, and a wrong one would misplace
+    # The balls measure a catalogue size other than the game's own but too near it to tell them apart
+    # (``table_geometry.TELL_APART``): the game's own size is taken, and a wrong one would misplace
     # every ball and spot by the sizes' ratio.
     SIZE_TOO_CLOSE = "size_too_close"
 

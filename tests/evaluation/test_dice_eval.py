@@ -213,3 +213,14 @@ def test_the_cli_says_how_to_get_a_missing_model(tmp_path):
     result = CliRunner().invoke(app, ["dice", "eval", str(tmp_path), "--model", str(tmp_path / "none.onnx")])
     assert result.exit_code == 2
     assert "arbiter dice train" in result.output
+
+
+def test_the_cli_refuses_a_negative_weight_of_the_dies_doubt(tmp_path):
+    from typer.testing import CliRunner
+
+    from cli.main import app
+
+    _write_set(tmp_path / "s", [("a", [(4, 0.25, 0.5, 0.2, 0.4)])], info={"convention": "iou"})
+    result = CliRunner().invoke(app, ["dice", "eval", str(tmp_path), "--die-power", "-1"])
+    assert result.exit_code == 2
+    assert "die_power must be at least 0" in result.output

@@ -18,7 +18,7 @@ from cli.main import app
 from datasets.dice.real import SplitRecipe
 from datasets.dice.training_data import DataRecipe, default_renders
 from evaluation.dice_recipes import DiceTrainRecipe, FacesRecipe, FinderRecipe
-from evaluation.train_dice import train_dice
+from evaluation.train_dice import reader_settings, train_dice
 from vision.dice import DiceReader, DiceReaderConfig
 
 HAS_TORCH = importlib.util.find_spec("torch") is not None
@@ -70,3 +70,11 @@ def test_training_without_torch_says_how_to_get_it(tmp_path):
 def test_the_cost_of_a_training_run_is_told_before_it_starts(tmp_path):
     result = CliRunner().invoke(app, ["dice", "train", "--estimate", "--finder-iters", "10"])
     assert result.exit_code == 0 and "min on two quiet cores" in result.output and "10 steps" in result.output
+
+
+def test_the_record_says_every_setting_the_reader_reads_with():
+    """The record's ``reader.defaults`` names every run-time setting, the jittered read and the weight of
+    the die's doubt included, so a record says how its figures were read."""
+    defaults = reader_settings(1.0, 512)["defaults"]
+    assert defaults == DiceReaderConfig().__dict__
+    assert {"jitter", "die_power", "confidence", "flip", "refine"} <= set(defaults)

@@ -8,7 +8,14 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.dice import READER_CLASSES, DiceReaderConfig, jittered_boxes, pool_finds, readings_from
+from vision.dice import (
+    READER_CLASSES,
+    DiceReaderConfig,
+    jittered_boxes,
+    pool_finds,
+    reading_confidence,
+    readings_from,
+)
 from vision.dice_crops import CROP, MARGIN, box_from, box_target, crop_batch, crop_square
 from vision.dice_finder import STRIDE, decode, finder_input, iou_matrix, nms
 from vision.dice_motion import ChangeGate, GateConfig
@@ -60,6 +67,21 @@ def test_heatmap_peaks_become_boxes_in_frame_pixels():
     assert len(decode(out, 0.5, (400, 300), min_score=0.7)[0]) == 1
 
 
+def test_two_touching_dice_are_two_finds():
+    """Two small dice side by side (16 input pixels each, touching): each has its own peak of the heatmap
+    (blobs as the finder learnt them, ``evaluation.train_dice_finder.targets``), so the peak step and the
+    finder's merge keep both."""
+    out = _heatmap(32, 48, [((60.0, 40.0), (16.0, 16.0), 0.8), ((76.0, 40.0), (16.0, 16.0), 0.5)])
+    yy, xx = np.mgrid[0:32, 0:48]
+    heat = np.zeros((32, 48))
+    for (cx, cy), score in (((60.0, 40.0), 0.8), ((76.0, 40.0), 0.5)):
+        heat = np.maximum(heat, score * np.exp(-((xx - cx // STRIDE) ** 2 + (yy - cy // STRIDE) ** 2) / 2))
+    out[0, 0] = np.log(np.clip(heat, 1e-4, 0.999) / (1 - np.clip(heat, 1e-4, 0.999)))
+    boxes, scores = decode(out, scale=1.0, size=(192, 128), min_score=0.1)
+    assert scores == pytest.approx([0.8, 0.5], abs=1e-3)
+    assert boxes == pytest.approx(np.array([[52, 32, 68, 48], [68, 32, 84, 48]]), abs=1e-3)
+
+
 def test_the_finders_input_is_scaled_and_padded():
     x, scale = finder_input(np.zeros((720, 1280, 3), np.uint8), 512)
     assert scale == pytest.approx(0.4) and x.shape == (1, 3, 320, 512) and x.dtype == np.float32
@@ -82,6 +104,22 @@ def test_not_a_die_and_overlaps_leave_no_reading():
     assert [(r.value, r.unsure) for r in readings] == [(3, False)]
 
 
+def test_the_face_readers_doubt_that_it_is_a_die_weighs_on_the_confidence():
+    """Same finder score, same face: the crop the reader doubts is a die (a token with dots, P(die) 0.9)
+    falls far below the one it is sure of (0.99); with ``die_power`` 0 only the face's probability counts."""
+    die = np.zeros((2, 7))
+    die[0, 4], die[1, 4] = 0.99, 0.9  # each row sums to the chance it is a die at all
+    scores = np.array([0.3, 0.3])
+    assert reading_confidence(scores, die, 0.0) == pytest.approx([0.297, 0.27])
+    assert reading_confidence(scores, die, 16.0) == pytest.approx([0.297 * 0.99**16, 0.27 * 0.9**16])
+    probs = np.concatenate([die, 1 - die.sum(1, keepdims=True)], 1)
+    boxes = np.array([[10, 10, 50, 50], [100, 100, 140, 140]], np.float64)
+    kept = readings_from(boxes, scores, probs, (640, 480), DiceReaderConfig(confidence=0.19, die_power=16))
+    assert [r.box_px for r in kept] == [(10, 10, 50, 50)]
+    both = readings_from(boxes, scores, probs, (640, 480), DiceReaderConfig(confidence=0.19, die_power=0))
+    assert len(both) == 2
+
+
 def test_bad_reader_settings_are_refused():
     with pytest.raises(ValueError, match="multiple of 32"):
         DiceReaderConfig(long_side=500)
@@ -93,6 +131,8 @@ def test_bad_reader_settings_are_refused():
         DiceReaderConfig(coarse_long_side=300)
     with pytest.raises(ValueError, match="jitter"):
         DiceReaderConfig(jitter=0.3)  # further than the face reader's crops ever moved in training
+    with pytest.raises(ValueError, match="die_power"):
+        DiceReaderConfig(die_power=-1)
 
 
 def test_the_jittered_reads_move_the_crop_up_and_down_by_a_share_of_the_long_side() -> None:

@@ -1,5 +1,6 @@
 """What four corners say before any camera: the view's focal length and the table's shape, which end is
-the bottom, how far a pixel reaches at the far end, and the table's size from its balls."""
+the bottom, how far a pixel reaches at the far end, and the table's size from its balls (measured by
+``vision.ball_size``: tests/vision/test_ball_size.py)."""
 
 from __future__ import annotations
 
@@ -10,9 +11,7 @@ import numpy as np
 import pytest
 
 from arbiter.games import billiards
-from vision.cloth_colour import estimate, working_copy
 from vision.table_geometry import (
-    ball_diameter_share,
     choose_size,
     corner_resolution,
     marking_evidence,
@@ -101,30 +100,15 @@ def drawn_table(balls_per_length: float, baulk_from_bottom: float | None = None)
     return view
 
 
-@pytest.mark.parametrize(("per_length", "size"), [(68.0, "12ft"), (34.0, "6ft"), (30.0, "6ft")])
-def test_the_size_follows_the_balls(per_length: float, size: str) -> None:
-    view = drawn_table(per_length)
-    cloth = estimate(working_copy(view)[0])
-    assert cloth is not None
-    share = ball_diameter_share(view, cloth, length_px=2000.0)  # balls 29 px and more across in the frame
-    assert share is not None and 1 / share == pytest.approx(per_length, rel=0.1)
-    assert choose_size(billiards("snooker").table, share).size.name == size
-
-
-def test_balls_too_small_in_the_frame_are_not_measured_and_the_game_s_size_is_taken() -> None:
-    view = drawn_table(34.0)
-    cloth = estimate(working_copy(view)[0])
-    assert cloth is not None
-    assert ball_diameter_share(view, cloth, length_px=300.0) is None  # 9 px balls in the frame itself
-    choice = choose_size(billiards("straight-pool").table, None)
-    assert (choice.size.name, choice.measured) == ("9ft", False)
-
-
-def test_a_size_close_to_the_game_s_own_is_not_taken_from_the_balls() -> None:
-    """10 ft is 20 % off 12 ft: within what a ball is measured to, so the game's own size stays."""
-    table = billiards("snooker").table
-    assert choose_size(table, 1 / 57.0).size.name == "12ft"
-    assert choose_size(billiards("straight-pool").table, 1 / 34.7).size.name == "7ft"
+def test_the_game_s_own_size_is_kept_within_what_a_ball_is_measured_to() -> None:
+    """Balls 5 % off the game's own size keep it; 20 % off, the nearest size is named, and one too close
+    to the game's own to tell apart (10 ft beside 12 ft) is doubted by the calibration (SIZE_TOO_CLOSE)."""
+    snooker, pool = billiards("snooker").table, billiards("straight-pool").table
+    assert choose_size(snooker, 1 / 65.0).size.name == "12ft"
+    assert choose_size(pool, 1 / 42.5).size.name == "9ft"
+    choice = choose_size(snooker, 1 / 57.0)
+    assert choice.size.name == "10ft" and too_close_to_tell(snooker.table_size("12ft"), choice.size)
+    assert choose_size(pool, 1 / 35.8).size.name == "7ft"  # a pooltool render of a 7 ft table
 
 
 def test_sizes_the_balls_cannot_tell_apart() -> None:

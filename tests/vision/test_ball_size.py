@@ -1,0 +1,105 @@
+"""The balls' size against the table's length (``vision.ball_size``): on drawn disks, and on Arbiter's
+renders of tables of several sizes against their truth, where the old measure read them 5-35 % large
+(each ball's outline stretched by the wide lens, its shadow, and the blobs kept by their box's size)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+import cv2
+import numpy as np
+import pytest
+
+from arbiter.games import billiards
+from datasets.billiards import layouts
+from datasets.billiards.camera import Camera
+from datasets.billiards.look import Look
+from datasets.billiards.render import TableRenderer
+from datasets.billiards.scene import BallState, SceneSample
+from vision import table_geometry as geo
+from vision.ball_size import ball_diameter_share
+from vision.cloth_colour import estimate, working_copy
+from vision.table_corners import find_corners
+
+W, H = 1280, 720
+TOLERANCE = 0.05  # a rendered table's balls are read within this share of their size
+
+
+def drawn_table(balls_per_length: float) -> np.ndarray:
+    """A top view of a green bed 1000 px long with six round balls, one of them a black."""
+    view = np.full((1000, 500, 3), (40, 110, 30), np.uint8)
+    r = 1000 / balls_per_length / 2
+    places = [(100, 150), (250, 300), (400, 450), (120, 700), (380, 820), (250, 600)]
+    colours = [(30, 30, 200), (20, 200, 230), (240, 240, 240), (20, 20, 20), (200, 60, 20), (30, 30, 200)]
+    for (x, y), colour in zip(places, colours, strict=True):
+        cv2.circle(view, (x, y), round(r), colour, -1, cv2.LINE_AA)
+    return view
+
+
+@pytest.mark.parametrize(("per_length", "size"), [(68.0, "12ft"), (34.0, "6ft"), (30.0, "6ft")])
+def test_the_size_follows_the_balls(per_length: float, size: str) -> None:
+    view = drawn_table(per_length)
+    cloth = estimate(working_copy(view)[0])
+    assert cloth is not None
+    share = ball_diameter_share(view, cloth, length_px=2000.0)  # balls 29 px and more across in the frame
+    assert share is not None and 1 / share == pytest.approx(per_length, rel=0.05)
+    assert geo.choose_size(billiards("snooker").table, share).size.name == size
+
+
+def test_balls_too_small_in_the_frame_are_not_measured_and_the_game_s_size_is_taken() -> None:
+    view = drawn_table(34.0)
+    cloth = estimate(working_copy(view)[0])
+    assert cloth is not None
+    assert ball_diameter_share(view, cloth, length_px=300.0) is None  # 9 px balls in the frame itself
+    choice = geo.choose_size(billiards("straight-pool").table, None)
+    assert (choice.size.name, choice.measured) == ("9ft", False)
+
+
+def test_an_empty_table_says_nothing_of_its_size() -> None:
+    view = np.full((1000, 500, 3), (40, 110, 30), np.uint8)
+    cloth = estimate(working_copy(view)[0])
+    assert cloth is not None
+    assert ball_diameter_share(view, cloth, length_px=2000.0) is None
+
+
+def rendered(game: str, size: str, seed: int) -> tuple[np.ndarray, float]:
+    """A still of a game in play on a table of ``size``, a random overhead camera (lenses from 60 to 90
+    degrees, with their distortion) and room, and the balls' true diameter as a share of the length."""
+    spec = billiards(game).resized(size)
+    camera = Camera.random(spec.table, W, H, np.random.default_rng([seed, 1]))
+    look = replace(Look.random(np.random.default_rng([seed, 2])), cue=None, arm=None)
+    layout = layouts.midgame(spec, np.random.default_rng([seed, 3]))
+    renderer = TableRenderer(spec, camera, look, seed=seed, clip_s=1.0)
+    image = renderer.render([SceneSample(0.5, tuple(BallState(b, xy, False) for b, xy in layout.items()))])
+    return image.image, 2 * spec.table.ball_radius_mm / spec.table.length_mm
+
+
+def measured(image: np.ndarray, game: str) -> float | None:
+    """The balls' share of the length, read as calibration reads it: in the top view of the corners found,
+    straightened by the lens the finder saw."""
+    found = find_corners(image, None, billiards(game).table)
+    aspect = max(found.view.aspect, 1 / found.view.aspect)
+    named = geo.name_corners(found.quad_px, found.view)
+    view = geo.top_view(image, named, aspect, found.k1, found.f_px)
+    sides = [float(np.linalg.norm(found.quad_px[(k + 1) % 4] - found.quad_px[k])) for k in range(4)]
+    return ball_diameter_share(view, found.cloth, max(sides[0] + sides[2], sides[1] + sides[3]) / 2)
+
+
+@pytest.mark.parametrize(
+    ("game", "size", "seed"),
+    [
+        ("snooker", "12ft", 0),
+        ("snooker", "10ft", 1),
+        ("snooker", "9ft", 0),
+        ("snooker", "6ft", 0),
+        ("straight-pool", "9ft", 1),
+        ("straight-pool", "8ft", 1),
+        ("straight-pool", "7ft", 0),
+    ],
+)
+def test_a_rendered_table_s_balls_are_read_at_their_size(game: str, size: str, seed: int) -> None:
+    image, truth = rendered(game, size, seed)
+    share = measured(image, game)
+    assert share is not None
+    assert math.log(share / truth) == pytest.approx(0.0, abs=TOLERANCE)
