@@ -5,7 +5,9 @@ on the region's outline moved in to the noses (``vision.table_lines``), their cr
 cloth, from overhead or from a broadcast camera's height, with players, cues and graphics over the view; it
 raises ``CalibrationError`` only where there is no table at all. Everything else it finds comes back with
 the reasons to doubt it (``vision.table_verdict``): a side hidden (by a graphic the caller masks) or cut
-by the frame, noses not seen, a shape that is no table's.
+by the frame, noses not seen, a shape that is no table's. An end the image shows short (under a score bar,
+cut by the frame) is placed from a one-ended marking where the table has one (``vision.table_markings``),
+else from the middle pockets (``vision.table_pockets``).
 """
 
 from __future__ import annotations
@@ -31,8 +33,9 @@ from vision.table_lines import (
     straightest_k1,
     undistorted,
 )
-from vision.table_pockets import place_end
-from vision.table_verdict import Doubt, Reason
+from vision.table_markings import AGREE, MarkedEnd, mark_end
+from vision.table_pockets import place_end, pockets_on_the_cloth
+from vision.table_verdict import Doubt, Note, Reason
 
 MIN_TABLE_SHARE = 0.02  # share of the frame the cloth region must cover to be a table at all
 MIN_UNIFORMITY = 0.8  # share of the region in the cloth's colour: a table is ~0.9+, noise or clutter less
@@ -46,6 +49,13 @@ MIN_NOSE_SIDES = 2  # sides whose nose must be seen: otherwise the corners may b
 MAX_BORDER_SHARE = 0.5  # share of a side's points on the frame's edge above which the table is cut
 MAX_HIDDEN_SHARE = 0.3  # share of a side's points along a graphic above which the side is not the cushion
 GRAY_SIGMA_PX = 1.0
+# A marking this far (share of the length) nearer its end than the corners put it is a doubt: the other end
+# is cut short (a quarter of its error reaches here) or the marking is not the regulation one (pooltool's
+# renders draw snooker's baulk line ~1 % off the rules' 737 mm).
+MARKING_OFF = 0.015
+# The middle pockets, read on corners placed from a marking, confirm them within this share of half-way: a
+# near end off by 1 % of the length moves them about half as much.
+MARKING_CONFIRM = 0.004
 MIN_K1 = 0.01  # radial distortion below which the sides are not straightened (under a pixel at the corners)
 
 
@@ -53,7 +63,7 @@ MIN_K1 = 0.01  # radial distortion below which the sides are not straightened (u
 class TableCorners:
     """The corners found (full-image px, quad order: corner k between sides k-1 and k), at the noses and on
     the outline, the sides, the cloth's colour, its share of the frame, what the corners say of the view,
-    and the doubts."""
+    and the doubts (with a note where an end placed from a marking was confirmed)."""
 
     quad_px: np.ndarray
     outline_px: np.ndarray
@@ -116,20 +126,81 @@ def _find(image: np.ndarray, ignore: np.ndarray | None, table: TableModel | None
     if not np.all(np.isfinite(quad_px)) or not np.all(np.isfinite(outline)):
         raise no_table_error("two neighbouring sides of the cloth are parallel")
     view = plane_view(quad_px, (w, h))
-    placed = None if table is None else place_end(image, quad_px, tuple(sides), view, table)
-    placed_doubt: tuple[Reason, ...] = ()
-    if placed is not None:
-        why = (
-            f"{_where(sides[placed.side])} was not seen as a cushion: that end is placed from the middle "
-            f"pockets (seen {placed.pockets[0]:.1%} and {placed.pockets[1]:.1%} of the way up)"
-        )
-        sides[placed.side] = placed.line
-        quad_px = placed.quad_px
-        view = plane_view(quad_px, (w, h))
-        placed_doubt = (Reason(Doubt.END_FROM_POCKETS, why),)
+    quad_px, view, replaced, end_doubts = _place_an_end(image, quad_px, sides, view, table)
     share = float(mask.mean())
-    doubts = _doubts(sides, quad_px, (w, h), share, view, None if placed is None else placed.side)
-    return TableCorners(quad_px, outline, tuple(sides), cloth, share, view, (*doubts, *placed_doubt))
+    doubts = _doubts(sides, quad_px, (w, h), share, view, replaced)
+    return TableCorners(quad_px, outline, tuple(sides), cloth, share, view, (*doubts, *end_doubts))
+
+
+def _place_an_end(
+    image: np.ndarray, quad_px: np.ndarray, sides: list[SideFit], view: PlaneView, table: TableModel | None
+) -> tuple[np.ndarray, PlaneView, int | None, tuple[Reason, ...]]:
+    """An end the image shows short placed from a one-ended marking (``vision.table_markings``), else
+    from the middle pockets (``vision.table_pockets``): the corners, their view, the quad's side replaced
+    (its line in ``sides`` replaced in place) and what to say of it. A marked end the middle pockets put
+    half-way too is confirmed by both; one seen by one of them only is a doubt."""
+    size = (image.shape[1], image.shape[0])
+    if table is None:
+        return quad_px, view, None, ()
+    marked = mark_end(image, quad_px, view, table)
+    if marked is not None and marked.moved:
+        sides[marked.side] = _end_line(marked.quad_px, marked.side, sides[marked.side])
+        placed_view = plane_view(marked.quad_px, size)
+        return marked.quad_px, placed_view, marked.side, (_marked_reason(image, marked, placed_view, table),)
+    placed = place_end(image, quad_px, tuple(sides), view, table)
+    if placed is not None and marked is not None and placed.side == marked.side and marked.beyond >= -AGREE:
+        placed = None  # the marking saw that end where it was found: it is the better witness
+    if placed is None:
+        off = () if marked is None or marked.beyond >= -MARKING_OFF else (_marking_off(marked),)
+        return quad_px, view, None, off
+    why = (
+        f"{_where(sides[placed.side])} was not seen as a cushion: that end is placed from the middle "
+        f"pockets (seen {placed.pockets[0]:.1%} and {placed.pockets[1]:.1%} of the way up)"
+    )
+    sides[placed.side] = placed.line
+    return (
+        placed.quad_px,
+        plane_view(placed.quad_px, size),
+        placed.side,
+        (Reason(Doubt.END_FROM_POCKETS, why),),
+    )
+
+
+def _marked_reason(image: np.ndarray, marked: MarkedEnd, view: PlaneView, table: TableModel) -> Reason:
+    """What to say of an end placed from a marking: a note where the middle pockets, read again on the
+    placed corners, are half-way within MARKING_CONFIRM; else a doubt saying what they said."""
+    at = (
+        f"the {marked.end} end was {marked.beyond:.1%} of the length short of where the "
+        f"{marked.line.line.name} line puts it: it is placed from the line"
+    )
+    middle = pockets_on_the_cloth(image, marked.quad_px, view, table)
+    if middle is None:
+        return Reason(Doubt.END_FROM_MARKING, f"{at}, and no middle pockets were seen to confirm it")
+    if abs(middle - 0.5) > MARKING_CONFIRM:
+        return Reason(
+            Doubt.END_FROM_MARKING, f"{at}, but the middle pockets come out {middle:.1%} of the way up"
+        )
+    return Reason(Note.END_FROM_MARKING, f"{at}; the middle pockets confirm it ({middle:.1%} of the way up)")
+
+
+def _marking_off(marked: MarkedEnd) -> Reason:
+    why = (
+        f"the {marked.line.line.name} line near the {marked.end} end is {-marked.beyond:.1%} of the length "
+        "nearer that end than the corners put it: the other end may be hidden or cut"
+    )
+    return Reason(Doubt.MARKING_OFF, why)
+
+
+def _end_line(quad: np.ndarray, k: int, side: SideFit) -> SideFit:
+    """``side`` moved onto the quad's side ``k`` (from corner k to corner k + 1), placed, not seen: its
+    outline (a graphic's or the frame's edge) is dropped, so it cannot bend the lens's k1 either."""
+    a, b = quad[k], quad[(k + 1) % 4]
+    direction = (b - a) / float(np.linalg.norm(b - a))
+    inward = np.array([-direction[1], direction[0]])
+    inward = inward if np.dot(quad.mean(axis=0) - a, inward) > 0 else -inward
+    return replace(
+        side, point=a, direction=direction, inward=inward, on_border=0.0, hidden=0.0, outline=np.zeros((0, 2))
+    )
 
 
 def _cloth_sides(

@@ -115,6 +115,21 @@ def camera_over(h: np.ndarray, f: float, centre: np.ndarray) -> np.ndarray | Non
     return None if abs(c[2]) < 1e-9 else np.array([c[0], c[1], abs(c[2])])
 
 
+def pockets_on_the_cloth(
+    image: np.ndarray, quad_px: np.ndarray, view: PlaneView, table: TableModel
+) -> float | None:
+    """Where the middle pockets stand along the table (share of the length from the bottom, their
+    parallax taken back) as the corners ``quad_px`` put them; None where they are not seen."""
+    corners = name_corners(quad_px, view)
+    seen = middle_pocket_sides(image, corners, max(view.aspect, 1 / view.aspect))
+    if seen is None:
+        return None
+    f = view.f_px or prior_focal((image.shape[1], image.shape[0]))
+    centre = np.array([image.shape[1] / 2 - 0.5, image.shape[0] / 2 - 0.5])
+    left, right = on_the_cloth(seen, corners, table, f, centre)
+    return (left + right) / 2
+
+
 def _on_side(corners: dict[str, np.ndarray], names: tuple[str, str], share: float) -> np.ndarray:
     """The point ``share`` of the length up a long side (``names``: its bottom and top corner) as the
     corners' homography puts it."""

@@ -33,6 +33,10 @@ class Doubt(StrEnum):
     # An end not seen (cut by the frame, under a graphic) placed from the middle pockets: a pocket's middle
     # is read to ~0.5 % of the length, which the placed end's corners carry two to three times over.
     END_FROM_POCKETS = "end_from_pockets"
+    # An end not seen placed from a one-ended marking (snooker's baulk line) that the middle pockets do not
+    # confirm (not seen, or not half-way); or such a marking nearer its end than the corners put it.
+    END_FROM_MARKING = "end_from_marking"
+    MARKING_OFF = "marking_off"
     # The balls measure a catalogue size other than the game's own but too near it to tell them apart
     # (``table_geometry.TELL_APART``): the game's own size is taken, and a wrong one would misplace
     # every ball and spot by the sizes' ratio.
@@ -48,6 +52,9 @@ class Note(StrEnum):
     EDGE_FIT_SKIPPED = "edge_fit_skipped"  # the cushion edges could not refine the corners' camera
     EDGES_CORRECTED = "edges_corrected"  # the cushion edges moved the corners, for a reason the finder knew
     TYPED_POINTS = "typed_points"  # fitted to points a person typed
+    END_FROM_MARKING = (
+        "end_from_marking"  # an end not seen placed from a marking, the middle pockets agreeing
+    )
 
 
 @dataclass(frozen=True)

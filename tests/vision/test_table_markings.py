@@ -1,0 +1,112 @@
+"""An end of the table under a score bar placed from snooker's baulk line: the geometry exact on a known
+camera, the line found on a rendered broadcast frame, the end placed within 1 % and said, and a marking
+that disagrees with the corners said as a doubt, never taken silently."""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from arbiter.games import billiards
+from datasets.billiards import layouts
+from datasets.billiards.camera import BroadcastRanges, Camera, broadcast_camera
+from datasets.billiards.look import Look, ScoreBar
+from datasets.billiards.render import TableRenderer
+from datasets.billiards.scene import BallState, SceneSample
+from evaluation.real_tables import corner_error
+from vision.table_corners import MARKING_OFF, find_corners
+from vision.table_geometry import name_corners, plane_view
+from vision.table_markings import MarkedLine, find_line, mark_end, one_ended_lines, place_from_line
+from vision.table_verdict import Doubt, Note
+
+W, H = 1280, 720
+SNOOKER = billiards("snooker")
+TABLE = SNOOKER.table
+CORNERS = ("bl", "br", "tr", "tl")
+CORNERS_MM = np.array(
+    [[0, 0, 0], [TABLE.width_mm, 0, 0], [TABLE.width_mm, TABLE.length_mm, 0], [0, TABLE.length_mm, 0]]
+)
+
+
+def truth(camera: Camera) -> dict[str, np.ndarray]:
+    return dict(zip(CORNERS, camera.project(CORNERS_MM.astype(float)), strict=True))
+
+
+@functools.cache
+def broadcast(seed: int) -> tuple[np.ndarray, Camera]:
+    """A broadcast frame behind the baulk end, a solid score bar over the baulk cushion."""
+    rng = np.random.default_rng([seed, 21])
+    camera = broadcast_camera(TABLE, W, H, rng, BroadcastRanges(far_end_probability=0.0))
+    near = max(float(p[1]) for p in truth(camera).values())
+    bar = ScoreBar(
+        (0.1, (near - 40) / H, 0.9, min(near + 30, H - 1) / H), (20, 30, 70), 1.0, "ALPHA 45 (87) 12 BRAVO"
+    )
+    look = replace(Look.random(np.random.default_rng([seed, 22])), arm=None, cue=None, score_bar=bar)
+    layout = layouts.opening(SNOOKER, np.random.default_rng([seed, 23]))
+    renderer = TableRenderer(SNOOKER, camera, look, seed=seed)
+    balls = tuple(BallState(b, xy, False) for b, xy in layout.items())
+    return renderer.render([SceneSample(0.0, balls)]).image, camera
+
+
+def error(found: dict[str, np.ndarray], camera: Camera) -> float:
+    at = {k: (float(p[0]), float(p[1])) for k, p in truth(camera).items()}
+    return corner_error(
+        {k: (float(p[0]), float(p[1])) for k, p in found.items()}, at, TABLE.length_mm / TABLE.width_mm, True
+    )
+
+
+def test_a_line_with_a_mirror_at_the_other_end_tells_no_end() -> None:
+    assert one_ended_lines(TABLE) == [TABLE.line("baulk")]
+    assert one_ended_lines(billiards("straight-pool").table) == []
+
+
+def test_the_near_end_follows_from_the_far_end_and_the_baulk_line() -> None:
+    ranges = BroadcastRanges(k1=0.0, far_end_probability=0.0)  # a lens without distortion: exact
+    camera = broadcast_camera(TABLE, W, H, np.random.default_rng(3), ranges)
+    corners = truth(camera)
+    baulk = TABLE.line("baulk").y_mm
+    ends = camera.project(np.array([[0, baulk, 0], [TABLE.width_mm, baulk, 0]], float))
+    short = dict(corners, bl=corners["bl"] + 0.1 * (corners["tl"] - corners["bl"]))
+    placed = place_from_line(short, MarkedLine(ends, "bottom", TABLE.line("baulk"), 1.0), TABLE)
+    for k in CORNERS:
+        np.testing.assert_allclose(placed[k], corners[k], atol=1e-6)
+
+
+@pytest.mark.parametrize("seed", [3, 5])
+def test_the_baulk_line_is_found_across_the_cloth(seed: int) -> None:
+    image, camera = broadcast(seed)
+    corners = truth(camera)
+    line = find_line(image, corners, TABLE)
+    assert line is not None and line.end == "bottom"
+    baulk = TABLE.line("baulk").y_mm
+    ends = camera.project(np.array([[0, baulk, 0], [TABLE.width_mm, baulk, 0]], float))
+    assert np.abs(line.ends_px - ends).max() < 2.0, (line.ends_px, ends)
+
+
+@pytest.mark.parametrize("seed", [3, 5])
+def test_a_baulk_cushion_under_a_score_bar_is_placed_from_the_baulk_line(seed: int) -> None:
+    image, camera = broadcast(seed)
+    without = find_corners(image)
+    assert error(name_corners(without.quad_px, without.view), camera) > 0.02, "the bar must hide the cushion"
+    found = find_corners(image, table=TABLE)
+    assert error(name_corners(found.quad_px, found.view), camera) <= 0.01
+    said = {r.kind for r in found.doubts}
+    assert said & {Doubt.END_FROM_MARKING, Note.END_FROM_MARKING}, found.doubts
+
+
+def test_a_far_end_cut_short_is_not_mended_from_the_baulk_line_but_said() -> None:
+    """The far end cut short by 8 %: the baulk line puts the near end inside the one seen. Nothing is
+    moved, and how far the line disagrees is kept for the doubt (``Doubt.MARKING_OFF``)."""
+    image, camera = broadcast(3)
+    corners = truth(camera)
+    short = dict(corners)
+    for top, bottom in (("tl", "bl"), ("tr", "br")):
+        short[top] = corners[top] + 0.08 * (corners[bottom] - corners[top])
+    quad = np.array([short[k] for k in CORNERS])
+    marked = mark_end(image, quad, plane_view(quad, (W, H)), TABLE)
+    assert marked is not None and not marked.moved
+    assert marked.beyond < -MARKING_OFF
+    np.testing.assert_array_equal(marked.quad_px, quad)
