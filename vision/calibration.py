@@ -126,9 +126,11 @@ def calibrate_auto(
     view_doubts = _view_doubts(image, corners, found, sized)
     verdict = CalibrationVerdict.of([*found.doubts, *view_doubts, *fit.reasons, *notes, *size_notes])
     h, w = image.shape[:2]
-    return ef.calibration_of(
+    calib = ef.calibration_of(
         fit.theta, sized, (w, h), "auto", orientation, fit.rms, cfg.nose_z_mm, fit.points, verdict
     )
+    unseen = tuple((float(x), float(y)) for x, y in found.unseen_px)
+    return replace(calib, unseen_px=unseen) if unseen else calib
 
 
 def _name_corners(

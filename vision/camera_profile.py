@@ -53,6 +53,10 @@ class TableCalibration:
     nose_z_mm: float = 0.0  # height of the cushion-nose line the fit used (AutoConfig.nose_z_mm)
     table: TableModel = field(default=None, compare=False, repr=False)  # type: ignore[assignment]
     verdict: CalibrationVerdict = field(default_factory=CalibrationVerdict)
+    # A strip of the table the image does not show (px polygon; empty when all is seen): an end under a
+    # score bar or past the frame's edge, placed from a marking or the middle pockets. Nothing is
+    # detected there (a score bar's letters are no balls); ``table_mask`` leaves it out.
+    unseen_px: tuple[tuple[float, float], ...] = ()
 
     def __post_init__(self) -> None:
         w, h = self.image_size
@@ -158,6 +162,9 @@ class TableCalibration:
             throat = np.array([m + perp, m - perp, m - perp - inward * depth, m + perp - inward * depth])
             polys.append(self.mm_to_px(throat))
         cv2.fillPoly(mask, [np.round(q * 16).astype(np.int32) for q in polys], 255, cv2.LINE_8, 4)
+        if self.unseen_px:
+            unseen = np.round(np.array(self.unseen_px) * 16).astype(np.int32)
+            cv2.fillPoly(mask, [unseen], 0, cv2.LINE_8, 4)
         return mask
 
     # --- profile ---
@@ -187,6 +194,7 @@ class TableCalibration:
                 "width_mm": self.table.width_mm,
             },
             "verdict": self.verdict.to_dict(),
+            **({"unseen_px": [list(xy) for xy in self.unseen_px]} if self.unseen_px else {}),
         }
 
     @classmethod
@@ -227,6 +235,7 @@ class TableCalibration:
                 nose_z_mm=float(d.get("nose_z_mm", 0.0)),
                 table=_table_of(d.get("table"), game),
                 verdict=CalibrationVerdict.from_dict(d.get("verdict", {})),
+                unseen_px=tuple((float(x), float(y)) for x, y in d.get("unseen_px", [])),
             )
         except (TypeError, ValueError, IndexError, KeyError) as e:
             if str(e).startswith(source):

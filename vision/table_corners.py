@@ -12,7 +12,7 @@ else from the middle pockets (``vision.table_pockets``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -74,6 +74,9 @@ class TableCorners:
     doubts: tuple[Reason, ...]
     k1: float = 0.0  # the lens's radial distortion the sides were straightened with (0: none)
     f_px: float = 0.0  # ... normalised by this focal length (a typical lens's)
+    # The strip of the table the image does not show (full-image px, a quad; (0, 2) when all is seen):
+    # between an end seen short (under a score bar, cut by the frame) and where that end was placed.
+    unseen_px: np.ndarray = field(default_factory=lambda: np.zeros((0, 2)))
 
 
 def find_corners(
@@ -102,6 +105,7 @@ def find_corners(
         straight,
         quad_px=distort(straight.quad_px, centre, f, k1),
         outline_px=distort(straight.outline_px, centre, f, k1),
+        unseen_px=distort(straight.unseen_px, centre, f, k1),
         k1=k1,
         f_px=f,
     )
@@ -126,10 +130,20 @@ def _find(image: np.ndarray, ignore: np.ndarray | None, table: TableModel | None
     if not np.all(np.isfinite(quad_px)) or not np.all(np.isfinite(outline)):
         raise no_table_error("two neighbouring sides of the cloth are parallel")
     view = plane_view(quad_px, (w, h))
+    seen = quad_px
     quad_px, view, replaced, end_doubts = _place_an_end(image, quad_px, sides, view, table)
     share = float(mask.mean())
     doubts = _doubts(sides, quad_px, (w, h), share, view, replaced)
-    return TableCorners(quad_px, outline, tuple(sides), cloth, share, view, (*doubts, *end_doubts))
+    unseen = np.zeros((0, 2)) if replaced is None else _strip(seen, quad_px, replaced)
+    return TableCorners(
+        quad_px, outline, tuple(sides), cloth, share, view, (*doubts, *end_doubts), unseen_px=unseen
+    )
+
+
+def _strip(seen: np.ndarray, placed: np.ndarray, k: int) -> np.ndarray:
+    """The quad between side ``k`` as seen and as placed (corners k and k + 1 of each)."""
+    j = (k + 1) % 4
+    return np.array([seen[k], seen[j], placed[j], placed[k]], dtype=np.float64)
 
 
 def _place_an_end(

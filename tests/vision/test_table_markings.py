@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -17,6 +18,7 @@ from datasets.billiards.look import Look, ScoreBar
 from datasets.billiards.render import TableRenderer
 from datasets.billiards.scene import BallState, SceneSample
 from evaluation.real_tables import corner_error
+from vision.calibration import TableCalibration, calibrate_auto
 from vision.table_corners import MARKING_OFF, find_corners
 from vision.table_geometry import name_corners, plane_view
 from vision.table_markings import MarkedLine, find_line, mark_end, one_ended_lines, place_from_line
@@ -110,3 +112,21 @@ def test_a_far_end_cut_short_is_not_mended_from_the_baulk_line_but_said() -> Non
     assert marked is not None and not marked.moved
     assert marked.beyond < -MARKING_OFF
     np.testing.assert_array_equal(marked.quad_px, quad)
+
+
+def test_the_strip_under_the_score_bar_is_left_out_of_the_table_mask(tmp_path: Path) -> None:
+    """The placed end's strip is table the image does not show: nothing is detected there (the bar's
+    letters are no balls), the cloth seen stays in, and the camera profile keeps the strip."""
+    image, camera = broadcast(3)
+    calib = calibrate_auto(image, TABLE)
+    assert len(calib.unseen_px) == 4
+    mask = calib.table_mask(image.shape)
+    corners = truth(camera)
+    bar_y = round(float(corners["bl"][1] + corners["br"][1]) / 2) - 5  # just inside the near cushion
+    bar_x = round(float(corners["bl"][0] + corners["br"][0]) / 2)
+    centre = camera.project(np.array([[TABLE.width_mm / 2, TABLE.length_mm / 2, 0.0]]))[0]
+    assert mask[bar_y, bar_x] == 0 and mask[int(centre[1]), int(centre[0])] == 255
+    calib.save(tmp_path / "profile.json")
+    again = TableCalibration.load(tmp_path / "profile.json")
+    assert again.unseen_px == calib.unseen_px
+    np.testing.assert_array_equal(again.table_mask(image.shape), mask)
