@@ -312,14 +312,17 @@ class EventDetector:
             self._cushion_contact(ball, cushion, tc)
 
     # -- cushions side by side ------------------------------------------------------------------------------
-    def _read_sides(self, ball: str, path: _Path) -> None:
+    def _read_sides(self, ball: str, path: _Path, last: bool = False) -> None:
         """Cushion turns of the splits that have ``span + 1`` samples after them (``cushion_sides``): the
-        corner's second cushion, a contact the kink did not place, one across a gap in the detections."""
+        corner's second cushion, a contact the kink did not place, one across a gap in the detections.
+        ``last``: the ball is gone (potted, off the table): its last splits are read on two samples a side,
+        for the jaw it struck on its way in."""
         s = path.samples
-        while path.sides_checked + self.sides.span + 1 < len(s):
+        sides = replace(self.sides, span=2) if last else self.sides
+        while path.sides_checked + sides.span < len(s) - (0 if last else 1):
             i = path.sides_checked
             path.sides_checked += 1
-            for turn in split_turns(s, i, self.table, self.sides):
+            for turn in split_turns(s, i, self.table, sides):
                 self._cushion_contact(ball, turn.side, turn.t, turn.inferred)
 
     def _cushion_contact(self, ball: str, side: str, tc: float, inferred: bool = False) -> None:
@@ -481,7 +484,9 @@ class EventDetector:
             self._push(t, c.Pot(t=round(t, 6), ball=tr.ball, pocket=tr.gone_near, unsure=tr.pot_unsure))
         elif not self.table.on_table((x, y), margin_mm=-self.r):
             self._push(t_last, c.OffTable(t=round(t_last, 6), ball=tr.ball))
-        self._paths.pop(tr.ball, None)
+        path = self._paths.pop(tr.ball, None)
+        if path is not None:
+            self._read_sides(tr.ball, path, last=True)
 
     def _settle(self, t: float, views: list[TrackView]) -> None:
         cfg = self.config
