@@ -95,6 +95,8 @@ def _fit(arr: np.ndarray, t_ref: float) -> tuple[np.ndarray, np.ndarray, float]:
 
 
 def _lines(samples: Sequence[Sample], i: int, span: int) -> _Lines | None:
+    """The lines through the ``span`` samples up to ``i`` and the ``span`` from ``i + 1``; None when the
+    samples do not reach that far either way."""
     if i - span + 1 < 0 or i + span >= len(samples):
         return None
     before = np.asarray(samples[i - span + 1 : i + 1])
