@@ -27,6 +27,8 @@ from arbiter.tables import TableModel
 Sample = tuple[float, float, float]  # t, x, y: one measured position of a ball
 SIDES = ("left", "right", "bottom", "top")
 _AXIS = {"left": 0, "right": 0, "bottom": 1, "top": 1}
+# A turn timed this far (in frames) outside its split still belongs to it: the lines' noise.
+SLACK_FRAMES = 0.1
 
 
 @dataclass(frozen=True)
@@ -94,13 +96,17 @@ def _fit(arr: np.ndarray, t_ref: float) -> tuple[np.ndarray, np.ndarray, float]:
     return coef[0], coef[1], residual
 
 
-def _lines(samples: Sequence[Sample], i: int, span: int) -> _Lines | None:
-    """The lines through the ``span`` samples up to ``i`` and the ``span`` from ``i + 1``; None when the
-    samples do not reach that far either way."""
-    if i - span + 1 < 0 or i + span >= len(samples):
+def _lines(samples: Sequence[Sample], i: int, span: int, start: int, max_gap_s: float) -> _Lines | None:
+    """The lines through the ``span`` samples up to ``i`` (none before ``start``, but two at least) and the
+    ``span`` from ``i + 1``; None when the samples do not reach that far either way, or when they are more
+    than ``max_gap_s`` apart anywhere: a line carried that far may have met anything."""
+    first = max(i - span + 1, start, 0)
+    if i - first < 1 or i + span >= len(samples):
         return None
-    before = np.asarray(samples[i - span + 1 : i + 1])
-    after = np.asarray(samples[i + 1 : i + 1 + span])
+    window = np.asarray(samples[first : i + 1 + span])
+    if np.diff(window[:, 0]).max() > max_gap_s:
+        return None
+    before, after = window[: i + 1 - first], window[i + 1 - first :]
     t_ref = float(before[-1, 0])
     a0, v0, r0 = _fit(before, t_ref)
     a1, v1, r1 = _fit(after, t_ref)
@@ -119,21 +125,23 @@ def _ball_line(table: TableModel, side: str) -> tuple[float, float]:
 
 
 def side_turns(
-    samples: Sequence[Sample], i: int, table: TableModel, config: SideConfig | None = None
+    samples: Sequence[Sample],
+    i: int,
+    table: TableModel,
+    config: SideConfig | None = None,
+    start: int = 0,
 ) -> list[SideTurn]:
     """The cushions the ball turned at between samples ``i`` and ``i + 1`` (``config.span`` samples are
-    fitted on each side; none when there are too few)."""
+    fitted on each side, none before ``start``: where it left rest; none when there are too few)."""
     cfg = config or SideConfig()
-    lines = _lines(samples, i, cfg.span)
+    lines = _lines(samples, i, cfg.span, start, cfg.max_gap_s)
     if lines is None:
         return []
     t0, t1 = samples[i][0], samples[i + 1][0]
-    if t1 - t0 > cfg.max_gap_s:
-        return []
     frame = min(samples[i][0] - samples[i - 1][0], samples[i + 2][0] - samples[i + 1][0])
     turns = []
     for side in SIDES:
-        turn = _turn(lines, side, t0, t1, table, cfg)
+        turn = _turn(lines, side, t0 - SLACK_FRAMES * frame, t1 + SLACK_FRAMES * frame, table, cfg)
         if turn is not None:
             inferred = bool(min(turn - t0, t1 - turn) > frame * 1.01)
             turns.append(SideTurn(turn, side, lines.residual, inferred))
@@ -176,15 +184,19 @@ def _one_path(lines: _Lines, turns: list[SideTurn], t0: float, t1: float, cfg: S
 
 
 def split_turns(
-    samples: Sequence[Sample], i: int, table: TableModel, config: SideConfig | None = None
+    samples: Sequence[Sample],
+    i: int,
+    table: TableModel,
+    config: SideConfig | None = None,
+    start: int = 0,
 ) -> list[SideTurn]:
     """The turns at split ``i`` that fit better than the same side's turn at the splits beside it: a
     contact between two sightings shows at the splits next to it too, through one sample taken on the wrong
     side of it, which fits worse. Needs ``span + 1`` samples after the split."""
     cfg = config or SideConfig()
-    beside = [t for j in (i - 1, i + 1) for t in side_turns(samples, j, table, cfg)]
+    beside = [t for j in (i - 1, i + 1) for t in side_turns(samples, j, table, cfg, start)]
     return [
         turn
-        for turn in side_turns(samples, i, table, cfg)
+        for turn in side_turns(samples, i, table, cfg, start)
         if all(b.residual > turn.residual for b in beside if b.side == turn.side)
     ]

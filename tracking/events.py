@@ -107,6 +107,7 @@ class _Path:
     rest: tuple[float, float] | None = None  # where it rests, while it does
     rest_n: int = 0
     sides_checked: int = 0  # splits before this index were read for cushion turns (``cushion_sides``)
+    moving_from: int = 0  # its first sample in motion since it last left rest
 
 
 def _fit(samples: list[Sample], t_ref: float) -> tuple[np.ndarray, np.ndarray]:
@@ -148,7 +149,8 @@ class EventDetector:
         self._last_motion_t = -math.inf
         self._views: dict[str, TrackView] = {}
         self._recent_pairs: deque[tuple[float, frozenset[str]]] = deque(maxlen=64)
-        self._recent_cushions: deque[tuple[float, tuple[str, str]]] = deque(maxlen=64)
+        # Every cushion contact reported: time, ball, side, where the ball was (when known).
+        self._recent_cushions: deque[tuple[float, str, str, np.ndarray | None]] = deque(maxlen=64)
         self._gone_seen: set[int] = set()
         self._departures: list[tuple[float, str, np.ndarray]] = []
 
@@ -173,7 +175,7 @@ class EventDetector:
         for tr in gone:
             if id(tr) not in self._gone_seen:
                 self._gone_seen.add(id(tr))
-                self._vanished(tr)
+                self._vanished(tr, t)
         self._settle(t, views)
         return self._release(min(t - self.config.hold_s, self._pot_bound(views), self._sides_bound(t)))
 
@@ -240,6 +242,7 @@ class EventDetector:
         tau = float(-np.dot(a1 - rest, v1) / speed2) if speed2 > 0 else 0.0
         t0 = max(s[k - 1][0], min(t_ref, t_ref + tau))
         path.quiet_until = s[min(k + self.config.window, len(s) - 1)][0]
+        path.moving_from = k
         self._departures.append((t0, ball, rest))
 
     def _resolve_departures(self) -> None:
@@ -322,16 +325,22 @@ class EventDetector:
         while path.sides_checked + sides.span < len(s) - (0 if last else 1):
             i = path.sides_checked
             path.sides_checked += 1
-            for turn in split_turns(s, i, self.table, sides):
+            # Samples at rest are not fitted: the jump of a ball struck away from a cushion is no approach.
+            for turn in split_turns(s, i, self.table, sides, start=path.moving_from):
                 self._cushion_contact(ball, turn.side, turn.t, turn.inferred)
 
     def _cushion_contact(self, ball: str, side: str, tc: float, inferred: bool = False) -> None:
-        """Report a cushion contact once: the kink and the side reading both see most of them."""
-        pending = [(p[0], (p[2].ball, p[2].side)) for p in self._pending if isinstance(p[2], c.Cushion)]
-        for t_prev, key in [*pending, *self._recent_cushions]:
-            if key == (ball, side) and abs(t_prev - tc) < DUPLICATE_CONTACT_S:
+        """Report a cushion contact once: the kink and the side reading both see most of them, and two
+        tracks on one ball (a misread that became a track for a while) see it twice, at one place."""
+        path = self._paths.get(ball)
+        xy = self._position_at(path, tc) if path is not None else None
+        for t_prev, prev_ball, prev_side, prev_xy in self._recent_cushions:
+            if prev_side != side or abs(t_prev - tc) >= DUPLICATE_CONTACT_S:
+                continue
+            one_place = xy is not None and prev_xy is not None and math.dist(xy, prev_xy) < 2 * self.r
+            if prev_ball == ball or one_place:
                 return
-        self._recent_cushions.append((tc, (ball, side)))
+        self._recent_cushions.append((tc, ball, side, xy))
         self._push(tc, c.Cushion(t=round(tc, 6), ball=ball, side=side, inferred=inferred))
 
     def _sides_bound(self, t: float) -> float:
@@ -465,7 +474,7 @@ class EventDetector:
         return _fit(pts, t)[1]
 
     # -- pots, rest -----------------------------------------------------------------------------------------
-    def _vanished(self, tr: Track) -> None:
+    def _vanished(self, tr: Track, t_now: float) -> None:
         measured = [h for h in tr.history if h[3]]
         if not measured:
             return
@@ -485,7 +494,8 @@ class EventDetector:
         elif not self.table.on_table((x, y), margin_mm=-self.r):
             self._push(t_last, c.OffTable(t=round(t_last, 6), ball=tr.ball))
         path = self._paths.pop(tr.ball, None)
-        if path is not None:
+        if path is not None and t_now - t_last <= self.sides.max_gap_s:
+            # Given up within the time ``_sides_bound`` holds the stream back for it: in time order still.
             self._read_sides(tr.ball, path, last=True)
 
     def _settle(self, t: float, views: list[TrackView]) -> None:
