@@ -31,6 +31,7 @@ from arbiter import contract as c
 from arbiter.games import BilliardsSpec
 from arbiter.tables import TableModel
 
+from .cushion_sides import SideConfig, split_turns
 from .tracker import POT_CONFIRM_MAX_S, Track, TrackView
 
 XY = tuple[float, float]
@@ -105,6 +106,8 @@ class _Path:
     quiet_until: float = -math.inf  # no new kink before this time (one contact is one kink)
     rest: tuple[float, float] | None = None  # where it rests, while it does
     rest_n: int = 0
+    sides_checked: int = 0  # splits before this index were read for cushion turns (``cushion_sides``)
+    moving_from: int = 0  # its first sample in motion since it last left rest
 
 
 def _fit(samples: list[Sample], t_ref: float) -> tuple[np.ndarray, np.ndarray]:
@@ -127,11 +130,16 @@ class EventDetector:
     interrupted goes on, and ends (with the positions seen then) once every ball is seen at rest."""
 
     def __init__(
-        self, spec: BilliardsSpec, config: EventConfig | None = None, shot_open: bool = False
+        self,
+        spec: BilliardsSpec,
+        config: EventConfig | None = None,
+        shot_open: bool = False,
+        sides: SideConfig | None = None,
     ) -> None:
         self.table: TableModel = spec.table
         self.cue_balls = spec.cue_balls  # the balls a player may strike (five-pins: both players' balls)
         self.config: EventConfig = config or EventConfig()
+        self.sides: SideConfig = sides or SideConfig(tol_mm=self.config.cushion_tol_mm)
         self.r = self.table.ball_radius_mm
         self._paths: dict[str, _Path] = {}
         self._pending: list[tuple[float, int, SeenEvent, int]] = []  # t, sequence, event, priority
@@ -141,6 +149,8 @@ class EventDetector:
         self._last_motion_t = -math.inf
         self._views: dict[str, TrackView] = {}
         self._recent_pairs: deque[tuple[float, frozenset[str]]] = deque(maxlen=64)
+        # Every cushion contact reported: time, ball, side, where the ball was (when known).
+        self._recent_cushions: deque[tuple[float, str, str, np.ndarray | None]] = deque(maxlen=64)
         self._gone_seen: set[int] = set()
         self._departures: list[tuple[float, str, np.ndarray]] = []
 
@@ -160,13 +170,14 @@ class EventDetector:
                 self._paths.setdefault(v.ball, _Path()).samples.append((t, *v.xy_mm))
         for ball, path in self._paths.items():
             self._scan(ball, path)
+            self._read_sides(ball, path)
         self._resolve_departures()
         for tr in gone:
             if id(tr) not in self._gone_seen:
                 self._gone_seen.add(id(tr))
-                self._vanished(tr)
+                self._vanished(tr, t)
         self._settle(t, views)
-        return self._release(min(t - self.config.hold_s, self._pot_bound(views)))
+        return self._release(min(t - self.config.hold_s, self._pot_bound(views), self._sides_bound(t)))
 
     def finish(self, t: float, views: list[TrackView]) -> list[SeenEvent]:
         """End of source: flush what is pending, and end a shot still open with the balls where they are."""
@@ -231,6 +242,7 @@ class EventDetector:
         tau = float(-np.dot(a1 - rest, v1) / speed2) if speed2 > 0 else 0.0
         t0 = max(s[k - 1][0], min(t_ref, t_ref + tau))
         path.quiet_until = s[min(k + self.config.window, len(s) - 1)][0]
+        path.moving_from = k
         self._departures.append((t0, ball, rest))
 
     def _resolve_departures(self) -> None:
@@ -300,7 +312,55 @@ class EventDetector:
             mover_first = float(np.dot(v0, towards)) >= float(np.dot(vo, -towards))
             self._ball_contact(ball if mover_first else other, other if mover_first else ball, tc, priority=1)
         elif cushion is not None:
-            self._push(tc, c.Cushion(t=round(tc, 6), ball=ball, side=cushion))
+            self._cushion_contact(ball, cushion, tc)
+
+    # -- cushions side by side ------------------------------------------------------------------------------
+    def _read_sides(self, ball: str, path: _Path, last: bool = False) -> None:
+        """Cushion turns of the splits that have ``span + 1`` samples after them (``cushion_sides``): the
+        corner's second cushion, a contact the kink did not place, one across a gap in the detections.
+        ``last``: the ball is gone (potted, off the table): its last splits are read on two samples a side,
+        for the jaw it struck on its way in."""
+        s = path.samples
+        sides = replace(self.sides, span=2) if last else self.sides
+        while path.sides_checked + sides.span < len(s) - (0 if last else 1):
+            i = path.sides_checked
+            path.sides_checked += 1
+            # Samples at rest are not fitted: the jump of a ball struck away from a cushion is no approach.
+            for turn in split_turns(s, i, self.table, sides, start=path.moving_from):
+                self._cushion_contact(ball, turn.side, turn.t, turn.inferred)
+
+    def _cushion_contact(self, ball: str, side: str, tc: float, inferred: bool = False) -> None:
+        """Report a cushion contact once: the kink and the side reading both see most of them, and two
+        tracks on one ball (a misread that became a track for a while) see it twice, at one place."""
+        path = self._paths.get(ball)
+        xy = self._position_at(path, tc) if path is not None else None
+        for t_prev, prev_ball, prev_side, prev_xy in self._recent_cushions:
+            if prev_side != side or abs(t_prev - tc) >= DUPLICATE_CONTACT_S:
+                continue
+            one_place = xy is not None and prev_xy is not None and math.dist(xy, prev_xy) < 2 * self.r
+            if prev_ball == ball or one_place:
+                return
+        self._recent_cushions.append((tc, ball, side, xy))
+        self._push(tc, c.Cushion(t=round(tc, 6), ball=ball, side=side, inferred=inferred))
+
+    def _sides_bound(self, t: float) -> float:
+        """Release nothing that a contact inferred across a gap may still come before: the first split not
+        yet read of every ball that was moving fast enough to turn at a cushion when it was lost, with that
+        gap in its unread samples or unseen now (for up to ``max_gap_s``: nothing is inferred across a longer
+        gap). Without a gap, as the kinks: ``window`` frames behind."""
+        bounds = []
+        for path in self._paths.values():
+            unread = [x[0] for x in path.samples[max(path.sides_checked - 1, 0) :]]
+            if len(unread) < 2 or t - unread[-1] > self.sides.max_gap_s:
+                continue
+            times = [*unread, t] if t > unread[-1] else unread
+            steps = np.diff(times)
+            gap = int(np.argmax(steps))
+            if steps[gap] > 1.5 * steps.min():
+                speed = float(np.hypot(*self._velocity_before(path, times[gap])))
+                if speed >= self.sides.approach_mm_s:
+                    bounds.append(unread[0])
+        return min(bounds) - 1e-6 if bounds else math.inf
 
     def _moving_at(self, ball: str, t: float) -> bool:
         """Whether ``ball`` was moving just before ``t``: not at rest, and fast enough to be seen moving."""
@@ -414,7 +474,7 @@ class EventDetector:
         return _fit(pts, t)[1]
 
     # -- pots, rest -----------------------------------------------------------------------------------------
-    def _vanished(self, tr: Track) -> None:
+    def _vanished(self, tr: Track, t_now: float) -> None:
         measured = [h for h in tr.history if h[3]]
         if not measured:
             return
@@ -433,7 +493,10 @@ class EventDetector:
             self._push(t, c.Pot(t=round(t, 6), ball=tr.ball, pocket=tr.gone_near, unsure=tr.pot_unsure))
         elif not self.table.on_table((x, y), margin_mm=-self.r):
             self._push(t_last, c.OffTable(t=round(t_last, 6), ball=tr.ball))
-        self._paths.pop(tr.ball, None)
+        path = self._paths.pop(tr.ball, None)
+        if path is not None and t_now - t_last <= self.sides.max_gap_s:
+            # Given up within the time ``_sides_bound`` holds the stream back for it: in time order still.
+            self._read_sides(tr.ball, path, last=True)
 
     def _settle(self, t: float, views: list[TrackView]) -> None:
         cfg = self.config

@@ -74,18 +74,22 @@ class BallBall(JsonLine):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Cushion(JsonLine):
-    """A ball hit a cushion (``side`` of the table frame in architecture.md)."""
+    """A ball hit a cushion (``side`` of the table frame in architecture.md). ``inferred``: the camera did
+    not see the ball within a frame of the contact; its path before and after met at the cushion, reflected,
+    and the time is where they met."""
 
     TYPE: ClassVar[str] = "cushion"
     t: float = field(metadata=SECONDS)
     frame: int | None = field(default=None, metadata=OMIT_EMPTY)
     ball: str
     side: str
+    inferred: bool = field(default=False, metadata=OMIT_EMPTY)
 
     def __post_init__(self) -> None:
         self._check_when()
         check_text(self._at("ball"), self.ball)
         check_one_of(self._at("side"), self.side, CUSHION_SIDES)
+        check_flag(self._at("inferred"), self.inferred)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

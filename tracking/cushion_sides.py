@@ -1,0 +1,202 @@
+"""Cushion contacts read one side at a time, from the ball's distance to that side's ball line.
+
+A cushion reflects only the part of a ball's velocity across it. Seen along the cushion's normal, a contact
+is therefore a plain turn: the distance from the cushion's *ball line* (where the centre is when the ball
+touches the nose, one radius in) falls to zero along a straight line in time and rises from it along
+another. Read per side, two cushions struck 25 ms apart in a corner are two turns on two different axes,
+however blended the kink in the ball's 2D track; and a turn needs no frame at the contact itself: a ball the
+detector loses in its blur at the cushion still has a line before its gap and one after, and where they
+meet is when it struck. Such a contact, with no sighting within a frame of it, is *inferred*.
+
+``side_turns`` looks at one split of a ball's samples (the interval between two consecutive sightings) and
+returns the cushions turned at there, each with how well two lines fit (to choose between neighbouring
+splits that both see the same turn). A turn across a gap must also be a path: along each axis that did not
+turn, the lines before and after must meet where the turn happened (else the track may have jumped to
+another ball in the gap, or the ball was struck by one).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from arbiter.tables import TableModel
+
+Sample = tuple[float, float, float]  # t, x, y: one measured position of a ball
+SIDES = ("left", "right", "bottom", "top")
+_AXIS = {"left": 0, "right": 0, "bottom": 1, "top": 1}
+# A turn timed this far (in frames) outside its split still belongs to it: the lines' noise.
+SLACK_FRAMES = 0.1
+
+
+@dataclass(frozen=True)
+class SideConfig:
+    """Settings of reading cushions side by side. Each trades something off:
+
+    - ``span``: samples fitted on each side of a split: more is steadier against detector noise, but two
+      contacts of one side closer than ``span`` frames blur into one.
+    - ``approach_mm_s`` / ``leave_mm_s``: the speed across the cushion that the ball must have into it and
+      away from it; above the noise of a ``span``-sample fit, so a ball rolling along a cushion (or at rest
+      against it) does not turn.
+    - ``tol_mm``: how far from the ball line the turn may be (detector noise, the ball's measured centre a
+      few millimetres off at the cushion); ``tol_mm_per_s``: more for every second the lines are carried
+      over a gap (their speed is known only to the noise of ``span`` samples).
+    - ``max_gap_s``: the longest time unseen across which a contact is inferred; longer, and the path may
+      have met anything.
+    """
+
+    span: int = 3
+    approach_mm_s: float = 150.0
+    leave_mm_s: float = 100.0
+    tol_mm: float = 25.0
+    tol_mm_per_s: float = 150.0
+    max_gap_s: float = 0.3
+
+    def __post_init__(self) -> None:
+        if self.span < 2:
+            raise ValueError(f"span must be at least 2 samples (got {self.span})")
+        for name in ("approach_mm_s", "leave_mm_s", "tol_mm", "max_gap_s"):
+            if getattr(self, name) <= 0:
+                raise ValueError(f"{name} must be positive (got {getattr(self, name)})")
+        if self.tol_mm_per_s < 0:
+            raise ValueError(f"tol_mm_per_s must not be negative (got {self.tol_mm_per_s})")
+
+
+@dataclass(frozen=True)
+class SideTurn:
+    """A cushion contact read across one split: when, which side, how well the two lines fit (the sum of
+    squared residuals, mm²), and whether no sighting was within a frame of it (``inferred``)."""
+
+    t: float
+    side: str
+    residual: float
+    inferred: bool
+
+
+@dataclass(frozen=True)
+class _Lines:
+    """The lines p(t) = a + v (t - t_ref) fitted to the samples before a split and to those after it."""
+
+    t_ref: float
+    a0: np.ndarray
+    v0: np.ndarray
+    a1: np.ndarray
+    v1: np.ndarray
+    residual: float
+
+
+def _fit(arr: np.ndarray, t_ref: float) -> tuple[np.ndarray, np.ndarray, float]:
+    """Least-squares line through (t, x, y) rows: intercept at ``t_ref``, velocity, squared residuals."""
+    dt = arr[:, 0] - t_ref
+    design = np.column_stack([np.ones_like(dt), dt])
+    coef, *_ = np.linalg.lstsq(design, arr[:, 1:], rcond=None)
+    residual = float(np.sum((design @ coef - arr[:, 1:]) ** 2))
+    return coef[0], coef[1], residual
+
+
+def _lines(samples: Sequence[Sample], i: int, span: int, start: int, max_gap_s: float) -> _Lines | None:
+    """The lines through the ``span`` samples up to ``i`` (none before ``start``, but two at least) and the
+    ``span`` from ``i + 1``; None when the samples do not reach that far either way, or when they are more
+    than ``max_gap_s`` apart anywhere: a line carried that far may have met anything."""
+    first = max(i - span + 1, start, 0)
+    if i - first < 1 or i + span >= len(samples):
+        return None
+    window = np.asarray(samples[first : i + 1 + span])
+    if np.diff(window[:, 0]).max() > max_gap_s:
+        return None
+    before, after = window[: i + 1 - first], window[i + 1 - first :]
+    t_ref = float(before[-1, 0])
+    a0, v0, r0 = _fit(before, t_ref)
+    a1, v1, r1 = _fit(after, t_ref)
+    return _Lines(t_ref, a0, v0, a1, v1, r0 + r1)
+
+
+def _ball_line(table: TableModel, side: str) -> tuple[float, float]:
+    """The ball line of ``side`` on its axis, and the sign that makes (coordinate - line) the distance in."""
+    r = table.ball_radius_mm
+    return {
+        "left": (r, 1.0),
+        "right": (table.width_mm - r, -1.0),
+        "bottom": (r, 1.0),
+        "top": (table.length_mm - r, -1.0),
+    }[side]
+
+
+def side_turns(
+    samples: Sequence[Sample],
+    i: int,
+    table: TableModel,
+    config: SideConfig | None = None,
+    start: int = 0,
+) -> list[SideTurn]:
+    """The cushions the ball turned at between samples ``i`` and ``i + 1`` (``config.span`` samples are
+    fitted on each side, none before ``start``: where it left rest; none when there are too few)."""
+    cfg = config or SideConfig()
+    lines = _lines(samples, i, cfg.span, start, cfg.max_gap_s)
+    if lines is None:
+        return []
+    t0, t1 = samples[i][0], samples[i + 1][0]
+    frame = min(samples[i][0] - samples[i - 1][0], samples[i + 2][0] - samples[i + 1][0])
+    turns = []
+    for side in SIDES:
+        turn = _turn(lines, side, t0 - SLACK_FRAMES * frame, t1 + SLACK_FRAMES * frame, table, cfg)
+        if turn is not None:
+            inferred = bool(min(turn - t0, t1 - turn) > frame * 1.01)
+            turns.append(SideTurn(turn, side, lines.residual, inferred))
+    if turns and t1 - t0 > 1.5 * frame and not _one_path(lines, turns, t0, t1, cfg):
+        return []
+    return turns
+
+
+def _turn(lines: _Lines, side: str, t0: float, t1: float, table: TableModel, cfg: SideConfig) -> float | None:
+    """When the lines before and after turned at ``side``'s ball line within the split, or None."""
+    axis = _AXIS[side]
+    line, sign = _ball_line(table, side)
+    # Distance in from the ball line, before (d0 + u0 tau) and after (d1 + u1 tau), tau from t_ref.
+    d0, u0 = sign * (lines.a0[axis] - line), sign * lines.v0[axis]
+    d1, u1 = sign * (lines.a1[axis] - line), sign * lines.v1[axis]
+    if u0 > -cfg.approach_mm_s or u1 < cfg.leave_mm_s:
+        return None
+    tau = float((d1 - d0) / (u0 - u1))
+    tc = lines.t_ref + tau
+    if not t0 <= tc <= t1:
+        return None
+    carried = max(tc - t0, t1 - tc)
+    depth = float(d0 + u0 * tau)
+    return tc if abs(depth) <= cfg.tol_mm + cfg.tol_mm_per_s * carried else None
+
+
+def _one_path(lines: _Lines, turns: list[SideTurn], t0: float, t1: float, cfg: SideConfig) -> bool:
+    """Across a gap: along an axis that did not turn, the lines before and after meet at the turn."""
+    turned = {_AXIS[turn.side] for turn in turns}
+    for axis in (0, 1):
+        if axis in turned:
+            continue
+        for turn in turns:
+            tau = turn.t - lines.t_ref
+            apart = abs(float(lines.a0[axis] + lines.v0[axis] * tau - lines.a1[axis] - lines.v1[axis] * tau))
+            carried = max(turn.t - t0, t1 - turn.t)
+            if apart > cfg.tol_mm + cfg.tol_mm_per_s * carried:
+                return False
+    return True
+
+
+def split_turns(
+    samples: Sequence[Sample],
+    i: int,
+    table: TableModel,
+    config: SideConfig | None = None,
+    start: int = 0,
+) -> list[SideTurn]:
+    """The turns at split ``i`` that fit better than the same side's turn at the splits beside it: a
+    contact between two sightings shows at the splits next to it too, through one sample taken on the wrong
+    side of it, which fits worse. Needs ``span + 1`` samples after the split."""
+    cfg = config or SideConfig()
+    beside = [t for j in (i - 1, i + 1) for t in side_turns(samples, j, table, cfg, start)]
+    return [
+        turn
+        for turn in side_turns(samples, i, table, cfg, start)
+        if all(b.residual > turn.residual for b in beside if b.side == turn.side)
+    ]
