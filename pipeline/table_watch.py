@@ -42,6 +42,9 @@ from vision.types import Frame
 XY = tuple[float, float]
 CALIBRATION_SECONDS = 5.0  # how far into the video automatic calibration keeps looking for a sure frame
 CALIBRATION_TRIES = 20  # frames tried, spread evenly over those seconds (each costs ~0.1-0.5 s)
+# A table found again with every corner within this share of its length of where it was is the same view: a
+# change of the picture over it (a player, the cue, a flash) that hid cushions from the check, no cut.
+SAME_VIEW = 0.01
 REFIND_S = 0.25  # after a cut, video seconds between two tries to find the table again
 OVERLAY_EVERY = 5  # frames between two lessons of the graphics mask (a graphic stays for seconds)
 WATCH_PX = 480  # long side of the copy cuts and graphics are watched on (the overlay learns at 480 px)
@@ -234,18 +237,25 @@ class TableWatch:
         was, self._shape = self._shape, frame.image.shape[:2]
         cut = self.cuts.update(small) or was != self._shape
         if self.paused_at is None and cut and not self._fits(frame.image):
-            self.paused_at, self._next_try = frame.t, frame.t
+            calib = self._refind(frame.image)
+            if calib is not None and _same_view(calib, self.calib):
+                return False  # found again where it was: the picture changed over the table, no cut
+            self.paused_at, self._next_try = frame.t, frame.t + REFIND_S
             self.cuts.set_region(None)
             resized = f" (the picture is {was[1]}x{was[0]} px -> {self._shape[1]}x{self._shape[0]})"
             what = "camera cut" + (resized if was != self._shape else "")
             self.say(Notice(frame.t, "cut", f"{what}: events paused while the table is found again"))
+            return self._resume(frame, calib)
         if self.paused_at is None:
             return False
         if frame.t < self._next_try:
             return True
         self._next_try = frame.t + REFIND_S
-        calib = self._refind(frame.image)
-        if calib is None:
+        return self._resume(frame, self._refind(frame.image))
+
+    def _resume(self, frame: Frame, calib: TableCalibration | None) -> bool:
+        """Go on with ``calib`` found on ``frame`` (False: not paused), or stay paused without one."""
+        if calib is None or self.paused_at is None:
             return True
         away = frame.t - self.paused_at
         self.calib, self.resumed, self.paused_at = calib, calib, None
@@ -293,6 +303,19 @@ def _shrunk(image: np.ndarray) -> np.ndarray:
     if step == 1:
         return image
     return cv2.resize(image, (w // step, h // step), interpolation=cv2.INTER_NEAREST)
+
+
+def _same_view(a: TableCalibration, b: TableCalibration) -> bool:
+    """Whether two calibrations of one picture size put every corner within SAME_VIEW of the table's
+    length (in pixels) of each other: the same camera, still."""
+    if tuple(a.image_size) != tuple(b.image_size):
+        return False
+    pa, pb = a.points, b.points
+    names = ("bl", "br", "tr", "tl")
+    if not all(k in pa and k in pb for k in names):
+        return False
+    length = 0.5 * (math.dist(pb["bl"], pb["tl"]) + math.dist(pb["br"], pb["tr"]))
+    return max(math.dist(pa[k], pb[k]) for k in names) <= SAME_VIEW * length
 
 
 def frame_size(image: np.ndarray) -> tuple[int, int]:

@@ -211,4 +211,7 @@ def test_the_pipeline_with_the_trained_detector_finds_the_events_of_the_truth(cl
     assert figures["first_contact_kind_accuracy"] == 1.0, figures
     # Events are written a few frames after the frame that shows them (the kink's window and the reorder
     # buffer); a contact noticed only when a lost ball is found again comes late (measured up to 0.9 s here).
-    assert latency and float(np.median(latency)) < 0.1 and max(latency) < 1.5, sorted(latency)
+    # A gap in a fast ball's detections holds the stream a frame longer, so that a cushion inferred across it
+    # (tracking.cushion_sides) keeps its time order: measured 100.2 ms median here (83.5 ms before).
+    frame = 1 / cfg.fps
+    assert latency and float(np.median(latency)) < 0.1 + frame and max(latency) < 1.5, sorted(latency)
