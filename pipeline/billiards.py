@@ -251,7 +251,7 @@ class _Run:
         if self.stages is None:
             self.stages = _Stages.build(self.options, self.calib, frame.image.shape)
         s = self.stages
-        dets = self._off_graphics(s.detector.detect(frame.image), frame.image.shape)
+        dets = self._in_view(s.detector.detect(frame.image), frame.image.shape)
         if keep_detections:
             self.result.detections.append((t, dets))
         views = self.views = s.tracker.update(t, dets)
@@ -300,15 +300,20 @@ class _Run:
         self.result.frames += 1
         self.result.paused_frames += 1
 
-    def _off_graphics(self, dets: Detections, shape: tuple[int, ...]) -> Detections:
-        """The detections not on a broadcast graphic (a score bar's letters are no balls)."""
-        mask = self.watch.graphics(shape) if self.watch is not None else None
-        if mask is None or not len(dets):
+    def _in_view(self, dets: Detections, shape: tuple[int, ...]) -> Detections:
+        """The detections where the image shows the table: not on a broadcast graphic (a score bar's letters
+        are no balls), nor in the strip of the table the image does not show (``TableCalibration.unseen_px``:
+        the classical detector never looks there, the trained one looks at the whole table view)."""
+        if not len(dets):
             return dets
-        h, w = mask.shape
-        x = np.clip(np.round(dets.xy_px[:, 0]).astype(int), 0, w - 1)
-        y = np.clip(np.round(dets.xy_px[:, 1]).astype(int), 0, h - 1)
-        return dets[mask[y, x] == 0]
+        keep = np.ones(len(dets), bool)
+        mask = self.watch.graphics(shape) if self.watch is not None else None
+        if mask is not None:
+            h, w = mask.shape
+            x = np.clip(np.round(dets.xy_px[:, 0]).astype(int), 0, w - 1)
+            y = np.clip(np.round(dets.xy_px[:, 1]).astype(int), 0, h - 1)
+            keep &= mask[y, x] == 0
+        return dets[keep & self.calib.shows(dets.xy_px)]
 
     def finish(self) -> None:
         if self.stages is not None:

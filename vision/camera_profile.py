@@ -167,6 +167,15 @@ class TableCalibration:
             cv2.fillPoly(mask, [unseen], 0, cv2.LINE_8, 4)
         return mask
 
+    def shows(self, xy_px: np.ndarray) -> np.ndarray:
+        """Per pixel (N, 2), whether the image shows the table there: False in the strip it does not show
+        (``unseen_px``: an end under a score bar), where nothing seen is a ball."""
+        xy = np.asarray(xy_px, dtype=np.float64).reshape(-1, 2)
+        if not self.unseen_px:
+            return np.ones(len(xy), bool)
+        strip = np.array(self.unseen_px, np.float32)
+        return np.array([cv2.pointPolygonTest(strip, (float(x), float(y)), False) < 0 for x, y in xy], bool)
+
     # --- profile ---
     def to_dict(self) -> dict[str, Any]:
         return {

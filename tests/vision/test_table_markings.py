@@ -126,6 +126,7 @@ def test_the_strip_under_the_score_bar_is_left_out_of_the_table_mask(tmp_path: P
     bar_x = round(float(corners["bl"][0] + corners["br"][0]) / 2)
     centre = camera.project(np.array([[TABLE.width_mm / 2, TABLE.length_mm / 2, 0.0]]))[0]
     assert mask[bar_y, bar_x] == 0 and mask[int(centre[1]), int(centre[0])] == 255
+    assert calib.shows(np.array([[bar_x, bar_y], centre])).tolist() == [False, True]  # any detector's finds
     calib.save(tmp_path / "profile.json")
     again = TableCalibration.load(tmp_path / "profile.json")
     assert again.unseen_px == calib.unseen_px
