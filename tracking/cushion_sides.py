@@ -87,9 +87,14 @@ class _Lines:
     residual: float
 
 
-def _fit(arr: np.ndarray, t_ref: float) -> tuple[np.ndarray, np.ndarray, float]:
-    """Least-squares line through (t, x, y) rows: intercept at ``t_ref``, velocity, squared residuals."""
+def fit_line(samples: Sequence[Sample] | np.ndarray, t_ref: float) -> tuple[np.ndarray, np.ndarray, float]:
+    """Least-squares line p(t) = a + v (t - t_ref) through (t, x, y) samples: a, v and the squared
+    residuals. One sample, or samples all at one time, give their mean and no velocity."""
+    arr = np.asarray(samples, dtype=np.float64)
     dt = arr[:, 0] - t_ref
+    if len(arr) == 1 or np.ptp(dt) == 0:
+        a = arr[:, 1:].mean(axis=0)
+        return a, np.zeros(2), float(np.sum((arr[:, 1:] - a) ** 2))
     design = np.column_stack([np.ones_like(dt), dt])
     coef, *_ = np.linalg.lstsq(design, arr[:, 1:], rcond=None)
     residual = float(np.sum((design @ coef - arr[:, 1:]) ** 2))
@@ -108,8 +113,8 @@ def _lines(samples: Sequence[Sample], i: int, span: int, start: int, max_gap_s: 
         return None
     before, after = window[: i + 1 - first], window[i + 1 - first :]
     t_ref = float(before[-1, 0])
-    a0, v0, r0 = _fit(before, t_ref)
-    a1, v1, r1 = _fit(after, t_ref)
+    a0, v0, r0 = fit_line(before, t_ref)
+    a1, v1, r1 = fit_line(after, t_ref)
     return _Lines(t_ref, a0, v0, a1, v1, r0 + r1)
 
 

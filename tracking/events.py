@@ -31,11 +31,10 @@ from arbiter import contract as c
 from arbiter.games import BilliardsSpec
 from arbiter.tables import TableModel
 
-from .cushion_sides import SideConfig, split_turns
+from .cushion_sides import Sample, SideConfig, fit_line, split_turns
 from .tracker import POT_CONFIRM_MAX_S, Track, TrackView
 
 XY = tuple[float, float]
-Sample = tuple[float, float, float]  # t, x, y: one measured position of a ball
 SeenEvent: TypeAlias = c.ShotStart | c.BallBall | c.Cushion | c.Pot | c.OffTable | c.PinDown | c.ShotEnd
 """The contract's events a camera sees (every one has a time); each is a ``c.Event``."""
 # Both balls of a contact kink; the second kink within this time of the first is the same contact.
@@ -111,14 +110,9 @@ class _Path:
 
 
 def _fit(samples: list[Sample], t_ref: float) -> tuple[np.ndarray, np.ndarray]:
-    """Least-squares line p(t) = a + v (t - t_ref) through the samples."""
-    arr = np.asarray(samples)
-    dt = arr[:, 0] - t_ref
-    if len(arr) == 1 or np.ptp(dt) == 0:
-        return arr[:, 1:].mean(axis=0), np.zeros(2)
-    design = np.column_stack([np.ones_like(dt), dt])
-    coef, *_ = np.linalg.lstsq(design, arr[:, 1:], rcond=None)
-    return coef[0], coef[1]
+    """Least-squares line p(t) = a + v (t - t_ref) through the samples (``cushion_sides.fit_line``)."""
+    a, v, _ = fit_line(samples, t_ref)
+    return a, v
 
 
 class EventDetector:

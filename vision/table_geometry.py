@@ -112,6 +112,21 @@ def _left_right(c: np.ndarray) -> dict[str, np.ndarray]:
     return {"bl": bl, "br": br, "tr": tr, "tl": tl}
 
 
+def homography(src: np.ndarray, dst: np.ndarray) -> np.ndarray:
+    """The 3 x 3 homography taking four points ``src`` to ``dst`` (DLT in float64, exact)."""
+    rows = []
+    for (x, y), (u, v) in zip(src, dst, strict=True):
+        rows.append([x, y, 1, 0, 0, 0, -u * x, -u * y, -u])
+        rows.append([0, 0, 0, x, y, 1, -v * x, -v * y, -v])
+    return np.asarray(np.linalg.svd(np.array(rows, np.float64))[2][-1].reshape(3, 3))
+
+
+def apply_homography(h: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    """Points (N, 2) through the homography ``h``."""
+    p = np.c_[pts, np.ones(len(pts))] @ h.T
+    return np.asarray(p[:, :2] / p[:, 2:3])
+
+
 def turned(corners: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     """The same corners named from the other end of the table."""
     return {"bl": corners["tr"], "br": corners["tl"], "tr": corners["bl"], "tl": corners["br"]}

@@ -25,7 +25,7 @@ import cv2
 import numpy as np
 
 from arbiter.tables import Line, TableModel
-from vision.table_geometry import PlaneView, name_corners
+from vision.table_geometry import PlaneView, apply_homography, homography, name_corners
 
 # Where a one-ended line is looked for: this span of shares of the length from an end, in the found
 # corners' top view (the end found may be ~10 % short, which moves the line's share by as much).
@@ -144,15 +144,6 @@ def best_line(
     return ends, _cover(resp, level, ends[0], ends[1])
 
 
-def _homography(src: np.ndarray, dst: np.ndarray) -> np.ndarray:
-    return np.asarray(cv2.getPerspectiveTransform(src.astype(np.float32), dst.astype(np.float32)), np.float64)
-
-
-def _apply(h: np.ndarray, pts: np.ndarray) -> np.ndarray:
-    p = np.c_[pts, np.ones(len(pts))] @ h.T
-    return np.asarray(p[:, :2] / p[:, 2:3])
-
-
 ENDS = {"bottom": (("bl", "tl"), ("br", "tr")), "top": (("tl", "bl"), ("tr", "br"))}
 
 
@@ -169,9 +160,9 @@ def find_line(image: np.ndarray, corners: dict[str, np.ndarray], table: TableMod
     resp, level = ridge(image, inside)
     best: MarkedLine | None = None
     for end, ((a0, a1), (b0, b1)) in ENDS.items():
-        h = _homography(unit, np.array([corners[a0], corners[b0], corners[b1], corners[a1]]))
+        h = homography(unit, np.array([corners[a0], corners[b0], corners[b1], corners[a1]]))
         span = np.array([[0.0, SEARCH[0]], [0.0, SEARCH[1]], [1.0, SEARCH[0]], [1.0, SEARCH[1]]])
-        p = _apply(h, span)
+        p = apply_homography(h, span)
         ends, cover = best_line(resp, level, (p[0], p[1]), (p[2], p[3]))
         if cover >= MIN_COVER and (best is None or cover > best.cover):
             best = MarkedLine(ends, end, lines[0], cover)
@@ -186,8 +177,8 @@ def place_from_line(
     (a0, a1), (b0, b1) = ENDS[line.end]
     w, length, d = table.width_mm, table.length_mm, line.line.y_mm
     world = np.array([[0.0, length], [w, length], [w, d], [0.0, d]])
-    h = _homography(world, np.array([corners[a1], corners[b1], line.ends_px[1], line.ends_px[0]]))
-    placed = _apply(h, np.array([[0.0, 0.0], [w, 0.0]]))
+    h = homography(world, np.array([corners[a1], corners[b1], line.ends_px[1], line.ends_px[0]]))
+    placed = apply_homography(h, np.array([[0.0, 0.0], [w, 0.0]]))
     out = dict(corners)
     out[a0], out[b0] = placed[0], placed[1]
     return out
@@ -201,8 +192,8 @@ def reach_beyond(
     (a0, a1), (b0, b1) = ENDS[end]
     w, length = table.width_mm, table.length_mm
     world = np.array([[0.0, 0.0], [w, 0.0], [w, length], [0.0, length]])
-    h = _homography(np.array([placed[a0], placed[b0], placed[b1], placed[a1]]), world)
-    y = _apply(h, np.array([found[a0], found[b0]]))[:, 1] / length
+    h = homography(np.array([placed[a0], placed[b0], placed[b1], placed[a1]]), world)
+    y = apply_homography(h, np.array([found[a0], found[b0]]))[:, 1] / length
     return float(np.max(y)), float(np.min(y))
 
 

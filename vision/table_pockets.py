@@ -22,7 +22,14 @@ import numpy as np
 
 from arbiter.tables import TableModel
 from vision.camera_fit import prior_focal
-from vision.table_geometry import PlaneView, middle_pocket_sides, name_corners, plane_view
+from vision.table_geometry import (
+    PlaneView,
+    apply_homography,
+    homography,
+    middle_pocket_sides,
+    name_corners,
+    plane_view,
+)
 from vision.table_lines import SideFit
 
 # Pockets this far (share of the length) from half-way already: the corners are right, nothing to place.
@@ -61,19 +68,7 @@ def other_end(kept: np.ndarray, middle: np.ndarray) -> np.ndarray:
     between them, carried on to the other end."""
     src = np.array([kept[0], kept[1], middle[1], middle[0]], np.float64)
     dst = np.array([[0.0, 0.0], [1.0, 0.0], [1.0, 0.5], [0.0, 0.5]])
-    h = _homography(dst, src)
-    far = np.array([[0.0, 1.0], [1.0, 1.0]])
-    p = np.c_[far, np.ones(2)] @ h.T
-    return np.asarray(p[:, :2] / p[:, 2:3])
-
-
-def _homography(src: np.ndarray, dst: np.ndarray) -> np.ndarray:
-    """The 3 x 3 homography taking four points ``src`` to ``dst`` (DLT, exact)."""
-    rows = []
-    for (x, y), (u, v) in zip(src, dst, strict=True):
-        rows.append([x, y, 1, 0, 0, 0, -u * x, -u * y, -u])
-        rows.append([0, 0, 0, x, y, 1, -v * x, -v * y, -v])
-    return np.asarray(np.linalg.svd(np.array(rows))[2][-1].reshape(3, 3))
+    return apply_homography(homography(dst, src), np.array([[0.0, 1.0], [1.0, 1.0]]))
 
 
 def on_the_cloth(
@@ -87,7 +82,7 @@ def on_the_cloth(
     w, length = table.width_mm, table.length_mm
     world = np.array([[0.0, 0.0], [w, 0.0], [w, length], [0.0, length]])
     quad = np.array([corners[k] for k in ("bl", "br", "tr", "tl")], np.float64)
-    cam = camera_over(_homography(world, quad), f, centre)
+    cam = camera_over(homography(world, quad), f, centre)
     if cam is None:
         return seen
     z = POCKET_LIFT * table.cushion_height_mm
@@ -135,7 +130,7 @@ def _on_side(corners: dict[str, np.ndarray], names: tuple[str, str], share: floa
     corners' homography puts it."""
     unit = np.array([[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]])
     quad = np.array([corners[k] for k in ("bl", "br", "tr", "tl")], np.float64)
-    h = _homography(unit, quad)
+    h = homography(unit, quad)
     u = 0.0 if names[0] == "bl" else 1.0
     p = h @ np.array([u, share, 1.0])
     return np.asarray(p[:2] / p[2])
