@@ -28,6 +28,9 @@ _IDENTITY_K = np.eye(3)
 # degree lens, +-40 % (one sigma, in log f). Tilt and cushion parallax, where seen, outweigh it.
 PRIOR_HFOV_DEG = 70.0
 PRIOR_LOG_F_SIGMA = 0.4
+# Focal lengths believed from a plane's homography, as shares of the prior's: a wide lens (~120 degrees) to
+# a broadcast camera zoomed in on the table (~20 degrees; the main camera is ~33).
+FOCAL_RANGE = (0.4, 4.0)
 EDGE_NOISE_PX = 0.5  # expected edge-point noise: weighs the prior against pixel residuals
 # Robust loss: Cauchy at this many robust deviations. Edges on balls, the cue or an arm are down-weighted;
 # true edge points far off a poor starting model are not thrown away.
@@ -248,7 +251,7 @@ def focal_from_homography(world_xy: np.ndarray, px: np.ndarray, centre: np.ndarr
     b = -np.array([h1[2] * h2[2], h1[2] ** 2 - h2[2] ** 2])
     w = float(a @ b / (a @ a)) if a @ a > 0 else 0.0
     f = 1.0 / math.sqrt(w) if w > 0 else f_prior
-    return f if 0.5 * f_prior < f < 2.0 * f_prior else f_prior
+    return f if FOCAL_RANGE[0] * f_prior < f < FOCAL_RANGE[1] * f_prior else f_prior
 
 
 def prior_focal(image_size: tuple[int, int]) -> float:
