@@ -224,12 +224,13 @@ def _corner_lens(
 ) -> tuple[float, float]:
     """The lens the corners' camera is held to: the focal length the corners' own homography gives, once
     straightened by the bend the finder measured (``found.k1``, normalised by ``found.f_px``, a typical
-    lens's), and that bend expressed for it. Holding the typical lens instead would make a long broadcast
+    lens's), where the corners tell it to within their own CORNER_PX (else the typical lens), and that
+    bend expressed for it. Holding the typical lens instead would make a long broadcast
     lens's view of the right table look like the wrong table's shape."""
     prior = cf.prior_focal(size)
     f_bend = found.f_px or prior
     straight = cf.undistort((px - centre) / f_bend, found.k1, 0.0) * f_bend + centre
-    f = cf.focal_from_homography(xyz[:, :2], straight, centre, prior)
+    f = cf.told_focal(xyz[:, :2], straight, centre, prior, CORNER_PX) or f_bend
     return f, found.k1 * (f / f_bend) ** 2
 
 
