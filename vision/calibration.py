@@ -64,9 +64,10 @@ CHECK_TOLERANCE, CHECK_TOLERANCE_PX, CHECK_SPACING_MM = 0.0025, 2.0, 40.0
 CAMERA_MOVED_SCORE = 0.5
 CORNERS = ("bl", "br", "tr", "tl")
 # What "sure" promises: every corner within this share of the table's length. A corner found in the image
-# is good to about CORNER_PX pixels; a far end seen smaller than that allows is doubtful.
+# is good to about CORNER_PX pixels; a far end seen smaller than that allows is doubtful. A broadcast
+# view's far cushion shows its face and its nose as two edges some 4-6 px apart: either may be taken.
 SURE_WITHIN = 0.01
-CORNER_PX = 3.0
+CORNER_PX = 4.0
 K1_EXPLAINS = 0.03  # an edge fit's k1 this far from the finder's explains why their corners differ
 MIDDLE_TOLERANCE = 0.015  # middle pockets this far (share of the length) from half-way: a cushion is off
 
@@ -158,6 +159,8 @@ def _view_doubts(
     within SURE_WITHIN, middle pockets that are not half-way between the corners."""
     out = []
     aspect = max(found.view.aspect, 1 / found.view.aspect)
+    if found.view.f_px is None:  # a view that cannot tell its focal length cannot tell the shape either
+        aspect = table.length_mm / table.width_mm
     per_px = geo.corner_resolution(corners, aspect)
     if CORNER_PX * per_px > SURE_WITHIN:
         why = (
@@ -216,6 +219,21 @@ class _CornerFit:
     reasons: tuple[Reason, ...] = ()
 
 
+def _corner_lens(
+    px: np.ndarray, xyz: np.ndarray, centre: np.ndarray, found: TableCorners, size: tuple[int, int]
+) -> tuple[float, float]:
+    """The lens the corners' camera is held to: the focal length the corners' own homography gives, once
+    straightened by the bend the finder measured (``found.k1``, normalised by ``found.f_px``, a typical
+    lens's), where the corners tell it to within their own CORNER_PX (else the typical lens), and that
+    bend expressed for it. Holding the typical lens instead would make a long broadcast
+    lens's view of the right table look like the wrong table's shape."""
+    prior = cf.prior_focal(size)
+    f_bend = found.f_px or prior
+    straight = cf.undistort((px - centre) / f_bend, found.k1, 0.0) * f_bend + centre
+    f = cf.told_focal(xyz[:, :2], straight, centre, prior, CORNER_PX) or f_bend
+    return f, found.k1 * (f / f_bend) ** 2
+
+
 def _camera_from_corners(
     image: np.ndarray,
     corners: Mapping[str, np.ndarray],
@@ -231,8 +249,7 @@ def _camera_from_corners(
     px = np.array([corners[k] for k in CORNERS], np.float64)
     xyz = np.array([names[k] for k in CORNERS], np.float64)
     centre = np.array([w / 2 - 0.5, h / 2 - 0.5])
-    f0 = found.f_px or cf.focal_from_homography(xyz[:, :2], px, centre, cf.prior_focal((w, h)))
-    theta0 = ef.fit_named(px, xyz, (w, h), (f0, found.k1))  # four corners cannot tell the lens: held
+    theta0 = ef.fit_named(px, xyz, (w, h), _corner_lens(px, xyz, centre, found, (w, h)))
     if theta0 is None:
         raise tf.no_table_error("the corners found fit no camera above the table")
     miss = np.linalg.norm(cf.project(cf.split(theta0), centre, xyz) - px, axis=1)

@@ -28,6 +28,10 @@ _IDENTITY_K = np.eye(3)
 # degree lens, +-40 % (one sigma, in log f). Tilt and cushion parallax, where seen, outweigh it.
 PRIOR_HFOV_DEG = 70.0
 PRIOR_LOG_F_SIGMA = 0.4
+# Focal lengths believed from a plane's homography, as shares of the prior's: a wide lens (~120 degrees) to
+# a broadcast camera zoomed in on the table (~20 degrees; the main camera is ~33).
+FOCAL_RANGE = (0.4, 4.0)
+FOCAL_TOLD = math.log(1.15)  # ... and only where a pixel's noise on a point moves it less than this
 EDGE_NOISE_PX = 0.5  # expected edge-point noise: weighs the prior against pixel residuals
 # Robust loss: Cauchy at this many robust deviations. Edges on balls, the cue or an arm are down-weighted;
 # true edge points far off a poor starting model are not thrown away.
@@ -248,7 +252,26 @@ def focal_from_homography(world_xy: np.ndarray, px: np.ndarray, centre: np.ndarr
     b = -np.array([h1[2] * h2[2], h1[2] ** 2 - h2[2] ** 2])
     w = float(a @ b / (a @ a)) if a @ a > 0 else 0.0
     f = 1.0 / math.sqrt(w) if w > 0 else f_prior
-    return f if 0.5 * f_prior < f < 2.0 * f_prior else f_prior
+    return f if FOCAL_RANGE[0] * f_prior < f < FOCAL_RANGE[1] * f_prior else f_prior
+
+
+def told_focal(
+    world_xy: np.ndarray, px: np.ndarray, centre: np.ndarray, f_prior: float, noise_px: float
+) -> float | None:
+    """``focal_from_homography`` where the points tell it: the same within FOCAL_TOLD when any one point
+    moves ``noise_px`` along either axis. A view near straight down tells nothing (its estimate swings
+    from a wide lens to a zoom on a pixel's noise); a tilted one, broadcast's, does. None where it
+    does not."""
+    f = focal_from_homography(world_xy, px, centre, f_prior)
+    if f == f_prior:
+        return None
+    for k in range(len(px)):
+        for step in ((noise_px, 0.0), (-noise_px, 0.0), (0.0, noise_px), (0.0, -noise_px)):
+            moved = px.copy()
+            moved[k] += step
+            if abs(math.log(focal_from_homography(world_xy, moved, centre, f_prior) / f)) > FOCAL_TOLD:
+                return None
+    return f
 
 
 def prior_focal(image_size: tuple[int, int]) -> float:

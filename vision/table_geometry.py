@@ -288,7 +288,9 @@ def _pocket_rows(band: np.ndarray) -> list[tuple[float, float]]:
     lab = cv2.cvtColor(band, cv2.COLOR_BGR2LAB).astype(np.float32)
     if float(lab[..., 0].std()) < 1.0:
         return []
-    far = np.linalg.norm(lab - np.median(lab.reshape(-1, 3), axis=0), axis=2)
+    # Each column against its own median along the band: a band that takes in two things (the cushion's
+    # face and the rail, seen at a slant) is not itself a pocket all along.
+    far = np.linalg.norm(lab - np.median(lab, axis=0, keepdims=True), axis=2)
     odd = np.percentile(far, POCKET_COVER, axis=1).astype(np.float32)  # a hole fills part of the band
     odd = cv2.GaussianBlur(odd.reshape(-1, 1), (1, 0), sigmaX=0, sigmaY=POCKET_SMOOTH * len(odd)).ravel()
     h = len(odd)

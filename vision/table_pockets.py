@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from arbiter.tables import TableModel
-from vision.camera_fit import prior_focal
+from vision.camera_fit import focal_from_homography, prior_focal
 from vision.table_geometry import (
     PlaneView,
     apply_homography,
@@ -94,6 +94,21 @@ def on_the_cloth(
     return out[0], out[1]
 
 
+def _focal(view: PlaneView, corners: dict[str, np.ndarray], table: TableModel, image: np.ndarray) -> float:
+    """The focal length the pockets' parallax is taken back with: the corners' own where their view tells
+    it; else (a camera square behind one end sees the ends parallel: one vanishing point at infinity) the
+    one that gives the catalogue table's shape, rather than a typical lens's: a broadcast lens is two to
+    three times longer, and its parallax estimate would be wrong by that much."""
+    if view.f_px:
+        return view.f_px
+    size = (image.shape[1], image.shape[0])
+    w, length = table.width_mm, table.length_mm
+    world = np.array([[0.0, 0.0], [w, 0.0], [w, length], [0.0, length]])
+    quad = np.array([corners[k] for k in ("bl", "br", "tr", "tl")], np.float64)
+    centre = np.array([size[0] / 2 - 0.5, size[1] / 2 - 0.5])
+    return focal_from_homography(world, quad, centre, prior_focal(size))
+
+
 def camera_over(h: np.ndarray, f: float, centre: np.ndarray) -> np.ndarray | None:
     """The camera's centre (x, y, height) in the frame of a plane whose homography to the image is ``h``
     (plane -> pixels), for a pinhole of focal length ``f`` about ``centre``; None when the plane is seen
@@ -119,9 +134,8 @@ def pockets_on_the_cloth(
     seen = middle_pocket_sides(image, corners, max(view.aspect, 1 / view.aspect))
     if seen is None:
         return None
-    f = view.f_px or prior_focal((image.shape[1], image.shape[0]))
     centre = np.array([image.shape[1] / 2 - 0.5, image.shape[0] / 2 - 0.5])
-    left, right = on_the_cloth(seen, corners, table, f, centre)
+    left, right = on_the_cloth(seen, corners, table, _focal(view, corners, table, image), centre)
     return (left + right) / 2
 
 
@@ -149,7 +163,7 @@ def place_end(
         return None
     corners = name_corners(quad_px, view)
     aspect = max(view.aspect, 1 / view.aspect)
-    f = view.f_px or prior_focal((image.shape[1], image.shape[0]))
+    f = _focal(view, corners, table, image)
     centre = np.array([image.shape[1] / 2 - 0.5, image.shape[0] / 2 - 0.5])
 
     def pockets(c: dict[str, np.ndarray]) -> tuple[float, float] | None:

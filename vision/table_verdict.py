@@ -68,10 +68,10 @@ class Reason:
         return {"kind": str(self.kind), "detail": self.detail}
 
     @classmethod
-    def from_dict(cls, d: Mapping[str, Any]) -> Reason:
-        kind = str(d["kind"])
-        doubts = {str(k) for k in Doubt}
-        return cls(Doubt(kind) if kind in doubts else Note(kind), str(d.get("detail", "")))
+    def from_dict(cls, d: Mapping[str, Any], kinds: type[Doubt] | type[Note]) -> Reason:
+        """``kinds``: whether ``d`` was kept as a doubt or a note (some kinds are both, e.g. an end placed
+        from a marking: a note where the middle pockets confirm it, a doubt where they do not)."""
+        return cls(kinds(str(d["kind"])), str(d.get("detail", "")))
 
 
 @dataclass(frozen=True)
@@ -124,6 +124,6 @@ class CalibrationVerdict:
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> CalibrationVerdict:
         return cls(
-            tuple(Reason.from_dict(r) for r in d.get("doubts", ())),
-            tuple(Reason.from_dict(r) for r in d.get("notes", ())),
+            tuple(Reason.from_dict(r, Doubt) for r in d.get("doubts", ())),
+            tuple(Reason.from_dict(r, Note) for r in d.get("notes", ())),
         )

@@ -20,6 +20,7 @@ from datasets.billiards.camera import Camera
 from datasets.billiards.look import ArmLook, Look
 from datasets.billiards.render import Stroke, TableRenderer
 from datasets.billiards.scene import BallState, SceneSample
+from vision import camera_fit as cf
 from vision.calibration import (
     AutoConfig,
     CalibrationError,
@@ -387,3 +388,17 @@ def test_a_written_synthetic_shot_calibrates_against_its_camera_json(tmp_path: P
     calib = calibrate_auto(image, table)
     err = placement_errors(calib, camera, table)
     assert err.max() < TOLERANCE * table.length_mm, report(err, calib)
+
+
+@pytest.mark.parametrize("zoom", [0.5, 1.0, 2.4, 3.5])
+def test_the_focal_length_is_read_from_a_tilted_rectangle_from_wide_to_a_broadcast_zoom(zoom: float) -> None:
+    """A broadcast main camera's lens is two to three times a typical one's: read, not replaced by the
+    typical lens (which would make the right table look like another table's shape)."""
+    size = (1280, 720)
+    f = zoom * cf.prior_focal(size)
+    rot = cv2.Rodrigues(np.array([0.0, 0.2, 0.0]))[0] @ cv2.Rodrigues(np.array([0.6, 0.0, 0.0]))[0]
+    world = np.array([[0, 0], [1778, 0], [1778, 3569], [0, 3569]], float)
+    cam = (np.c_[world - [889, 1784], np.zeros(4)] @ rot.T) + [0, 0, 6000.0]
+    centre = np.array([size[0] / 2 - 0.5, size[1] / 2 - 0.5])
+    px = cam[:, :2] / cam[:, 2:] * f + centre
+    assert cf.focal_from_homography(world, px, centre, cf.prior_focal(size)) == pytest.approx(f, rel=1e-3)

@@ -131,3 +131,24 @@ def test_the_strip_under_the_score_bar_is_left_out_of_the_table_mask(tmp_path: P
     again = TableCalibration.load(tmp_path / "profile.json")
     assert again.unseen_px == calib.unseen_px
     np.testing.assert_array_equal(again.table_mask(image.shape), mask)
+
+
+@pytest.mark.parametrize("seed", [3, 7])
+def test_an_end_placed_from_the_baulk_line_is_confirmed_by_the_middle_pockets(seed: int) -> None:
+    """A long broadcast lens (two to three times a typical one) behind the baulk end, the baulk cushion
+    under the score bar: the middle pockets are found beside the cushion's face and the rail, confirm the
+    end placed from the baulk line, and the calibration is sure and right."""
+    image, camera = broadcast(seed)
+    found = find_corners(image, table=TABLE)
+    assert {r.kind for r in found.doubts} == {Note.END_FROM_MARKING}, found.doubts
+    calib = calibrate_auto(image, TABLE)
+    assert calib.sure, calib.verdict.message()
+    assert error({k: np.array(calib.points[k]) for k in CORNERS}, camera) <= 0.01
+
+
+@pytest.mark.parametrize("seed", [3, 5, 7, 11])
+def test_a_broadcast_calibration_off_by_more_than_one_percent_is_never_sure(seed: int) -> None:
+    image, camera = broadcast(seed)
+    calib = calibrate_auto(image, TABLE)
+    off = error({k: np.array(calib.points[k]) for k in CORNERS}, camera)
+    assert off <= 0.01 or not calib.sure, (off, calib.verdict.message())

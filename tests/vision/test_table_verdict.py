@@ -37,3 +37,13 @@ def test_a_verdict_round_trips_through_its_dict() -> None:
     verdict = CalibrationVerdict((HIDDEN,), (CONVENTION,))
     assert CalibrationVerdict.from_dict(verdict.to_dict()) == verdict
     assert verdict.to_dict()["sure"] is False
+
+
+def test_a_kind_that_is_both_a_doubt_and_a_note_round_trips_as_what_it_was() -> None:
+    """An end placed from a marking is a note where the middle pockets confirm it, else a doubt: the
+    same name, kept apart by where the profile holds it."""
+    for verdict in (
+        CalibrationVerdict(notes=(Reason(Note.END_FROM_MARKING, "confirmed"),)),
+        CalibrationVerdict(doubts=(Reason(Doubt.END_FROM_MARKING, "not confirmed"),)),
+    ):
+        assert CalibrationVerdict.from_dict(verdict.to_dict()) == verdict
