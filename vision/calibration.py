@@ -225,8 +225,8 @@ def _corner_lens(
     """The lens the corners' camera is held to: the focal length the corners' own homography gives, once
     straightened by the bend the finder measured (``found.k1``, normalised by ``found.f_px``, a typical
     lens's), where the corners tell it to within their own CORNER_PX (else the typical lens), and that
-    bend expressed for it. Holding the typical lens instead would make a long broadcast
-    lens's view of the right table look like the wrong table's shape."""
+    bend expressed for it. Held to the typical lens, a long broadcast lens's view of the right table
+    looked like another table's shape."""
     prior = cf.prior_focal(size)
     f_bend = found.f_px or prior
     straight = cf.undistort((px - centre) / f_bend, found.k1, 0.0) * f_bend + centre
