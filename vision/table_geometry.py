@@ -112,6 +112,12 @@ def _left_right(c: np.ndarray) -> dict[str, np.ndarray]:
     return {"bl": bl, "br": br, "tr": tr, "tl": tl}
 
 
+def cloth_corners_mm(table: TableModel) -> np.ndarray:
+    """The playing area's corners on the table (mm, 4 x 2), in CORNER_NAMES' order: bl, br, tr, tl."""
+    w, length = table.width_mm, table.length_mm
+    return np.array([[0.0, 0.0], [w, 0.0], [w, length], [0.0, length]])
+
+
 def homography(src: np.ndarray, dst: np.ndarray) -> np.ndarray:
     """The 3 x 3 homography taking four points ``src`` to ``dst`` (DLT in float64, exact)."""
     rows = []

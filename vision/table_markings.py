@@ -25,7 +25,7 @@ import cv2
 import numpy as np
 
 from arbiter.tables import Line, TableModel
-from vision.table_geometry import PlaneView, apply_homography, homography, name_corners
+from vision.table_geometry import PlaneView, apply_homography, cloth_corners_mm, homography, name_corners
 
 # Where a one-ended line is looked for: this span of shares of the length from an end, in the found
 # corners' top view (the end found may be ~10 % short, which moves the line's share by as much).
@@ -190,10 +190,8 @@ def reach_beyond(
     """How far (shares of the length: the more and the less of the two corners) the placed ``end`` lies
     beyond the end found, in the placed corners' frame: > 0 the image showed the table short there."""
     (a0, a1), (b0, b1) = ENDS[end]
-    w, length = table.width_mm, table.length_mm
-    world = np.array([[0.0, 0.0], [w, 0.0], [w, length], [0.0, length]])
-    h = homography(np.array([placed[a0], placed[b0], placed[b1], placed[a1]]), world)
-    y = apply_homography(h, np.array([found[a0], found[b0]]))[:, 1] / length
+    h = homography(np.array([placed[a0], placed[b0], placed[b1], placed[a1]]), cloth_corners_mm(table))
+    y = apply_homography(h, np.array([found[a0], found[b0]]))[:, 1] / table.length_mm
     return float(np.max(y)), float(np.min(y))
 
 
