@@ -114,7 +114,8 @@ def estimate(
     crit = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_MAX_ITER, 30, 0.5)
     cv2.setRNGSeed(seed)
     samples = np.ascontiguousarray(feat[use], dtype=np.float32)
-    _, found, _ = cv2.kmeans(samples, k, None, crit, KMEANS_ATTEMPTS, cv2.KMEANS_PP_CENTERS)  # type: ignore[call-overload]
+    no_labels = np.zeros((len(samples), 1), np.int32)  # unused: kmeans++ seeds its own labels
+    _, found, _ = cv2.kmeans(samples, k, no_labels, crit, KMEANS_ATTEMPTS, cv2.KMEANS_PP_CENTERS)
     labels = np.full(h * w, -1, np.int32)
     labels[use] = found.ravel()
     weights = centre_weights(h, w)
