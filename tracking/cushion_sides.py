@@ -192,20 +192,39 @@ def _one_path(lines: _Lines, turns: list[SideTurn], t0: float, t1: float, cfg: S
     return True
 
 
+# The readings already made at splits of one ball's samples, by (split, start, config): ``split_turns``
+# reads every split three times (as itself and beside its two neighbours) unless it keeps them here.
+TurnMemo = dict[tuple[int, int, SideConfig], list[SideTurn]]
+
+
 def split_turns(
     samples: Sequence[Sample],
     i: int,
     table: TableModel,
     config: SideConfig | None = None,
     start: int = 0,
+    memo: TurnMemo | None = None,
 ) -> list[SideTurn]:
     """The turns at split ``i`` that fit better than the same side's turn at the splits beside it: a
     contact between two sightings shows at the splits next to it too, through one sample taken on the wrong
-    side of it, which fits worse. Needs ``span + 1`` samples after the split."""
+    side of it, which fits worse. Needs ``span + 1`` samples after the split.
+
+    ``memo``: kept between calls on one ball's samples read split after split (samples only ever
+    appended), so that each split is fitted once; a reading is kept only once every sample it needs was
+    there, and the reading two splits behind ``i`` is let go."""
     cfg = config or SideConfig()
-    beside = [t for j in (i - 1, i + 1) for t in side_turns(samples, j, table, cfg, start)]
+
+    def read(j: int) -> list[SideTurn]:
+        if memo is None or j + cfg.span >= len(samples):
+            return side_turns(samples, j, table, cfg, start)
+        key = (j, start, cfg)
+        if key not in memo:
+            memo[key] = side_turns(samples, j, table, cfg, start)
+        return memo[key]
+
+    if memo is not None:
+        memo.pop((i - 2, start, cfg), None)
+    beside = [t for j in (i - 1, i + 1) for t in read(j)]
     return [
-        turn
-        for turn in side_turns(samples, i, table, cfg, start)
-        if all(b.residual > turn.residual for b in beside if b.side == turn.side)
+        turn for turn in read(i) if all(b.residual > turn.residual for b in beside if b.side == turn.side)
     ]

@@ -31,7 +31,7 @@ from arbiter import contract as c
 from arbiter.games import BilliardsSpec
 from arbiter.tables import TableModel
 
-from .cushion_sides import Sample, SideConfig, fit_line, split_turns
+from .cushion_sides import Sample, SideConfig, TurnMemo, fit_line, split_turns
 from .tracker import POT_CONFIRM_MAX_S, Track, TrackView
 
 XY = tuple[float, float]
@@ -107,6 +107,7 @@ class _Path:
     rest_n: int = 0
     sides_checked: int = 0  # splits before this index were read for cushion turns (``cushion_sides``)
     moving_from: int = 0  # its first sample in motion since it last left rest
+    turns: TurnMemo = field(default_factory=dict)  # splits read for cushion turns (``split_turns``)
 
 
 def _fit(samples: list[Sample], t_ref: float) -> tuple[np.ndarray, np.ndarray]:
@@ -237,6 +238,7 @@ class EventDetector:
         t0 = max(s[k - 1][0], min(t_ref, t_ref + tau))
         path.quiet_until = s[min(k + self.config.window, len(s) - 1)][0]
         path.moving_from = k
+        path.turns.clear()  # read from the rest it left: the splits are read again from k
         self._departures.append((t0, ball, rest))
 
     def _resolve_departures(self) -> None:
@@ -320,7 +322,7 @@ class EventDetector:
             i = path.sides_checked
             path.sides_checked += 1
             # Samples at rest are not fitted: the jump of a ball struck away from a cushion is no approach.
-            for turn in split_turns(s, i, self.table, sides, start=path.moving_from):
+            for turn in split_turns(s, i, self.table, sides, path.moving_from, path.turns):
                 self._cushion_contact(ball, turn.side, turn.t, turn.inferred)
 
     def _cushion_contact(self, ball: str, side: str, tc: float, inferred: bool = False) -> None:
