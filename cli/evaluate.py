@@ -18,7 +18,7 @@ from evaluation import real_tables
 from evaluation.bench import PEER_LONG_SIDE, bench_pipeline
 from evaluation.billiards import evaluate_dir
 from evaluation.cross_look import SCENES, VIEWS_PER_SCENE, evaluate_cross_look, format_report, generate_views
-from evaluation.real_balls import BallRow, evaluate_real_balls, format_balls_report, load_start
+from evaluation.real_balls import LIGHTS, BallRow, evaluate_real_balls, format_balls_report, load_start
 from evaluation.train_detector import TrainSettings
 from evaluation.train_detector import train_detector as train
 
@@ -67,11 +67,23 @@ def eval_(
 @app.command("real")
 def eval_real(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    lights: Annotated[
+        bool,
+        typer.Option(
+            "--lights",
+            help="Also under coloured light: a projector's blue and magenta, a warm ramp (4x as long).",
+        ),
+    ] = False,
 ) -> None:
     """Automatic calibration on the labelled real photos and second-look renders (corners within 1 % of the
     table's length, sure or unsure), with the first finder's figures from the same run beside it."""
+
+    def progress(row: real_tables.Row) -> None:
+        typer.echo(f"{row.name} ({row.light}): calibrated", err=True)
+
     report = real_tables.evaluate_real_tables(
-        on_image=None if as_json else lambda row: typer.echo(f"{row.name}: calibrated", err=True)
+        on_image=None if as_json else progress,
+        lights=tuple(LIGHTS) if lights else (real_tables.AS_SHOT,),
     )
     typer.echo(json.dumps(report.to_dict()) if as_json else real_tables.format_report(report))
 

@@ -13,6 +13,10 @@ The figures (``RealTablesReport``): corners within ``tolerance`` (1 % of the len
 zero, since only an unsure calibration warns its user. The first finder has no verdict: whatever it does
 not refuse, it uses, so every success of it counts as sure.
 
+Each image may also be calibrated under coloured light (``lights``: ``real_balls.LIGHTS``, the whole image
+multiplied by a colour ramp, what a projector over the table does): no labelled photo here is lit that way,
+and the hidden real set is.
+
 ``evaluate_real_tables`` is what ``arbiter eval real`` calls; ``format_report`` prints it.
 """
 
@@ -28,8 +32,10 @@ import numpy as np
 from arbiter.games import billiards
 from datasets.billiards.real import CORNERS, TableImage, photos, with_corners
 from datasets.billiards.second_look import renders
+from evaluation.real_balls import LIGHTS, lit
 from vision.calibration import AutoConfig, CalibrationError, TableCalibration, calibrate_auto
 
+AS_SHOT = "as shot"
 TOLERANCE = 0.01  # of the table's length: the issue's "corners within 1 % of the table's length"
 TURNED = {"bl": "tr", "br": "tl", "tr": "bl", "tl": "br"}
 OLD_FINDER = AutoConfig(finder="outline")
@@ -63,6 +69,7 @@ class Row:
     view: str
     new: Attempt
     old: Attempt
+    light: str = AS_SHOT
 
 
 @dataclass(frozen=True)
@@ -84,8 +91,12 @@ class RealTablesReport:
     rows: tuple[Row, ...]
     tolerance: float = TOLERANCE
 
-    def summary(self, real: bool) -> Summary:
-        rows = [r for r in self.rows if r.real == real]
+    @property
+    def lights(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(r.light for r in self.rows))
+
+    def summary(self, real: bool, light: str = AS_SHOT) -> Summary:
+        rows = [r for r in self.rows if r.real == real and r.light == light]
         tol = self.tolerance
         return Summary(
             images=len(rows),
@@ -103,8 +114,19 @@ class RealTablesReport:
             "tolerance": self.tolerance,
             "real": self.summary(True).__dict__,
             "renders": self.summary(False).__dict__,
+            "lights": {
+                lt: {"real": self.summary(True, lt).__dict__, "renders": self.summary(False, lt).__dict__}
+                for lt in self.lights
+            },
             "rows": [
-                {"name": r.name, "real": r.real, "view": r.view, "new": r.new.__dict__, "old": r.old.__dict__}
+                {
+                    "name": r.name,
+                    "real": r.real,
+                    "view": r.view,
+                    "light": r.light,
+                    "new": r.new.__dict__,
+                    "old": r.old.__dict__,
+                }
                 for r in self.rows
             ],
         }
@@ -150,22 +172,25 @@ def evaluate_real_tables(
     images: Iterable[TableImage] | None = None,
     tolerance: float = TOLERANCE,
     on_image: Callable[[Row], None] | None = None,
+    lights: Iterable[str] = (AS_SHOT,),
 ) -> RealTablesReport:
-    """Both finders on every image with labelled corners (default: the real photos, then the renders)."""
+    """Both finders on every image with labelled corners (default: the real photos, then the renders),
+    under each of ``lights`` (names of ``real_balls.LIGHTS``)."""
+    lights = tuple(lights)
+    unknown = [light for light in lights if light not in LIGHTS]
+    if unknown:
+        raise ValueError(f"unknown light {unknown[0]!r}: the lights are {', '.join(LIGHTS)}")
     chosen = with_corners(tuple(images) if images is not None else photos() + renders())
     rows = []
     for image in chosen:
-        pixels = image.load()
-        row = Row(
-            image.name,
-            image.real,
-            image.view,
-            _attempt(image, pixels, None),
-            _attempt(image, pixels, OLD_FINDER),
-        )
-        rows.append(row)
-        if on_image is not None:
-            on_image(row)
+        shot = image.load()
+        for light in lights:
+            pixels = lit(shot, light)
+            new, old = _attempt(image, pixels, None), _attempt(image, pixels, OLD_FINDER)
+            row = Row(image.name, image.real, image.view, new, old, light)
+            rows.append(row)
+            if on_image is not None:
+                on_image(row)
     return RealTablesReport(tuple(rows), tolerance)
 
 
@@ -180,24 +205,29 @@ def _verdict(a: Attempt) -> str:
 
 
 def format_report(report: RealTablesReport) -> str:
-    """The report as Markdown: a row per image, then each group's figures."""
+    """The report as Markdown: a row per image (and light), then each group's figures under each light."""
     lines = [
-        "| image | real | new: worst corner | new verdict | ends | size | first finder |",
-        "|---|---|---|---|---|---|---|",
+        "| image | real | light | new: worst corner | new verdict | ends | size | first finder |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for r in report.rows:
         kind = "yes" if r.real else "render"
         new, old = _cell(r.new), _cell(r.old)
         lines.append(
-            f"| {r.name} | {kind} | {new} | {_verdict(r.new)} | {r.new.orientation} | {r.new.size} | {old} |"
+            f"| {r.name} | {kind} | {r.light} | {new} | {_verdict(r.new)} | {r.new.orientation} "
+            f"| {r.new.size} | {old} |"
         )
     tol = f"{100 * report.tolerance:g} %"
-    for real, label in ((True, "Real photos"), (False, "Second-look renders")):
-        s = report.summary(real)
-        lines.append(
-            f"\n{label} ({s.images}): corners within {tol} of the length: new {s.new_right}/{s.images} "
-            f"(sure and right {s.new_sure_right}, sure but wrong {s.new_sure_but_wrong}, unsure "
-            f"{s.images - s.new_sure}); first finder {s.old_right}/{s.images} (failed {s.old_failed}, "
-            f"used but wrong {s.old_sure_but_wrong})"
-        )
+    for light in report.lights:
+        under = "" if light == AS_SHOT else f", under {light}"
+        for real, label in ((True, "Real photos"), (False, "Second-look renders")):
+            s = report.summary(real, light)
+            if not s.images:
+                continue
+            lines.append(
+                f"\n{label} ({s.images}{under}): corners within {tol} of the length: new "
+                f"{s.new_right}/{s.images} (sure and right {s.new_sure_right}, sure but wrong "
+                f"{s.new_sure_but_wrong}, unsure {s.images - s.new_sure}); first finder "
+                f"{s.old_right}/{s.images} (failed {s.old_failed}, used but wrong {s.old_sure_but_wrong})"
+            )
     return "\n".join(lines)

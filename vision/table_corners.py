@@ -47,6 +47,11 @@ MAX_OUTSIDE = 0.03  # a corner this far outside the frame (share of the diagonal
 ASPECT_RANGE = (1.6, 2.6)  # metric long / short of real tables (catalogues: 1.9-2.1) with the view's slack
 MIN_NOSE_SIDES = 2  # sides whose nose must be seen: otherwise the corners may be the cushions' outer edge
 MAX_BORDER_SHARE = 0.5  # share of a side's points on the frame's edge above which the table is cut
+# A side with this share of its points on the frame's edge that ends at a corner more than BEYOND_PX
+# beyond the frame is cut too: its line was carried through where the frame cut the cloth (a floor or a
+# rail lit the cloth's colour joined it there), to a corner nothing in the image shows.
+PART_BORDER_SHARE = 0.2
+BEYOND_PX = 4.0
 MAX_HIDDEN_SHARE = 0.3  # share of a side's points along a graphic above which the side is not the cushion
 GRAY_SIGMA_PX = 1.0
 # A marking this far (share of the length) nearer its end than the corners put it is a doubt: the other end
@@ -272,10 +277,12 @@ def _doubts(
     out = []
     if share < MIN_CLOTH_SHARE:
         out.append(Reason(Doubt.LITTLE_CLOTH, f"the cloth covers only {share:.0%} of the frame"))
+    beyond = np.maximum(np.maximum(-quad, quad - np.array(size)), 0).max(axis=1)  # px outside the frame
     for k, s in enumerate(sides):
         if k == placed:
             continue
-        if s.on_border > MAX_BORDER_SHARE and not s.nose_moved:  # a nose seen inside is the table's edge
+        to_beyond = s.on_border > PART_BORDER_SHARE and max(beyond[k], beyond[(k + 1) % 4]) > BEYOND_PX
+        if (s.on_border > MAX_BORDER_SHARE or to_beyond) and not s.nose_moved:  # a nose seen is the edge
             out.append(
                 Reason(Doubt.CUT_BY_FRAME, f"{_where(s)} runs along the frame's edge: the table may go on")
             )
@@ -288,8 +295,7 @@ def _doubts(
                     f"{_where(s)} is hidden or bent ({s.inliers:.0%} of it is straight)",
                 )
             )
-    diag = float(np.hypot(*size))
-    outside = np.maximum(np.maximum(-quad, quad - np.array(size)), 0).max(axis=1) / diag
+    outside = beyond / float(np.hypot(*size))
     if (outside > MAX_OUTSIDE).any():
         out.append(Reason(Doubt.CORNER_OUTSIDE, f"a corner lies {outside.max():.0%} of the frame outside it"))
     aspect = max(view.aspect, 1 / view.aspect)

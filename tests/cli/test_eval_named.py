@@ -39,8 +39,13 @@ def test_eval_real_scores_the_calibration_on_the_real_set(monkeypatch) -> None:
 
     seen: list[object] = []
     monkeypatch.setattr(
-        evaluate.real_tables, "evaluate_real_tables", lambda on_image: seen.append(on_image) or Report()
+        evaluate.real_tables,
+        "evaluate_real_tables",
+        lambda on_image, lights: seen.append((on_image, lights)) or Report(),
     )
     result = CliRunner().invoke(app, ["eval", "real", "--json"])
     assert result.exit_code == 0, result.output
-    assert seen == [None] and '"within_1pct": 2' in result.output
+    assert seen == [(None, ("as shot",))] and '"within_1pct": 2' in result.output
+    result = CliRunner().invoke(app, ["eval", "real", "--json", "--lights"])
+    assert result.exit_code == 0, result.output
+    assert seen[-1] == (None, ("as shot", "blue light", "magenta light", "warm ramp"))
