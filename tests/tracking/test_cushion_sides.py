@@ -151,3 +151,32 @@ def test_the_event_detector_reports_both_cushions_of_a_corner():
 def test_the_event_detector_infers_nothing_across_a_straight_gap():
     samples, _ = _reflected((400, 600), (1500, 2500), 0.5)
     assert _detect(_noisy(_unseen(samples, 0.2, 0.35)), 0.5) == []
+
+
+def test_a_memo_read_as_the_samples_arrive_finds_what_reading_each_split_afresh_finds():
+    """``split_turns`` with a memo, fed as the event detector feeds it (one sample more each frame, each
+    split read once its samples after it are there), returns the same turns as without: the corner, the
+    gap, and a ball left at rest and struck again (its reading restarted from ``start``)."""
+    samples, contacts = _reflected((300, 300), (3000, -4000), 1.6)
+    assert [side for _, side in contacts] == ["bottom", "right", "top", "left"]  # right at 0.48 s
+    seen = _noisy(_unseen(samples, 0.45, 0.52), seed=3)
+    span = SideConfig().span
+    memo: dict = {}
+    memoised, fresh = [], []
+    for n in range(1, len(seen) + 1):
+        i = n - span - 2  # the split whose span + 1 samples after it arrived with sample n
+        if i < 0:
+            continue
+        start = 0 if i < 60 else 60  # as if it left rest again at sample 60 (1 s)
+        if i == 60:
+            memo.clear()
+        memoised += split_turns(seen[:n], i, TABLE, None, start, memo)
+        fresh += split_turns(seen[:n], i, TABLE, None, start)
+    assert memoised == fresh
+    assert [turn.side for turn in fresh] == ["bottom", "right", "top", "left"] and fresh[1].inferred
+    assert len(memo) <= 3  # the readings behind are let go
+    # A split read before the samples its neighbour needs are there (a ball gone: its last splits are read
+    # on two samples a side): that neighbour's reading is not kept, since more samples may come.
+    cfg, memo = SideConfig(span=2), {}
+    split_turns(seen[:40], 37, TABLE, cfg, 0, memo)  # split 38 needs samples 37-40
+    assert (37, 0, cfg) in memo and (38, 0, cfg) not in memo
