@@ -28,7 +28,7 @@ from .levels import Geometry, Scene
 _SINGLE_AREA, _SINGLE_EXTENT = 2.3, 3.3
 _CROSS = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
 _MAX_RACK = 30.0  # ball areas: no blob of touching balls is bigger than a rack with its fringes
-_SEED_PREFILTER = 0.6  # share of min_seed_coverage a glint's coarse neighbourhood needs to be examined
+_SEED_PREFILTER = 0.4  # share of min_seed_coverage a glint's coarse neighbourhood needs to be examined
 # A blob is unchanged when no coarse pixel in its box differs from the last frame's by more than this (8-bit
 # levels, any channel): above sensor noise and compression at the coarse level, below a ball's edge moving
 # a third of a coarse pixel. And its area may differ by at most this share.

@@ -44,8 +44,9 @@ class ClassicalConfig:
     min_coverage: float = 0.4
     min_cluster_coverage: float = 0.7
     # For a glint seed, the share of the disk that is foreground or darker than the cloth (the shaded side
-    # and shadow of a ball in the cloth's colour); pins' heads and chalk spots have < 0.25.
-    min_seed_coverage: float = 0.5
+    # and shadow of a ball in the cloth's colour); pins' heads and chalk spots have < 0.25, a blue ball on a
+    # blue cloth (its lit body the cloth's colour, only its rim darker) 0.455.
+    min_seed_coverage: float = 0.4
     # Radial edge vote in a cluster (compressed edge strength around the circle, relative to a step as
     # high as the cloth is bright): balls in a rack score >= 0.35, the rims of hands and sleeves ~0.25.
     min_edge: float = 0.3
