@@ -79,17 +79,24 @@ def fit_isolated(scene: Scene, xy0: np.ndarray, seeded: np.ndarray) -> Candidate
             sectors[at] = sector_votes(maps, centre[at], at, kernels, scene.edge_scale)
             seen[at] = seen_sectors(at_image[at], kernels, scene.fine.shape)
     coverage = (fgm * disk).sum(axis=(1, 2)) / area
-    if seeded.any():
-        # A ball of the cloth's colour shows as its glint over a darker disk (shaded side and shadow).
-        dark = fg[seeded] | ((win.ratio[seeded] < scene.config.cloth.shadow) & win.inside[seeded])
-        coverage[seeded] = (dark * disk[seeded]).sum(axis=(1, 2)) / area[seeded]
+    # A ball of the cloth's colour shows as its glint over a darker disk (shaded side and shadow): a seed,
+    # and a lone blob too little of whose disk is foreground (its glint and shaded side joined in one blob),
+    # is judged as one, on the share of its disk that is foreground or darker than the cloth.
+    cfg = scene.config
+    shaded = seeded | (coverage < cfg.min_coverage)
+    dark_cover = np.zeros(len(start))
+    if shaded.any():
+        dark = fg[shaded] | ((win.ratio[shaded] < cfg.cloth.shadow) & win.inside[shaded])
+        dark_cover[shaded] = (dark * disk[shaded]).sum(axis=(1, 2)) / area[shaded]
+    as_seed = seeded | (shaded & (dark_cover >= cfg.min_seed_coverage))
+    coverage = np.where(as_seed, dark_cover, coverage)
     return Candidates(
         centre + win.base - win.half,
         coverage,
         edge,
         outline(sectors, seen),
         np.zeros(len(start), bool),
-        seeded.copy(),
+        as_seed,
         radius,
     )
 
