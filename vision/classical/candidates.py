@@ -12,11 +12,11 @@ class Candidates:
     """One row per circle, one array per measure."""
 
     xy: np.ndarray  # (N, 2) fine-level pixel coordinates
-    coverage: np.ndarray  # (N,) share of the disk that is foreground
+    coverage: np.ndarray  # (N,) share of the disk that is foreground (seeded: or darker than the cloth)
     edge: np.ndarray  # (N,) radial edge vote
     outline: np.ndarray  # (N,) the second weakest eighth of the edge vote: is the outline all round?
     cluster: np.ndarray  # (N,) bool, found in a blob of several balls
-    seeded: np.ndarray  # (N,) bool, found from a glint alone (a ball of the cloth's colour)
+    seeded: np.ndarray  # (N,) bool, judged as a ball of the cloth's colour: a glint, or a lone blob of it
     radius: np.ndarray  # (N,) fitted radius, fine-level pixels
 
     _FIELDS = ("xy", "coverage", "edge", "outline", "cluster", "seeded", "radius")
