@@ -10,6 +10,7 @@ its axes), so a marking's place and a ball's size as shares of the length need n
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import cv2
@@ -112,6 +113,11 @@ def _left_right(c: np.ndarray) -> dict[str, np.ndarray]:
     return {"bl": bl, "br": br, "tr": tr, "tl": tl}
 
 
+def quad_of(corners: Mapping[str, np.ndarray]) -> np.ndarray:
+    """Named corners (``bl br tr tl``) as a 4 x 2 float64 array in CORNER_NAMES' order."""
+    return np.array([corners[k] for k in CORNER_NAMES], np.float64)
+
+
 def cloth_corners_mm(table: TableModel) -> np.ndarray:
     """The playing area's corners on the table (mm, 4 x 2), in CORNER_NAMES' order: bl, br, tr, tl."""
     w, length = table.width_mm, table.length_mm
@@ -194,7 +200,7 @@ def marking_evidence(view: np.ndarray, table: TableModel) -> float:
 def corner_resolution(corners: dict[str, np.ndarray], aspect: float) -> float:
     """How much of the table's length one pixel spans at the worst-seen corner (the far end of a
     broadcast view): the largest stretch of the image-to-table homography at the four corners."""
-    src = np.array([corners[k] for k in CORNER_NAMES], np.float64)
+    src = quad_of(corners)
     dst = np.array([[0, 0], [1 / aspect, 0], [1 / aspect, 1], [0, 1]], np.float64)
     h = cv2.getPerspectiveTransform(src.astype(np.float32), dst.astype(np.float32))
 

@@ -25,7 +25,14 @@ import cv2
 import numpy as np
 
 from arbiter.tables import Line, TableModel
-from vision.table_geometry import PlaneView, apply_homography, cloth_corners_mm, homography, name_corners
+from vision.table_geometry import (
+    PlaneView,
+    apply_homography,
+    cloth_corners_mm,
+    homography,
+    name_corners,
+    quad_of,
+)
 
 # Where a one-ended line is looked for: this span of shares of the length from an end, in the found
 # corners' top view (the end found may be ~10 % short, which moves the line's share by as much).
@@ -155,7 +162,7 @@ def find_line(image: np.ndarray, corners: dict[str, np.ndarray], table: TableMod
         return None
     unit = np.array([[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]])
     inside = np.zeros(image.shape[:2], np.uint8)
-    quad = np.array([corners[k] for k in ("bl", "br", "tr", "tl")])
+    quad = quad_of(corners)
     cv2.fillConvexPoly(inside, np.round(quad).astype(np.int32), 1)
     resp, level = ridge(image, inside)
     best: MarkedLine | None = None

@@ -23,7 +23,6 @@ import numpy as np
 from arbiter.tables import TableModel
 from vision.camera_fit import focal_from_homography, prior_focal
 from vision.table_geometry import (
-    CORNER_NAMES,
     PlaneView,
     apply_homography,
     cloth_corners_mm,
@@ -31,6 +30,7 @@ from vision.table_geometry import (
     middle_pocket_sides,
     name_corners,
     plane_view,
+    quad_of,
 )
 from vision.table_lines import SideFit
 
@@ -82,7 +82,7 @@ def on_the_cloth(
     camera's angle. The corners' homography with the focal length ``f`` gives the camera's place over the
     table (``camera_over``); the pockets are moved back by the parallax of POCKET_LIFT cushion heights."""
     w, length = table.width_mm, table.length_mm
-    quad = np.array([corners[k] for k in CORNER_NAMES], np.float64)
+    quad = quad_of(corners)
     cam = camera_over(homography(cloth_corners_mm(table), quad), f, centre)
     if cam is None:
         return seen
@@ -103,7 +103,7 @@ def _focal(view: PlaneView, corners: dict[str, np.ndarray], table: TableModel, i
     if view.f_px:
         return view.f_px
     size = (image.shape[1], image.shape[0])
-    quad = np.array([corners[k] for k in CORNER_NAMES], np.float64)
+    quad = quad_of(corners)
     centre = np.array([size[0] / 2 - 0.5, size[1] / 2 - 0.5])
     return focal_from_homography(cloth_corners_mm(table), quad, centre, prior_focal(size))
 
@@ -142,7 +142,7 @@ def _on_side(corners: dict[str, np.ndarray], names: tuple[str, str], share: floa
     """The point ``share`` of the length up a long side (``names``: its bottom and top corner) as the
     corners' homography puts it."""
     unit = np.array([[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]])
-    quad = np.array([corners[k] for k in CORNER_NAMES], np.float64)
+    quad = quad_of(corners)
     h = homography(unit, quad)
     u = 0.0 if names[0] == "bl" else 1.0
     p = h @ np.array([u, share, 1.0])
