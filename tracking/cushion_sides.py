@@ -26,7 +26,7 @@ from arbiter.tables import TableModel
 
 Sample = tuple[float, float, float]  # t, x, y: one measured position of a ball
 SIDES = ("left", "right", "bottom", "top")
-_AXIS = {"left": 0, "right": 0, "bottom": 1, "top": 1}
+AXIS = {"left": 0, "right": 0, "bottom": 1, "top": 1}  # the coordinate across each side
 # A turn timed this far (in frames) outside its split still belongs to it: the lines' noise.
 SLACK_FRAMES = 0.1
 
@@ -122,7 +122,7 @@ def _lines(samples: Sequence[Sample], i: int, span: int, start: int, max_gap_s: 
     return _Lines(t_ref, a0, v0, a1, v1, r0 + r1)
 
 
-def _ball_line(table: TableModel, side: str) -> tuple[float, float]:
+def ball_line(table: TableModel, side: str) -> tuple[float, float]:
     """The ball line of ``side`` on its axis, and the sign that makes (coordinate - line) the distance in."""
     r = table.ball_radius_mm
     return {
@@ -161,8 +161,8 @@ def side_turns(
 
 def _turn(lines: _Lines, side: str, t0: float, t1: float, table: TableModel, cfg: SideConfig) -> float | None:
     """When the lines before and after turned at ``side``'s ball line within the split, or None."""
-    axis = _AXIS[side]
-    line, sign = _ball_line(table, side)
+    axis = AXIS[side]
+    line, sign = ball_line(table, side)
     # Distance in from the ball line, before (d0 + u0 tau) and after (d1 + u1 tau), tau from t_ref.
     d0, u0 = sign * (lines.a0[axis] - line), sign * lines.v0[axis]
     d1, u1 = sign * (lines.a1[axis] - line), sign * lines.v1[axis]
@@ -179,7 +179,7 @@ def _turn(lines: _Lines, side: str, t0: float, t1: float, table: TableModel, cfg
 
 def _one_path(lines: _Lines, turns: list[SideTurn], t0: float, t1: float, cfg: SideConfig) -> bool:
     """Across a gap: along an axis that did not turn, the lines before and after meet at the turn."""
-    turned = {_AXIS[turn.side] for turn in turns}
+    turned = {AXIS[turn.side] for turn in turns}
     for axis in (0, 1):
         if axis in turned:
             continue

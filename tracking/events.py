@@ -32,6 +32,7 @@ from arbiter.games import BilliardsSpec
 from arbiter.tables import TableModel
 
 from .cushion_sides import Sample, SideConfig, TurnMemo, fit_line, split_turns
+from .cushion_touches import TouchConfig, near_a_side, touch_at
 from .tracker import POT_CONFIRM_MAX_S, Track, TrackView
 
 XY = tuple[float, float]
@@ -108,6 +109,9 @@ class _Path:
     sides_checked: int = 0  # splits before this index were read for cushion turns (``cushion_sides``)
     moving_from: int = 0  # its first sample in motion since it last left rest
     turns: TurnMemo = field(default_factory=dict)  # splits read for cushion turns (``split_turns``)
+    touches_checked: int = 0  # samples before this index were read for gentle touches (``cushion_touches``)
+    near_unread: deque[int] = field(default_factory=deque)  # unread samples near a ball line, in motion
+    contacts: deque[float] = field(default_factory=lambda: deque(maxlen=16))  # when its contacts were
 
 
 def _fit(samples: list[Sample], t_ref: float) -> tuple[np.ndarray, np.ndarray]:
@@ -130,11 +134,13 @@ class EventDetector:
         config: EventConfig | None = None,
         shot_open: bool = False,
         sides: SideConfig | None = None,
+        touches: TouchConfig | None = None,
     ) -> None:
         self.table: TableModel = spec.table
         self.cue_balls = spec.cue_balls  # the balls a player may strike (five-pins: both players' balls)
         self.config: EventConfig = config or EventConfig()
         self.sides: SideConfig = sides or SideConfig(tol_mm=self.config.cushion_tol_mm)
+        self.touches: TouchConfig = touches or TouchConfig()
         self.r = self.table.ball_radius_mm
         self._paths: dict[str, _Path] = {}
         self._pending: list[tuple[float, int, SeenEvent, int]] = []  # t, sequence, event, priority
@@ -162,20 +168,26 @@ class EventDetector:
         self._views = {v.ball: v for v in views}
         for v in views:
             if v.measured:
-                self._paths.setdefault(v.ball, _Path()).samples.append((t, *v.xy_mm))
+                path = self._paths.setdefault(v.ball, _Path())
+                path.samples.append((t, *v.xy_mm))
+                if path.rest is None and near_a_side(path.samples[-1], self.table, self.touches):
+                    path.near_unread.append(len(path.samples) - 1)
         for ball, path in self._paths.items():
             self._scan(ball, path)
             self._read_sides(ball, path)
+            self._read_touches(ball, path, t)
         self._resolve_departures()
         for tr in gone:
             if id(tr) not in self._gone_seen:
                 self._gone_seen.add(id(tr))
                 self._vanished(tr, t)
         self._settle(t, views)
-        return self._release(min(t - self.config.hold_s, self._pot_bound(views), self._sides_bound(t)))
+        held = min(self._pot_bound(views), self._sides_bound(t), self._touches_bound())
+        return self._release(min(t - self.config.hold_s, held))
 
     def finish(self, t: float, views: list[TrackView]) -> list[SeenEvent]:
         """End of source: flush what is pending, and end a shot still open with the balls where they are."""
+        self._read_last_touches(t)
         if self._in_shot:
             self._end_shot(max(self._last_motion_t, self._emitted_t), views)
         return self._release(math.inf)
@@ -183,6 +195,7 @@ class EventDetector:
     def interrupt(self) -> list[SeenEvent]:
         """The source was cut short: flush what is pending, but leave a shot in play open. Ending it here
         would have the rules judge half a shot; the run that resumes completes it (``shot_open``)."""
+        self._read_last_touches(self._emitted_t)
         return self._release(math.inf)
 
     @property
@@ -337,7 +350,38 @@ class EventDetector:
             if prev_ball == ball or one_place:
                 return
         self._recent_cushions.append((tc, ball, side, xy))
+        if path is not None:
+            path.contacts.append(tc)
         self._push(tc, c.Cushion(t=round(tc, 6), ball=ball, side=side, inferred=inferred))
+
+    # -- gentle touches ------------------------------------------------------------------------------------
+    def _read_touches(self, ball: str, path: _Path, now: float, last: bool = False) -> None:
+        """Gentle touches (``cushion_touches``) at the samples whose ``rebound_s`` after them has passed (all
+        of them when ``last``: the ball is gone or the source ended), read between the ball's contacts
+        before and after: the side reading or a kink that called the contact already, or another ball
+        that struck this one, leaves no turn of its own there."""
+        cfg = self.touches
+        s = path.samples
+        while path.touches_checked < len(s) and (last or now - s[path.touches_checked][0] >= cfg.rebound_s):
+            i = path.touches_checked
+            path.touches_checked += 1
+            while path.near_unread and path.near_unread[0] <= i:
+                path.near_unread.popleft()
+            t = s[i][0]
+            since = max((tc for tc in path.contacts if tc <= t), default=-math.inf)
+            until = min((tc for tc in path.contacts if tc > t), default=math.inf)
+            for touch in touch_at(s, i, self.table, cfg, since, until):
+                self._cushion_contact(ball, touch.side, touch.t)
+
+    def _read_last_touches(self, now: float) -> None:
+        for ball, path in self._paths.items():
+            self._read_touches(ball, path, now, last=True)
+
+    def _touches_bound(self) -> float:
+        """Release nothing a gentle touch may still come before: the first sample of a moving ball near a
+        ball line whose ``rebound_s`` after it has not passed."""
+        held = [p.samples[p.near_unread[0]][0] for p in self._paths.values() if p.near_unread]
+        return min(held) - 1e-6 if held else math.inf
 
     def _sides_bound(self, t: float) -> float:
         """Release nothing that a contact inferred across a gap may still come before: the first split not
@@ -442,6 +486,9 @@ class EventDetector:
             if prev == pair and abs(t_prev - tc) < DUPLICATE_CONTACT_S:
                 return  # already released
         self._recent_pairs.append((tc, pair))
+        for b in pair:
+            if b in self._paths:
+                self._paths[b].contacts.append(tc)
         if not self._in_shot:
             # A contact with nothing moving before it: the strike itself was missed; start the shot here.
             self._in_shot = True
@@ -490,6 +537,8 @@ class EventDetector:
         elif not self.table.on_table((x, y), margin_mm=-self.r):
             self._push(t_last, c.OffTable(t=round(t_last, 6), ball=tr.ball))
         path = self._paths.pop(tr.ball, None)
+        if path is not None:
+            self._read_touches(tr.ball, path, t_now, last=True)
         if path is not None and t_now - t_last <= self.sides.max_gap_s:
             # Given up within the time ``_sides_bound`` holds the stream back for it: in time order still.
             self._read_sides(tr.ball, path, last=True)

@@ -1,0 +1,117 @@
+"""Gentle cushion touches: a ball that rolls slowly up to a cushion, touches it and draws back a little.
+
+``cushion_sides`` reads a contact as a turn of two lines, and needs the ball to move across the cushion
+faster than the fit's noise both ways (``SideConfig.approach_mm_s``, ``leave_mm_s``). A ball dying at a
+cushion comes in at a few centimetres a second and leaves at a few millimetres: no line fit tells that from
+a ball at rest. Yet whether it touched is a call the rules ask for (a pool foul when no ball reaches a rail
+after the contact), and the motion shows it over half a second: the centre comes nearer the cushion, turns
+at its ball line and moves back out. Nothing else turns a slow ball there but another ball, which the event
+detector checks for.
+
+The distance to the ball line is read through a running median (a sample's noise is no turn), the turn must
+be the nearest the ball came in the whole window, and it may lie ``reach_mm`` either side of the line: a
+calibration a few millimetres off moves the line, not the turn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from arbiter.tables import TableModel
+
+from .cushion_sides import AXIS, SIDES, Sample, ball_line
+
+FLAT_MM = 0.5  # the nearest a ball came, within the running median's noise
+
+
+@dataclass(frozen=True)
+class TouchConfig:
+    """Settings of reading gentle touches. Each trades something off:
+
+    - ``approach_mm``: how much farther the ball was in the first half of the ``approach_s`` before the
+      touch (a ball at rest against a cushion does not touch it again and again);
+    - ``rebound_mm``: how much farther it is in the second half of the ``rebound_s`` after it; above the
+      noise of the running median, below the few millimetres a dying ball rebounds. ``rebound_s`` is also
+      how long the events after a slow ball near a cushion wait;
+    - ``reach_mm``: how far from the ball line (either side) the turn may be;
+    - ``smooth``: samples in the running median (odd).
+    """
+
+    approach_mm: float = 8.0
+    approach_s: float = 0.5
+    rebound_mm: float = 2.0
+    rebound_s: float = 0.5
+    reach_mm: float = 15.0
+    smooth: int = 5
+
+    def __post_init__(self) -> None:
+        for name in ("approach_mm", "approach_s", "rebound_mm", "rebound_s", "reach_mm"):
+            if getattr(self, name) <= 0:
+                raise ValueError(f"{name} must be positive (got {getattr(self, name)})")
+        if self.smooth < 1 or self.smooth % 2 == 0:
+            raise ValueError(f"smooth must be a positive odd number of samples (got {self.smooth})")
+
+
+def near_a_side(sample: Sample, table: TableModel, config: TouchConfig) -> bool:
+    """Whether a sample is near enough a ball line to be a touch (read for every sample of every ball)."""
+    r, x, y = table.ball_radius_mm, sample[1], sample[2]
+    nearest = min(abs(x - r), abs(table.width_mm - r - x), abs(y - r), abs(table.length_mm - r - y))
+    return nearest <= config.reach_mm
+
+
+@dataclass(frozen=True)
+class Touch:
+    """A gentle touch: the side, and when the ball first came within ``FLAT_MM`` of the nearest it came
+    (a ball that barely draws back lingers at the cushion after touching it)."""
+
+    side: str
+    t: float
+
+
+def touch_at(
+    samples: Sequence[Sample],
+    i: int,
+    table: TableModel,
+    config: TouchConfig,
+    since: float = -np.inf,
+    until: float = np.inf,
+) -> list[Touch]:
+    """The gentle touches sample ``i`` is the turn of: the nearest the ball came to a side's ball line
+    (median of ``smooth`` samples) in the ``approach_s`` before and the ``rebound_s`` after it, within
+    ``reach_mm`` of the line, where the first half of the time before was ``approach_mm`` farther and the
+    second half of the time after ``rebound_mm`` farther. The window is cut at ``since`` and ``until``
+    (the ball's contacts before and after: its path beyond them is another) and where the samples stop
+    (the ball is gone, the source ended)."""
+    if not near_a_side(samples[i], table, config):
+        return []
+    t = samples[i][0]
+    first, last = max(t - config.approach_s, since), min(t + config.rebound_s, until)
+    lo = i
+    while lo > 0 and samples[lo - 1][0] > first:
+        lo -= 1
+    hi = i
+    while hi + 1 < len(samples) and samples[hi + 1][0] < last:
+        hi += 1
+    half = config.smooth // 2
+    if i - lo <= half or hi - i <= half:
+        return []
+    window = np.asarray(samples[lo : hi + 1], dtype=np.float64)
+    at = i - lo - half  # sample i's place in the running median
+    touches = []
+    for side in SIDES:
+        line, sign = ball_line(table, side)
+        d = sign * (window[:, 1 + AXIS[side]] - line)
+        med = np.median(np.lib.stride_tricks.sliding_window_view(d, config.smooth), axis=1)
+        turn = float(med[at])
+        if int(np.argmin(med)) != at or abs(turn) > config.reach_mm:
+            continue
+        before, after = med[:at], med[at + 1 :]
+        came = float(np.median(before[: (len(before) + 1) // 2])) - turn
+        went = float(np.median(after[len(after) // 2 :])) - turn
+        if came >= config.approach_mm and went >= config.rebound_mm:
+            reached = int(np.argmax(med <= turn + FLAT_MM))
+            touches.append(Touch(side, float(window[reached + half, 0])))
+    return touches
