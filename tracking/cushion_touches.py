@@ -64,8 +64,7 @@ def near_a_side(sample: Sample, table: TableModel, config: TouchConfig) -> bool:
 
 @dataclass(frozen=True)
 class Touch:
-    """A gentle touch: the side, and when the ball first came within ``FLAT_MM`` of the nearest it came
-    (a ball that barely draws back lingers at the cushion after touching it)."""
+    """A gentle touch: the side, and when."""
 
     side: str
     t: float
@@ -78,13 +77,18 @@ def touch_at(
     config: TouchConfig,
     since: float = -np.inf,
     until: float = np.inf,
-) -> list[Touch]:
-    """The gentle touches sample ``i`` is the turn of: the nearest the ball came to a side's ball line
-    (median of ``smooth`` samples) in the ``approach_s`` before and the ``rebound_s`` after it, within
+    complete: bool = True,
+) -> list[Touch] | None:
+    """The gentle touches sample ``i`` is the turn of: the first sample within ``FLAT_MM`` of the nearest
+    the ball came to a side's ball line (median of ``smooth`` samples: a ball that barely draws back
+    lingers at the cushion after touching it) in the ``approach_s`` before and the ``rebound_s`` after, within
     ``reach_mm`` of the line, where the first half of the time before was ``approach_mm`` farther and the
     second half of the time after ``rebound_mm`` farther. The window is cut at ``since`` and ``until``
-    (the ball's contacts before and after: its path beyond them is another) and where the samples stop
-    (the ball is gone, the source ended)."""
+    (the ball's contacts before and after: its path beyond them is another) and where the samples stop.
+
+    While the samples after ``i`` are not ``complete`` (more may come within the window), a turn is
+    called as soon as the ball has drawn back over ``smooth`` medians, and None says it is undecided;
+    what cannot be a touch is decided at once (the ball came no nearer before, or went nearer after)."""
     if not near_a_side(samples[i], table, config):
         return []
     t = samples[i][0]
@@ -96,22 +100,26 @@ def touch_at(
     while hi + 1 < len(samples) and samples[hi + 1][0] < last:
         hi += 1
     half = config.smooth // 2
-    if i - lo <= half or hi - i <= half:
+    if i - lo <= half:
         return []
+    if hi - i <= half:
+        return [] if complete else None
     window = np.asarray(samples[lo : hi + 1], dtype=np.float64)
     at = i - lo - half  # sample i's place in the running median
-    touches = []
+    touches, undecided = [], False
     for side in SIDES:
         line, sign = ball_line(table, side)
         d = sign * (window[:, 1 + AXIS[side]] - line)
         med = np.median(np.lib.stride_tricks.sliding_window_view(d, config.smooth), axis=1)
-        turn = float(med[at])
-        if int(np.argmin(med)) != at or abs(turn) > config.reach_mm:
-            continue
+        nearest = float(med.min())
         before, after = med[:at], med[at + 1 :]
-        came = float(np.median(before[: (len(before) + 1) // 2])) - turn
-        went = float(np.median(after[len(after) // 2 :])) - turn
-        if came >= config.approach_mm and went >= config.rebound_mm:
-            reached = int(np.argmax(med <= turn + FLAT_MM))
-            touches.append(Touch(side, float(window[reached + half, 0])))
-    return touches
+        came = float(np.median(before[: (len(before) + 1) // 2])) - nearest
+        first_there = int(np.argmax(med <= nearest + FLAT_MM)) == at
+        if not first_there or abs(nearest) > config.reach_mm or came < config.approach_mm:
+            continue
+        went = float(np.median(after[len(after) // 2 :])) - nearest
+        if went >= config.rebound_mm and (complete or len(after) >= 2 * config.smooth):
+            touches.append(Touch(side, t))
+        elif not complete:
+            undecided = True
+    return None if undecided else touches

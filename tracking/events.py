@@ -356,21 +356,28 @@ class EventDetector:
 
     # -- gentle touches ------------------------------------------------------------------------------------
     def _read_touches(self, ball: str, path: _Path, now: float, last: bool = False) -> None:
-        """Gentle touches (``cushion_touches``) at the samples whose ``rebound_s`` after them has passed (all
+        """Gentle touches (``cushion_touches``) at the samples in order, each as soon as it is decided (all
         of them when ``last``: the ball is gone or the source ended), read between the ball's contacts
         before and after: the side reading or a kink that called the contact already, or another ball
-        that struck this one, leaves no turn of its own there."""
+        that struck this one, leaves no turn of its own there. A sample waits for the side reading's
+        ``span`` + 1 samples after it, so that a contact it calls comes first."""
         cfg = self.touches
         s = path.samples
-        while path.touches_checked < len(s) and (last or now - s[path.touches_checked][0] >= cfg.rebound_s):
+        while path.touches_checked < len(s):
             i = path.touches_checked
+            t = s[i][0]
+            if not last and len(s) <= i + self.sides.span + 1 and now - t < cfg.rebound_s:
+                return
+            since = max((tc for tc in path.contacts if tc <= t), default=-math.inf)
+            until = min((tc for tc in path.contacts if tc > t), default=math.inf)
+            complete = last or now - t >= cfg.rebound_s or until < math.inf
+            touches = touch_at(s, i, self.table, cfg, since, until, complete)
+            if touches is None:
+                return
             path.touches_checked += 1
             while path.near_unread and path.near_unread[0] <= i:
                 path.near_unread.popleft()
-            t = s[i][0]
-            since = max((tc for tc in path.contacts if tc <= t), default=-math.inf)
-            until = min((tc for tc in path.contacts if tc > t), default=math.inf)
-            for touch in touch_at(s, i, self.table, cfg, since, until):
+            for touch in touches:
                 self._cushion_contact(ball, touch.side, touch.t)
 
     def _read_last_touches(self, now: float) -> None:
@@ -379,7 +386,8 @@ class EventDetector:
 
     def _touches_bound(self) -> float:
         """Release nothing a gentle touch may still come before: the first sample of a moving ball near a
-        ball line whose ``rebound_s`` after it has not passed."""
+        ball line not yet decided (a few frames where a cushion was called, up to ``rebound_s`` where a
+        slow ball lingers)."""
         held = [p.samples[p.near_unread[0]][0] for p in self._paths.values() if p.near_unread]
         return min(held) - 1e-6 if held else math.inf
 
