@@ -15,8 +15,10 @@ calibration a few millimetres off moves the line, not the turn.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+import math
+from collections import deque
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -123,3 +125,56 @@ def touch_at(
         elif not complete:
             undecided = True
     return None if undecided else touches
+
+
+@dataclass
+class TouchWatch:
+    """One ball's samples as read for gentle touches, in order, each as soon as it is decided: how far
+    they were read, and the unread ones near a ball line while it moved (what the event stream waits for:
+    a few frames where a contact was called, up to ``rebound_s`` where a slow ball lingers)."""
+
+    checked: int = 0
+    near: deque[int] = field(default_factory=deque)
+
+    def saw(self, samples: Sequence[Sample], table: TableModel, config: TouchConfig, moving: bool) -> None:
+        """The newest sample arrived; ``moving``: the ball is not at rest."""
+        if moving and near_a_side(samples[-1], table, config):
+            self.near.append(len(samples) - 1)
+
+    def read(
+        self,
+        samples: Sequence[Sample],
+        table: TableModel,
+        config: TouchConfig,
+        contacts: Iterable[float],
+        now: float,
+        wait: int,
+        last: bool = False,
+    ) -> list[Touch]:
+        """The touches decided now, read between the ball's ``contacts`` before and after each sample (the
+        side reading or a kink that called the contact already, or another ball that struck this one,
+        leaves no turn of its own there). A sample waits for ``wait`` samples after it (so that the side
+        reading calls what it can first) or for ``rebound_s``; ``last``: the ball is gone or the source
+        ended, and every sample is decided on what there is."""
+        times = list(contacts)
+        found: list[Touch] = []
+        while self.checked < len(samples):
+            i = self.checked
+            t = samples[i][0]
+            if not last and len(samples) <= i + wait and now - t < config.rebound_s:
+                break
+            since = max((tc for tc in times if tc <= t), default=-math.inf)
+            until = min((tc for tc in times if tc > t), default=math.inf)
+            complete = last or now - t >= config.rebound_s or until < math.inf
+            touches = touch_at(samples, i, table, config, since, until, complete)
+            if touches is None:
+                break
+            self.checked += 1
+            while self.near and self.near[0] <= i:
+                self.near.popleft()
+            found += touches
+        return found
+
+    def waits_from(self, samples: Sequence[Sample]) -> float:
+        """The time of the first unread sample near a ball line (inf: none)."""
+        return samples[self.near[0]][0] if self.near else math.inf

@@ -32,7 +32,7 @@ from arbiter.games import BilliardsSpec
 from arbiter.tables import TableModel
 
 from .cushion_sides import Sample, SideConfig, TurnMemo, fit_line, split_turns
-from .cushion_touches import TouchConfig, near_a_side, touch_at
+from .cushion_touches import TouchConfig, TouchWatch
 from .tracker import POT_CONFIRM_MAX_S, Track, TrackView
 
 XY = tuple[float, float]
@@ -109,8 +109,7 @@ class _Path:
     sides_checked: int = 0  # splits before this index were read for cushion turns (``cushion_sides``)
     moving_from: int = 0  # its first sample in motion since it last left rest
     turns: TurnMemo = field(default_factory=dict)  # splits read for cushion turns (``split_turns``)
-    touches_checked: int = 0  # samples before this index were read for gentle touches (``cushion_touches``)
-    near_unread: deque[int] = field(default_factory=deque)  # unread samples near a ball line, in motion
+    touch: TouchWatch = field(default_factory=TouchWatch)  # its samples read for gentle touches
     contacts: deque[float] = field(default_factory=lambda: deque(maxlen=16))  # when its contacts were
 
 
@@ -170,8 +169,7 @@ class EventDetector:
             if v.measured:
                 path = self._paths.setdefault(v.ball, _Path())
                 path.samples.append((t, *v.xy_mm))
-                if path.rest is None and near_a_side(path.samples[-1], self.table, self.touches):
-                    path.near_unread.append(len(path.samples) - 1)
+                path.touch.saw(path.samples, self.table, self.touches, moving=path.rest is None)
         for ball, path in self._paths.items():
             self._scan(ball, path)
             self._read_sides(ball, path)
@@ -356,40 +354,19 @@ class EventDetector:
 
     # -- gentle touches ------------------------------------------------------------------------------------
     def _read_touches(self, ball: str, path: _Path, now: float, last: bool = False) -> None:
-        """Gentle touches (``cushion_touches``) at the samples in order, each as soon as it is decided (all
-        of them when ``last``: the ball is gone or the source ended), read between the ball's contacts
-        before and after: the side reading or a kink that called the contact already, or another ball
-        that struck this one, leaves no turn of its own there. A sample waits for the side reading's
-        ``span`` + 1 samples after it, so that a contact it calls comes first."""
-        cfg = self.touches
-        s = path.samples
-        while path.touches_checked < len(s):
-            i = path.touches_checked
-            t = s[i][0]
-            if not last and len(s) <= i + self.sides.span + 1 and now - t < cfg.rebound_s:
-                return
-            since = max((tc for tc in path.contacts if tc <= t), default=-math.inf)
-            until = min((tc for tc in path.contacts if tc > t), default=math.inf)
-            complete = last or now - t >= cfg.rebound_s or until < math.inf
-            touches = touch_at(s, i, self.table, cfg, since, until, complete)
-            if touches is None:
-                return
-            path.touches_checked += 1
-            while path.near_unread and path.near_unread[0] <= i:
-                path.near_unread.popleft()
-            for touch in touches:
-                self._cushion_contact(ball, touch.side, touch.t)
+        """Gentle touches (``cushion_touches``) decided now, after the side reading's ``span`` + 1 samples."""
+        wait = self.sides.span + 1
+        for touch in path.touch.read(path.samples, self.table, self.touches, path.contacts, now, wait, last):
+            self._cushion_contact(ball, touch.side, touch.t)
 
     def _read_last_touches(self, now: float) -> None:
         for ball, path in self._paths.items():
             self._read_touches(ball, path, now, last=True)
 
     def _touches_bound(self) -> float:
-        """Release nothing a gentle touch may still come before: the first sample of a moving ball near a
-        ball line not yet decided (a few frames where a cushion was called, up to ``rebound_s`` where a
-        slow ball lingers)."""
-        held = [p.samples[p.near_unread[0]][0] for p in self._paths.values() if p.near_unread]
-        return min(held) - 1e-6 if held else math.inf
+        """Release nothing a gentle touch may still come before (``TouchWatch.waits_from``)."""
+        held = min((p.touch.waits_from(p.samples) for p in self._paths.values()), default=math.inf)
+        return held - 1e-6
 
     def _sides_bound(self, t: float) -> float:
         """Release nothing that a contact inferred across a gap may still come before: the first split not
