@@ -43,6 +43,12 @@ POT_REVIVE_DIAMETERS = 2.0
 # is always preferred, and one much further away (another ball of that look) is not.
 MISREAD_WITHIN = 0.75
 MISREAD_COST = 1.0
+# Two balls' centres are never nearer than a diameter: a detection this near another (in diameters, with the
+# detector's error) may be a ghost of that ball (its shadow in a pocket's throat read as a dark ball, a
+# glint split off). It is taken by a ball predicted near it, never by a ball of its look found again far
+# from where it was last seen (a cue ball's ghost in the jaws read as the 8 once dragged the resting 8
+# across the table and potted it).
+OVERLAP = 0.85
 # Where a lost ball was heading is fitted to its sightings of this last stretch of time before it was lost
 # (up to HEADING_SAMPLES of them): the filter's velocity, a frame or two after a ball is found again, is
 # mostly the detector's noise.
@@ -204,6 +210,15 @@ def _into_mouth(pocket: Pocket, xy: XY, velocity: XY) -> bool:
     return math.dist((xy[0] + velocity[0] * u, xy[1] + velocity[1] * u), (mx, my)) <= pocket.opening_mm / 2
 
 
+def _overlapping(xy: np.ndarray, within: float) -> np.ndarray:
+    """Which of the points (N x 2) have another nearer than ``within``."""
+    if len(xy) < 2:
+        return np.zeros(len(xy), bool)
+    apart = np.linalg.norm(xy[:, None, :] - xy[None, :, :], axis=2)
+    np.fill_diagonal(apart, np.inf)
+    return np.asarray(apart.min(axis=1) < within)
+
+
 def _to_segment(p: XY, a: XY, b: XY) -> float:
     """The distance from ``p`` to the segment from ``a`` to ``b``."""
     ab = (b[0] - a[0], b[1] - a[1])
@@ -274,10 +289,13 @@ class BallTracker:
         cls = detections.cls[usable]
         cost = np.full((len(live), len(usable)), _NO_MATCH)
         diameter = self.table.ball_diameter_mm
+        ghosts = _overlapping(xy_mm, OVERLAP * diameter)
         for i, tr in enumerate(live):
             d = np.linalg.norm(xy_mm - np.array(tr.xy), axis=1)
             same = cls == tr.cls
             ok = same & (d <= self._gate(tr, dt))
+            far = d > self.config.gate_mm + tr.speed * dt
+            ok &= ~(far & ghosts)  # found again far away: by a detection that is surely a ball
             cost[i, ok] = d[ok]
             if tr.state is TrackState.CONFIRMED and not tr.lost:  # a lost ball's place is a guess
                 misread = ~same & (d <= MISREAD_WITHIN * diameter)

@@ -233,3 +233,24 @@ def test_a_fast_ball_lost_with_another_ball_seen_on_its_way_to_the_pocket_is_not
     in_the_way = tuple(lost_at - 150.0 * inward)
     run(tr, [[(RED, *p), (YELLOW, *in_the_way)] for p in path] + [[(YELLOW, *in_the_way)]] * 30)
     assert tr.gone() == []
+
+
+def test_a_ball_found_again_far_away_is_not_found_in_another_balls_ghost():
+    """The yellow rests unseen (a unique look: it may be found anywhere), and the white goes into a
+    pocket's throat, where the detector also reads its shadow as a yellow, 40 mm from it: two balls are
+    never that near, so that detection is no sighting of the yellow, which stays where it rested."""
+    tr = BallTracker(billiards("snooker"))
+    run(tr, [[(WHITE, 900.0, 1000.0), (YELLOW, 500.0, 500.0)]] * 10)
+    rolling = [[(WHITE, 900.0 + 20.0 * k, 1000.0 + 40.0 * k)] for k in range(1, 30)]
+    ghost = [[(WHITE, 1480.0, 2160.0), (YELLOW, 1480.0 + 40.0, 2160.0)]]
+    views = run(tr, [[(WHITE, 900.0, 1000.0)]] * 10 + rolling + ghost)
+    yellow = next(v for v in views if v.ball == "yellow")
+    assert not yellow.measured and yellow.xy_mm == pytest.approx((500.0, 500.0), abs=1.0)
+
+
+def test_a_ball_found_again_far_away_by_a_lone_detection_of_its_look_is_found_there():
+    tr = BallTracker(billiards("snooker"))
+    run(tr, [[(WHITE, 900.0, 1000.0), (YELLOW, 500.0, 500.0)]] * 10)
+    views = run(tr, [[(WHITE, 900.0, 1000.0)]] * 10 + [[(WHITE, 900.0, 1000.0), (YELLOW, 1500.0, 2500.0)]])
+    yellow = next(v for v in views if v.ball == "yellow")
+    assert yellow.measured and yellow.xy_mm == pytest.approx((1500.0, 2500.0), abs=1.0)
