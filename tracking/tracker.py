@@ -43,11 +43,11 @@ POT_REVIVE_DIAMETERS = 2.0
 # is always preferred, and one much further away (another ball of that look) is not.
 MISREAD_WITHIN = 0.75
 MISREAD_COST = 1.0
-# Two balls' centres are never nearer than a diameter: a detection this near another (in diameters, with the
-# detector's error) may be a ghost of that ball (its shadow in a pocket's throat read as a dark ball, a
-# glint split off). It is taken by a ball predicted near it, never by a ball of its look found again far
-# from where it was last seen (a cue ball's ghost in the jaws read as the 8 once dragged the resting 8
-# across the table and potted it).
+# Two balls' centres are never nearer than a diameter: a detection this near another detection, or where a
+# ball seen last frame is predicted (in diameters, with the detector's error), is that ball misread or its
+# ghost (its shadow in a pocket's throat read as a dark ball, a glint split off). It is taken by a ball
+# predicted near it, never by a ball of its look found again far from where it was last seen (the cue ball
+# in the jaws read as the 8 once dragged the resting 8 across the table and potted it).
 OVERLAP = 0.85
 # Where a lost ball was heading is fitted to its sightings of this last stretch of time before it was lost
 # (up to HEADING_SAMPLES of them): the filter's velocity, a frame or two after a ball is found again, is
@@ -219,6 +219,14 @@ def _overlapping(xy: np.ndarray, within: float) -> np.ndarray:
     return np.asarray(apart.min(axis=1) < within)
 
 
+def _near_any(xy: np.ndarray, places: list[XY], within: float) -> np.ndarray:
+    """Which of the points (N x 2) are nearer than ``within`` to any of ``places``."""
+    if not len(xy) or not places:
+        return np.zeros(len(xy), bool)
+    apart = np.linalg.norm(xy[:, None, :] - np.asarray(places)[None, :, :], axis=2)
+    return np.asarray(apart.min(axis=1) < within)
+
+
 def _to_segment(p: XY, a: XY, b: XY) -> float:
     """The distance from ``p`` to the segment from ``a`` to ``b``."""
     ab = (b[0] - a[0], b[1] - a[1])
@@ -289,7 +297,8 @@ class BallTracker:
         cls = detections.cls[usable]
         cost = np.full((len(live), len(usable)), _NO_MATCH)
         diameter = self.table.ball_diameter_mm
-        ghosts = _overlapping(xy_mm, OVERLAP * diameter)
+        seen = [tr.xy for tr in live if tr.state is TrackState.CONFIRMED and not tr.lost and tr.misses == 0]
+        ghosts = _overlapping(xy_mm, OVERLAP * diameter) | _near_any(xy_mm, seen, OVERLAP * diameter)
         for i, tr in enumerate(live):
             d = np.linalg.norm(xy_mm - np.array(tr.xy), axis=1)
             same = cls == tr.cls
