@@ -5,12 +5,12 @@ faster than the fit's noise both ways (``SideConfig.approach_mm_s``, ``leave_mm_
 cushion comes in at a few centimetres a second and leaves at a few millimetres: no line fit tells that from
 a ball at rest. Yet whether it touched is a call the rules ask for (a pool foul when no ball reaches a rail
 after the contact), and the motion shows it over half a second: the centre comes nearer the cushion, turns
-at its ball line and moves back out. Nothing else turns a slow ball there but another ball, which the event
-detector checks for.
+at its ball line and moves back out. Nothing else turns a slow ball there but another ball, and the window
+read is cut at the ball's own contacts (``TouchWatch.read``), so a ball struck away is no touch.
 
-The distance to the ball line is read through a running median (a sample's noise is no turn), the turn must
-be the nearest the ball came in the whole window, and it may lie ``reach_mm`` either side of the line: a
-calibration a few millimetres off moves the line, not the turn.
+The distance to the ball line is read through a running median (a sample's noise is no turn), the touch is
+the first sample within the medians' noise of the nearest the ball came in the whole window, and it may lie
+``reach_mm`` either side of the line: a calibration a few millimetres off moves the line, not the turn.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ class TouchConfig:
       touch (a ball at rest against a cushion does not touch it again and again);
     - ``rebound_mm``: how much farther it is in the second half of the ``rebound_s`` after it; above the
       noise of the running median, below the few millimetres a dying ball rebounds. ``rebound_s`` is also
-      how long the events after a slow ball near a cushion wait;
+      the longest the events after a slow ball near a cushion wait;
     - ``reach_mm``: how far from the ball line (either side) the turn may be;
     - ``smooth``: samples in the running median (odd).
     """

@@ -210,21 +210,15 @@ def _into_mouth(pocket: Pocket, xy: XY, velocity: XY) -> bool:
     return math.dist((xy[0] + velocity[0] * u, xy[1] + velocity[1] * u), (mx, my)) <= pocket.opening_mm / 2
 
 
-def _overlapping(xy: np.ndarray, within: float) -> np.ndarray:
-    """Which of the points (N x 2) have another nearer than ``within``."""
-    if len(xy) < 2:
-        return np.zeros(len(xy), bool)
-    apart = np.linalg.norm(xy[:, None, :] - xy[None, :, :], axis=2)
-    np.fill_diagonal(apart, np.inf)
-    return np.asarray(apart.min(axis=1) < within)
-
-
-def _near_any(xy: np.ndarray, places: list[XY], within: float) -> np.ndarray:
-    """Which of the points (N x 2) are nearer than ``within`` to any of ``places``."""
-    if not len(xy) or not places:
-        return np.zeros(len(xy), bool)
-    apart = np.linalg.norm(xy[:, None, :] - np.asarray(places)[None, :, :], axis=2)
-    return np.asarray(apart.min(axis=1) < within)
+def _nearest(xy: np.ndarray, places: np.ndarray, itself: bool = False) -> np.ndarray:
+    """The distance from each point (N x 2) to the nearest of ``places`` (M x 2; inf when there are none).
+    ``itself``: the places are the points, and none is its own nearest."""
+    if not len(xy) or not len(places):
+        return np.full(len(xy), np.inf)
+    apart = np.linalg.norm(xy[:, None, :] - places[None, :, :], axis=2)
+    if itself:
+        np.fill_diagonal(apart, np.inf)
+    return np.asarray(apart.min(axis=1))
 
 
 def _to_segment(p: XY, a: XY, b: XY) -> float:
@@ -298,7 +292,8 @@ class BallTracker:
         cost = np.full((len(live), len(usable)), _NO_MATCH)
         diameter = self.table.ball_diameter_mm
         seen = [tr.xy for tr in live if tr.state is TrackState.CONFIRMED and not tr.lost and tr.misses == 0]
-        ghosts = _overlapping(xy_mm, OVERLAP * diameter) | _near_any(xy_mm, seen, OVERLAP * diameter)
+        beside = np.minimum(_nearest(xy_mm, xy_mm, itself=True), _nearest(xy_mm, np.reshape(seen, (-1, 2))))
+        ghosts = beside < OVERLAP * diameter
         for i, tr in enumerate(live):
             d = np.linalg.norm(xy_mm - np.array(tr.xy), axis=1)
             same = cls == tr.cls
