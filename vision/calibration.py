@@ -66,8 +66,11 @@ CORNERS = ("bl", "br", "tr", "tl")
 # What "sure" promises: every corner within this share of the table's length. A corner found in the image
 # is good to about CORNER_PX pixels; a far end seen smaller than that allows is doubtful. A broadcast
 # view's far cushion shows its face and its nose as two edges some 4-6 px apart: either may be taken.
+# A far end that no marking placed (and the middle pockets confirmed) is held to UNCONFIRMED_CORNER_PX:
+# its cushion's top and nose are two steps a few px apart too, and nothing says which was taken.
 SURE_WITHIN = 0.01
 CORNER_PX = 4.0
+UNCONFIRMED_CORNER_PX = 5.0
 K1_EXPLAINS = 0.03  # an edge fit's k1 this far from the finder's explains why their corners differ
 MIDDLE_TOLERANCE = 0.015  # middle pockets this far (share of the length) from half-way: a cushion is off
 
@@ -156,24 +159,34 @@ def _view_doubts(
     image: np.ndarray, corners: dict[str, np.ndarray], found: TableCorners, table: TableModel
 ) -> list[Reason]:
     """Doubts the named corners raise about themselves: a far end seen too small to place its corners
-    within SURE_WITHIN, middle pockets that are not half-way between the corners."""
-    out = []
+    within SURE_WITHIN (a smaller one where a marking and the middle pockets confirmed it), middle pockets
+    that are not half-way between the corners."""
     aspect = max(found.view.aspect, 1 / found.view.aspect)
     if found.view.f_px is None:  # a view that cannot tell its focal length cannot tell the shape either
         aspect = table.length_mm / table.width_mm
-    per_px = geo.corner_resolution(corners, aspect)
-    if CORNER_PX * per_px > SURE_WITHIN:
-        why = (
-            f"the far end is seen at {0.01 / per_px:.1f} px per 1 % of the table's length: too small to "
-            f"place its corners within {SURE_WITHIN:.0%}"
-        )
-        out.append(Reason(Doubt.FAR_END, why))
+    confirmed = any(r.kind is Note.END_FROM_MARKING for r in found.doubts)
+    far = far_end_doubt(corners, aspect, confirmed)
+    out = [] if far is None else [far]
     if any(not p.corner for p in table.pockets):
         middle = geo.middle_pockets(image, corners, aspect)
         if middle is not None and abs(middle - 0.5) > MIDDLE_TOLERANCE:
             why = f"the middle pockets are {middle:.1%} of the way up the table, not half-way: a side is off"
             out.append(Reason(Doubt.MIDDLE_POCKETS, why))
     return out
+
+
+def far_end_doubt(corners: dict[str, np.ndarray], aspect: float, confirmed: bool) -> Reason | None:
+    """A doubt when the worst-seen corner (a far end) is seen too small for a corner good to CORNER_PX, or
+    to UNCONFIRMED_CORNER_PX where no marking placed that end and the middle pockets confirmed it, to be
+    within SURE_WITHIN of the table's length."""
+    per_px = geo.corner_resolution(corners, aspect)
+    if (CORNER_PX if confirmed else UNCONFIRMED_CORNER_PX) * per_px <= SURE_WITHIN:
+        return None
+    why = (
+        f"the far end is seen at {0.01 / per_px:.1f} px per 1 % of the table's length: too small to place "
+        f"its corners within {SURE_WITHIN:.0%}" + ("" if confirmed else " with nothing to confirm it")
+    )
+    return Reason(Doubt.FAR_END, why)
 
 
 def _table_size(

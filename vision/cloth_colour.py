@@ -37,6 +37,10 @@ GROW_ROUNDS = 2  # times the region is grown with lightness judged against the c
 GROW_SIGMA = 0.08  # share of the working copy over which the cloth's level is carried outward
 CLOSE_SHARE = 0.02  # closing of the region (share of the working copy): fills chalk lines, balls, a cue
 MIN_SAMPLES = 50  # cloth pixels a model needs
+FINE_FACTOR = 2  # a leak is looked for on a copy this many times the working copy's size
+NECK_SHARE = 0.009  # ... where a part joined through gaps under twice this share of its long side is split
+LEAK_SHARE = 0.05  # parts split off are a leak above this share of the region (real walls: 0.28-0.49)
+LEAK_SOLIDITY = 0.05  # ... each making the table this much less convex (walls 0.08-0.25, split cloth 0.01)
 
 
 def chroma(lab: np.ndarray) -> np.ndarray:
@@ -82,9 +86,9 @@ class ClothColourModel:
         return ((dist < MAX_MAHALANOBIS) & (ratio > L_RATIO[0]) & (ratio < L_RATIO[1])).astype(np.uint8)
 
 
-def working_copy(image: np.ndarray) -> tuple[np.ndarray, float]:
+def working_copy(image: np.ndarray, long_side: int = WORK_SIZE_PX) -> tuple[np.ndarray, float]:
     """A small, lightly blurred copy of a BGR image and its scale (working px per image px)."""
-    s = WORK_SIZE_PX / max(image.shape[:2])
+    s = long_side / max(image.shape[:2])
     small = cv2.resize(image, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
     return cv2.GaussianBlur(small, (3, 3), 0), s
 
@@ -163,11 +167,83 @@ def _cluster_score(mask: np.ndarray, weights: np.ndarray) -> float:
 
 def region(small: np.ndarray, model: ClothColourModel, ignore: np.ndarray | None = None) -> np.ndarray:
     """The table's cloth region in a working copy (uint8 0/1): the cloth-coloured component with the most
-    centre weight, closed over chalk lines, balls and a cue, its holes filled. Lightness is judged against
+    centre weight (``_grown``), closed over chalk lines, balls and a cue, its holes filled. ``ignore``
+    pixels are never cloth, so a score bar over the cloth cuts the region (and ``vision.table_lines`` knows
+    why)."""
+    main = _grown(small, model, ignore)
+    k = max(3, int(CLOSE_SHARE * max(main.shape)) | 1)
+    main = cv2.morphologyEx(main, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    contours, _ = cv2.findContours(main, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    cv2.drawContours(main, contours, -1, 1, -1)
+    if ignore is not None:
+        main[ignore > 0] = 0
+    return main
+
+
+def leak(image: np.ndarray, model: ClothColourModel, ignore: np.ndarray | None = None) -> np.ndarray | None:
+    """What lies beyond the table when a wall or a floor of the cloth's colour joins the cloth (uint8 0/1
+    at the working copy's size), or None when nothing does. Such a wall joins the cloth through the gaps
+    of the rail between them (its sights, a glint, a pocket's rim) once the rail is a pixel or two wide,
+    as it is in the working copy, so the region is grown again on a copy FINE_FACTOR times larger, where
+    the rail is whole but for those gaps, and split where it narrows (``_split_off``). When a broad part
+    split off is no table's, everything farther than a cushion's width beyond the table's convex hull is
+    the leak: the wall and the fringes along the rail that join it to the cloth. ``ignore`` is at the
+    image's size."""
+    fine, _ = working_copy(image, FINE_FACTOR * WORK_SIZE_PX)
+    fine_ignore = None
+    if ignore is not None:
+        size = (fine.shape[1], fine.shape[0])
+        fine_ignore = cv2.resize((ignore > 0).astype(np.uint8), size, interpolation=cv2.INTER_NEAREST)
+    beyond = _split_off(_grown(fine, model, fine_ignore, FINE_FACTOR))
+    if beyond is None:
+        return None
+    small = working_copy(image)[0]
+    out = cv2.resize(beyond, (small.shape[1], small.shape[0]), interpolation=cv2.INTER_AREA)
+    return np.asarray(out > 0, np.uint8)
+
+
+def _split_off(grown: np.ndarray) -> np.ndarray | None:
+    """Where a region (uint8 0/1) splits into the table and parts that are no table's: the image beyond
+    the table's convex hull by the split's radius, or None. The region is eroded by a disk of NECK_SHARE
+    of its long side; the core with the most centre weight, dilated back, is the table. Another core is
+    such a part when it is broad (a cushion's top is a strip, and the erosion leaves none of it), lies
+    outside the table's hull (cloth walled in by lines drawn on it lies inside), makes the table less
+    convex by over LEAK_SOLIDITY joined to it (a wall or a floor juts out; the cloth beyond a chalk line
+    across the table completes it), and all such parts hold over LEAK_SHARE of the region."""
+    r = max(1, round(NECK_SHARE * max(grown.shape)))
+    disk = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
+    n, cores = cv2.connectedComponents(cv2.erode(grown, disk), connectivity=4)
+    if n <= 2:
+        return None
+    weight = np.bincount(cores.ravel(), weights=centre_weights(*grown.shape).ravel(), minlength=n)
+    weight[0] = 0
+    table = int(np.argmax(weight))
+    kept = cv2.dilate((cores == table).astype(np.uint8), disk) & grown
+    outside = np.ones_like(kept)
+    cv2.fillConvexPoly(outside, cv2.convexHull(cv2.findNonZero(kept)), 0)
+    solid = _solidity(kept)
+    parts = np.zeros_like(kept)
+    for c in range(1, n):
+        part = cv2.dilate((cores == c).astype(np.uint8), disk) & grown & outside
+        if c != table and part.any() and solid - _solidity(kept | part) > LEAK_SOLIDITY:
+            parts |= part
+    if parts.sum() <= LEAK_SHARE * grown.sum():
+        return None
+    return np.asarray(cv2.erode(outside, disk))
+
+
+def _solidity(mask: np.ndarray) -> float:
+    """A region's area over its convex hull's."""
+    return float(mask.sum()) / max(cv2.contourArea(cv2.convexHull(cv2.findNonZero(mask))), 1.0)
+
+
+def _grown(
+    small: np.ndarray, model: ClothColourModel, ignore: np.ndarray | None, shrink: int = 1
+) -> np.ndarray:
+    """The cloth-coloured component with the most centre weight (uint8 0/1). Lightness is judged against
     the cloth nearby, not the cloth's median: the region is grown twice with the level of the cloth found
     so far carried outward, so the dim end of a table under one lamp stays in and a black rail beside it
-    stays out. ``ignore`` pixels are never cloth, so a score bar over the cloth cuts the region (and
-    ``vision.table_lines`` knows why)."""
+    stays out. The level is carried on a copy ``shrink`` times smaller."""
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
     dist, ratio = model.distance(lab)
     hue = dist < MAX_MAHALANOBIS
@@ -178,14 +254,8 @@ def region(small: np.ndarray, model: ClothColourModel, ignore: np.ndarray | None
     for _ in range(GROW_ROUNDS):
         if not main.any():
             break
-        local = level / np.maximum(_spread(level, main), 1.0)
+        local = level / np.maximum(_spread(level, main, shrink), 1.0)
         main = _main_component(hue & (local > L_RATIO[0]) & (local < L_RATIO[1]))
-    k = max(3, int(CLOSE_SHARE * max(main.shape)) | 1)
-    main = cv2.morphologyEx(main, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
-    contours, _ = cv2.findContours(main, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-    cv2.drawContours(main, contours, -1, 1, -1)
-    if ignore is not None:
-        main[ignore > 0] = 0
     return main
 
 
@@ -202,13 +272,19 @@ def _main_component(mask: np.ndarray) -> np.ndarray:
     return np.asarray((comps == int(np.argmax(score))).astype(np.uint8))
 
 
-def _spread(level: np.ndarray, where: np.ndarray) -> np.ndarray:
-    """``level`` known on ``where``, carried smoothly over the whole image (normalised convolution)."""
-    sigma = GROW_SIGMA * max(level.shape)
-    w = where.astype(np.float32)
-    num = cv2.GaussianBlur(level * w, (0, 0), sigma)
-    den = cv2.GaussianBlur(w, (0, 0), sigma)
-    return np.asarray(num / np.maximum(den, 1e-6))
+def _spread(level: np.ndarray, where: np.ndarray, shrink: int = 1) -> np.ndarray:
+    """``level`` known on ``where``, carried smoothly over the whole image (normalised convolution), on a
+    copy ``shrink`` times smaller where that is enough (the result is smooth; a wide blur costs its width)."""
+    h, w = level.shape
+    sigma = GROW_SIGMA * max(h, w) / shrink
+    den: np.ndarray = where.astype(np.float32)
+    num: np.ndarray = level * den
+    if shrink > 1:
+        size = (max(1, w // shrink), max(1, h // shrink))
+        num = cv2.resize(num, size, interpolation=cv2.INTER_AREA)
+        den = cv2.resize(den, size, interpolation=cv2.INTER_AREA)
+    out = cv2.GaussianBlur(num, (0, 0), sigma) / np.maximum(cv2.GaussianBlur(den, (0, 0), sigma), 1e-6)
+    return np.asarray(out if shrink == 1 else cv2.resize(out, (w, h), interpolation=cv2.INTER_LINEAR))
 
 
 def uniformity(small: np.ndarray, model: ClothColourModel, where: np.ndarray) -> float:

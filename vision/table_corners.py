@@ -19,7 +19,7 @@ import numpy as np
 
 from arbiter.tables import TableModel
 from vision.camera_fit import prior_focal
-from vision.cloth_colour import ClothColourModel, estimate, region, uniformity, working_copy
+from vision.cloth_colour import ClothColourModel, estimate, leak, region, uniformity, working_copy
 from vision.table_finder import no_table_error
 from vision.table_geometry import PlaneView, plane_view
 from vision.table_lines import (
@@ -125,7 +125,7 @@ def _find(image: np.ndarray, ignore: np.ndarray | None, table: TableModel | None
         ig = cv2.resize(
             (ignore > 0).astype(np.uint8), (small.shape[1], small.shape[0]), interpolation=cv2.INTER_NEAREST
         )
-    cloth, mask, sides = _cloth_sides(small, scale, ig)
+    cloth, mask, sides = _cloth_sides(image, small, scale, ignore, ig)
     outline = corners_of(sides)
     gray = cv2.GaussianBlur(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32), (0, 0), GRAY_SIGMA_PX)
     sides = [move_to_nose(gray, s, (outline[k], outline[(k + 1) % 4]), ignore) for k, s in enumerate(sides)]
@@ -223,20 +223,28 @@ def _end_line(quad: np.ndarray, k: int, side: SideFit) -> SideFit:
 
 
 def _cloth_sides(
-    small: np.ndarray, scale: float, ignore: np.ndarray | None
+    image: np.ndarray,
+    small: np.ndarray,
+    scale: float,
+    full_ignore: np.ndarray | None,
+    ignore: np.ndarray | None,
 ) -> tuple[ClothColourModel, np.ndarray, list[SideFit]]:
-    """The cloth's colour, its region and the region's four sides, or CalibrationError. A region that
-    runs off the frame on most sides is clustered again inside itself: a cloth and a floor of one colour
-    in the whole frame may still be two in the table's neighbourhood."""
+    """The cloth's colour, its region and the region's four sides, or CalibrationError. A wall or floor of
+    the cloth's colour joined to it through a rail's gaps is cut off (``vision.cloth_colour.leak``). A
+    region that runs off the frame on most sides is clustered again inside itself: a cloth and a floor of
+    one colour in the whole frame may still be two in the table's neighbourhood. ``ignore`` is
+    ``full_ignore`` (image-sized) at the working copy's size."""
     cloth = estimate(small, ignore)
     if cloth is None:
         raise no_table_error("no region of one colour looks like a table's cloth")
-    mask = region(small, cloth, ignore)
+    leaked = leak(image, cloth, full_ignore)
+    not_cloth = ignore if leaked is None else leaked if ignore is None else ignore | leaked
+    mask = region(small, cloth, not_cloth)
     sides = _sides(mask, scale, ignore)
     if _cut(sides) >= MAX_FRAME_SIDES:
         again = estimate(small, ignore, within=mask)
         if again is not None:
-            mask2 = region(small, again, ignore)
+            mask2 = region(small, again, not_cloth)
             sides2 = _sides(mask2, scale, ignore)
             if len(sides2) == 4 and _cut(sides2) < _cut(sides):
                 cloth, mask, sides = again, mask2, sides2

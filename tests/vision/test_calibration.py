@@ -31,9 +31,11 @@ from vision.calibration import (
     calibrate_auto,
     calibrate_manual,
     check_calibration,
+    far_end_doubt,
     named_points,
     warn_if_unsure,
 )
+from vision.table_geometry import corner_resolution
 from vision.table_verdict import Doubt, Note, Reason
 
 GAMES = tuple(s.id for s in BILLIARDS_GAMES)
@@ -402,3 +404,22 @@ def test_the_focal_length_is_read_from_a_tilted_rectangle_from_wide_to_a_broadca
     centre = np.array([size[0] / 2 - 0.5, size[1] / 2 - 0.5])
     px = cam[:, :2] / cam[:, 2:] * f + centre
     assert cf.focal_from_homography(world, px, centre, cf.prior_focal(size)) == pytest.approx(f, rel=1e-3)
+
+
+def test_a_far_end_nothing_confirmed_needs_more_pixels_to_be_sure() -> None:
+    """A far end seen at 4.5 px per 1 % of the length is good enough where a marking placed it and the
+    middle pockets confirmed it (a corner is good to 4 px), not where nothing did: its cushion's top and
+    its nose are two steps a few px apart, either may have been taken."""
+    length = 600.0  # px along the table, were it all seen as its near end is; the far end at 0.9 of that
+    near, far, up = length / 4.0, 0.9 * length / 4.0, 0.9 * 0.95 * length
+    corners = {
+        "bl": np.array([500.0 - near, 600.0]),
+        "br": np.array([500.0 + near, 600.0]),
+        "tr": np.array([500.0 + far, 600.0 - up]),
+        "tl": np.array([500.0 - far, 600.0 - up]),
+    }
+    per_1pc = 0.01 / corner_resolution(corners, 2.0)
+    assert 4.0 < per_1pc < 5.0
+    assert far_end_doubt(corners, 2.0, confirmed=True) is None
+    doubt = far_end_doubt(corners, 2.0, confirmed=False)
+    assert doubt is not None and doubt.kind is Doubt.FAR_END and "nothing to confirm" in doubt.detail

@@ -18,7 +18,7 @@ from datasets.billiards.look import CLOTH_RGB, Look
 from datasets.billiards.render import TableRenderer
 from datasets.billiards.scene import BallState, SceneSample
 from vision.calibration import CalibrationError
-from vision.cloth_colour import chroma, estimate, region, working_copy
+from vision.cloth_colour import chroma, estimate, leak, region, working_copy
 from vision.table_corners import find_corners
 from vision.table_geometry import name_corners
 
@@ -84,6 +84,48 @@ def test_the_cloth_region_reaches_the_dim_end_of_a_table_under_one_lamp() -> Non
     bright, _ = working_copy(image)
     full = region(bright, estimate(bright))  # type: ignore[arg-type]
     assert (found & full).sum() / full.sum() > 0.9
+
+
+def walled_table() -> tuple[np.ndarray, np.ndarray]:
+    """A tan table in a dark rail whose far side has gaps (sights, a glint), against a wall of the cloth's
+    own colour a shade brighter, on a wooden floor: the frame and the cloth's corners."""
+    image = np.empty((540, 960, 3), np.float32)
+    image[:] = (40, 60, 90)
+    image[:150] = (165, 188, 204)
+    x0, y0, x1, y1 = 200, 170, 760, 440
+    image[y0 - 16 : y1 + 16, x0 - 16 : x1 + 16] = (28, 28, 34)
+    image[y0:y1, x0:x1] = (150, 175, 190)
+    for x in range(x0, x1, 70):
+        image[y0 - 20 : y0, x : x + 6] = (165, 188, 204)
+    image += np.random.default_rng(0).normal(0.0, 3.0, image.shape)
+    corners = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], float) - 0.5
+    return np.clip(image, 0, 255).astype(np.uint8), corners
+
+
+def test_a_wall_of_the_cloths_colour_behind_a_gapped_rail_is_not_cloth() -> None:
+    """The wall joins the cloth through the rail's gaps in the working copy (the finder found no table
+    before); split off where the region narrows, it is no part of the table."""
+    image, corners = walled_table()
+    small, _ = working_copy(image)
+    cloth = estimate(small)
+    assert cloth is not None
+    leaked = leak(image, cloth)
+    assert leaked is not None and leaked[: small.shape[0] // 4].mean() > 0.9
+    found = find_corners(image)
+    nearest = [float(np.min(np.linalg.norm(found.quad_px - c, axis=1))) for c in corners]
+    assert max(nearest) < 4.0, found.quad_px.round(1)
+
+
+def test_cloth_beyond_a_chalk_line_is_no_leak() -> None:
+    """A chalk line across the table splits the cloth as a rail's gaps split a wall from it, but the two
+    halves make one convex table: nothing is cut."""
+    image, _ = frame("snooker", 3)
+    y = image.shape[0] // 2
+    lined = image.copy()
+    lined[y - 2 : y + 2] = (235, 235, 235)
+    small, _ = working_copy(lined)
+    cloth = estimate(small)
+    assert cloth is not None and leak(lined, cloth) is None
 
 
 def test_a_wide_lens_is_straightened_before_the_corners_are_read() -> None:
