@@ -210,8 +210,12 @@ def bench_pipeline_cmd(
         typer.echo(json.dumps(figures))
         return
     typer.echo(f"{figures['frames']} frames of a snooker clip at {width}x{height}, this machine (2 cores):")
-    typer.echo(f"  whole pipeline, classical detector        {figures['pipeline_classical_fps']:7.1f} fps")
-    typer.echo(f"  whole pipeline, yolo on the table view    {figures['pipeline_yolo_fps']:7.1f} fps")
+    for detector, name in (("classical", "classical detector    "), ("yolo", "yolo on the table view")):
+        typer.echo(
+            f"  whole pipeline, {name} {figures[f'pipeline_{detector}_fps']:7.1f} fps; once the table is "
+            f"found {figures[f'pipeline_{detector}_loop_fps']:5.1f} fps (calibration "
+            f"{figures[f'calibration_{detector}_s']:.2f} s)"
+        )
     typer.echo(
         f"  peer: decode + yolo on every full frame at {PEER_LONG_SIDE} px, no tracking "
         f"{figures['peer_yolo_full_frame_fps']:5.1f} fps"

@@ -60,6 +60,7 @@ class RunResult:
     bad_frames: int = 0
     events: list[c.Event] = field(default_factory=list)  # as written, after the header
     seconds: float = 0.0
+    calibration_seconds: float = 0.0  # of ``seconds``, finding the table before the first frame is refereed
     calibration: TableCalibration | None = None
     track_frames: list[tuple[float, dict[str, tuple[float, float]]]] = field(default_factory=list)
     detections: list[tuple[float, Detections]] = field(default_factory=list)
@@ -74,6 +75,13 @@ class RunResult:
     @property
     def fps(self) -> float:
         return self.frames / self.seconds if self.seconds > 0 else 0.0
+
+    @property
+    def loop_fps(self) -> float:
+        """Frames per second once the table was found: what a live camera is refereed at, the one-off
+        calibration left out (``fps`` counts it, which weighs on a clip of a few seconds)."""
+        loop = self.seconds - self.calibration_seconds
+        return self.frames / loop if loop > 0 else 0.0
 
 
 def _calibrate(
@@ -127,6 +135,7 @@ def referee_video(
     with (out / "notices.jsonl").open("w") as notices_file:
         say = _sayer(result, notices_file, on_notice)
         calib, head, frames, skipped, graphics = _calibrate(source, options, say)
+        result.calibration_seconds = time.perf_counter() - started
         calib.save(out / "camera_profile.json")
         result.calibration = calib
         options = replace(
