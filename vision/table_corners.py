@@ -27,10 +27,10 @@ from vision.table_lines import (
     corners_of,
     distort,
     move_to_nose,
-    past_the_face,
     quad_from_region,
     refined_sides,
     straightest_k1,
+    to_the_bed,
     undistorted,
 )
 from vision.table_markings import AGREE, MarkedEnd, mark_end
@@ -130,7 +130,7 @@ def _find(image: np.ndarray, ignore: np.ndarray | None, table: TableModel | None
     gray = cv2.GaussianBlur(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32), (0, 0), GRAY_SIGMA_PX)
     sides = [move_to_nose(gray, s, (outline[k], outline[(k + 1) % 4]), ignore) for k, s in enumerate(sides)]
     at = corners_of(sides)
-    sides = [past_the_face(image, cloth, s, (at[k], at[(k + 1) % 4])) for k, s in enumerate(sides)]
+    sides = [to_the_bed(gray, s, (at[k], at[(k + 1) % 4])) for k, s in enumerate(sides)]
     quad_px = corners_of(sides)
     if not np.all(np.isfinite(quad_px)) or not np.all(np.isfinite(outline)):
         raise no_table_error("two neighbouring sides of the cloth are parallel")

@@ -17,7 +17,6 @@ import cv2
 import numpy as np
 
 from vision.camera_fit import undistort
-from vision.cloth_colour import L_RATIO, MAX_MAHALANOBIS, ClothColourModel
 
 RANSAC_ITERS = 300
 RANSAC_TOL = 0.006  # inlier distance, share of the region's diagonal: occluders stand farther out
@@ -41,15 +40,13 @@ NOSE_TOL = 0.0015  # RANSAC tolerance of the nose line through the profiles' ste
 K1_SEARCH, K1_STEPS = 0.3, 61  # |k1| range tried for the sides' straightness: wider than any lens's
 STRAIGHT_TRIM = 0.7  # share of a side's outline points a line is fitted to when judging its straightness
 STRAIGHT_GAIN = 0.6  # a k1 is taken only when it leaves less than this share of the sides' crookedness
-# A far cushion seen from a broadcast camera's height shows its face: a band much darker than the cloth
-# between the bed and the cushion's cloth-covered top. The nose is the band's far edge. The band must start
-# within FACE_START of the line (share of the image diagonal), be at most FACE_BAND tall, darker than
-# FACE_DARK of the cloth's lightness (a vertical face under lamps above: ~0.25 on renders of pooltool; a
-# cushion top in shade is >= 0.5), and give way for FACE_TOP px to the cushion's top: as light as
-# FACE_LIGHT of the cloth and of about its colour (FACE_CHROMA of the cloth model's tolerance);
-# FACE_SUPPORT of the profiles must agree.
-FACE_START, FACE_BAND, FACE_DARK, FACE_LIGHT, FACE_CHROMA = 0.005, 0.015, 0.45, 0.8, 2.0
-FACE_TOP, FACE_SUPPORT = 2.0, 0.6
+# The bed's edge inward of a nose: a band darker than BAND_DARK of the bed beyond it and of the cushion
+# before it (the cushion's face and the nose's shadow, seen from inside the table's outline), starting
+# within BAND_START of the nose and ending within BAND_REACH of it (shares of the image diagonal), its inner
+# edge where the brightness is back half-way to the bed's; BAND_SUPPORT of the profiles must show one. A
+# shaded cushion face under lamps is ~0.25-0.6 of the bed, the nose's shadow on a real bed ~0.6; the bed's
+# own fall-off towards a cushion is a ramp from the nose, with no lit cushion before it.
+BAND_REACH, BAND_DARK, BAND_SUPPORT, BAND_START = 0.025, 0.65, 0.6, 0.002
 BORDER_PX = 2  # outline points this close to the frame's edge are the frame's, not the table's
 HIDDEN_PX = 2  # ... and this close to an ignored pixel (a graphic) are the graphic's
 
@@ -297,50 +294,48 @@ def move_to_nose(
     return replace(side, point=p, direction=v, inward=inward, nose_moved=True, nose_support=support)
 
 
-def past_the_face(
-    image: np.ndarray, cloth: ClothColourModel, side: SideFit, ends: tuple[np.ndarray, ...]
-) -> SideFit:
-    """The side moved outward past its cushion's face where the image shows one (``FACE_BAND``): seen from
-    a camera at one end, the far cushion's shaded face stands between the bed and its nose, and the
-    cloth's edge is the face's foot. Otherwise the side unchanged. ``image`` is the full BGR image,
-    ``ends`` the side's corners."""
-    diag = float(np.hypot(*image.shape[:2]))
-    offsets = -np.arange(-1.0, FACE_BAND * diag + FACE_TOP + 1.0, NOSE_STEP_PX)  # outward: against inward
-    bgr, base, _ = _profiles(image, side, (ends[0], ends[1]), offsets)
-    dist, ratio = cloth.distance(cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB))
-    dark = ratio < FACE_DARK
-    top = (dist < FACE_CHROMA * MAX_MAHALANOBIS) & (ratio >= FACE_LIGHT) & (ratio < L_RATIO[1])
-    run = round(FACE_TOP / NOSE_STEP_PX)
-    start = round((1.0 + FACE_START * diag) / NOSE_STEP_PX)
-    reach = round((1.0 + FACE_BAND * diag) / NOSE_STEP_PX)
+def to_the_bed(gray: np.ndarray, side: SideFit, ends: tuple[np.ndarray, ...]) -> SideFit:
+    """The side moved inward from its nose to the bed's visible edge where a dark band lies between them
+    (``BAND_REACH``): the cushion's face and the nose's shadow, which a camera inside the table's outline
+    sees. The bed's edge is the cloth-level line the calibration models its corners on; the nose is a
+    cushion's height above it. Otherwise the side unchanged. ``gray`` is the full image, float32."""
+    diag = float(np.hypot(*gray.shape[:2]))
+    reach = BAND_REACH * diag
+    offsets = np.arange(0.0, 1.5 * reach, NOSE_STEP_PX)
+    prof, base, _ = _profiles(gray, side, (ends[0], ends[1]), offsets)
+    top = _profiles(gray, side, (ends[0], ends[1]), -np.arange(1.0, 4.0, NOSE_STEP_PX))[0].max(axis=1)
+    inside = offsets <= reach
+    bed = np.median(prof[:, ~inside], axis=1)
+    low = prof[:, inside].min(axis=1)
+    start = int(np.searchsorted(offsets, BAND_START * diag)) + 1
     found = np.full(len(base), np.nan)
-    for i in range(len(base)):
-        first = np.nonzero(dark[i, :start])[0]
-        if not len(first):
-            continue
-        d0 = int(first[0])
-        # The cushion's top: the first place past the band that stays top-like for ``run`` samples.
-        runs = np.convolve(top[i, d0:].astype(np.int32), np.ones(run, np.int32), "valid") == run
-        lit = np.nonzero(runs)[0]
-        if not len(lit) or d0 + lit[0] > reach:
-            continue
-        k = d0 + int(lit[0])
-        band = ratio[i, d0:k]
-        if not len(band):
-            continue
-        mid = 0.5 * (float(band.min()) + float(np.median(ratio[i, k : k + run])))
-        j = d0 + int(np.nonzero(band < mid)[0].max())  # the last sample of the face
-        r0, r1 = ratio[i, j], ratio[i, j + 1]
-        frac = float(np.clip((mid - r0) / max(float(r1 - r0), 1e-6), 0.0, 1.0))
-        found[i] = -(offsets[j] + frac * (offsets[j + 1] - offsets[j]))  # px outward
+    for i in np.nonzero((low < BAND_DARK * bed) & (top >= BAND_DARK * bed))[0]:  # a band after a lit nose
+        found[i] = _band_end(
+            prof[i, : int(inside.sum()) + 1], offsets, 0.5 * (float(low[i]) + float(bed[i])), start
+        )
     ok = np.isfinite(found)
-    if ok.mean() < FACE_SUPPORT:
+    if ok.mean() < BAND_SUPPORT:
         return side
-    pts = base[ok] - found[ok, None] * side.inward[None]
+    pts = base[ok] + found[ok, None] * side.inward[None]
     p, v, _ = ransac_line(pts, NOSE_TOL * diag, np.random.default_rng(0))
     inward = np.array([-v[1], v[0]])
     inward = inward if np.dot(inward, side.inward) > 0 else -inward
-    return replace(side, point=p, direction=v, inward=inward, nose_moved=True)
+    return replace(side, point=p, direction=v, inward=inward)
+
+
+def _band_end(prof: np.ndarray, offsets: np.ndarray, mid: float, start: int) -> float:
+    """Where a profile inward from a nose comes back up through ``mid`` after the band below it that begins
+    within its first ``start`` samples (px inward, interpolated), or NaN when it has no such band."""
+    dark = prof < mid
+    if not dark[:start].any():
+        return float("nan")
+    first = int(np.argmax(dark))
+    up = np.nonzero(~dark[first:])[0]
+    if not len(up):
+        return float("nan")
+    j = first + int(up[0]) - 1  # the band's last sample
+    frac = float(np.clip((mid - prof[j]) / max(float(prof[j + 1] - prof[j]), 1e-6), 0.0, 1.0))
+    return float(offsets[j] + frac * (offsets[j + 1] - offsets[j]))
 
 
 def _stands_apart(trend: np.ndarray, k: int) -> bool:

@@ -1,42 +1,64 @@
-"""A far cushion seen from a broadcast camera's height: the cloth's edge is the foot of its shaded face, and
-the line is moved past the face to the nose; a cushion top merely in shade is not a face."""
+"""A cushion seen from inside the table's outline shows its face, a band much darker than the cloth between
+the nose and the bed: the side is moved from the nose to the bed's edge, the cloth-level line the
+calibration models. A cushion top merely in shade, or the bed's own fall-off towards a cushion, is no face."""
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
-from vision.cloth_colour import estimate, working_copy
-from vision.table_lines import SideFit, past_the_face
+from vision.table_lines import SideFit, to_the_bed
 
 CLOTH = (40, 150, 40)  # BGR
 NOSE_Y, FOOT_Y = 100, 107
 
 
-def far_cushion(face_level: float) -> np.ndarray:
+def far_cushion(face_level: float, top_level: float = 1.0) -> np.ndarray:
     """A 640 x 360 frame: the bed below FOOT_Y, the face between NOSE_Y and FOOT_Y at ``face_level`` of
-    the cloth, the cloth-covered cushion top above it, a wooden rail above that."""
+    the cloth, the cloth-covered cushion top above it at ``top_level``, a wooden rail above that."""
     img = np.zeros((360, 640, 3), np.uint8)
     img[:] = (40, 70, 110)
     img[60:, 60:580] = CLOTH
-    img[85:NOSE_Y, 60:580] = CLOTH
+    img[85:NOSE_Y, 60:580] = (np.array(CLOTH) * top_level).astype(np.uint8)
     img[NOSE_Y:FOOT_Y, 60:580] = (np.array(CLOTH) * face_level).astype(np.uint8)
     return img
 
 
-def side_at_foot() -> SideFit:
-    return SideFit(np.array([300.0, FOOT_Y - 0.5]), np.array([1.0, 0.0]), np.array([0.0, 1.0]), 1.0)
+def gray_of(img: np.ndarray) -> np.ndarray:
+    return cv2.GaussianBlur(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY).astype(np.float32), (0, 0), 1.0)
 
 
-@pytest.mark.parametrize(("level", "moved"), [(0.25, True), (0.6, False), (1.0, False)])
-def test_the_far_cushion_s_nose_is_past_its_shaded_face(level: float, moved: bool) -> None:
-    img = far_cushion(level)
-    cloth = estimate(working_copy(img)[0])
-    assert cloth is not None
-    ends = (np.array([100.0, FOOT_Y - 0.5]), np.array([540.0, FOOT_Y - 0.5]))
-    out = past_the_face(img, cloth, side_at_foot(), ends)
-    y = float(out.point[1] + (300.0 - out.point[0]) * out.direction[1] / out.direction[0])
+def side_at(y: float) -> SideFit:
+    return SideFit(np.array([300.0, y]), np.array([1.0, 0.0]), np.array([0.0, 1.0]), 1.0)
+
+
+def moved_to(img: np.ndarray) -> float:
+    """Where the side found at the nose ends up, at x = 300."""
+    ends = (np.array([100.0, NOSE_Y - 0.5]), np.array([540.0, NOSE_Y - 0.5]))
+    out = to_the_bed(gray_of(img), side_at(NOSE_Y - 0.5), ends)
+    return float(out.point[1] + (300.0 - out.point[0]) * out.direction[1] / out.direction[0])
+
+
+@pytest.mark.parametrize(("level", "moved"), [(0.25, True), (0.55, True), (0.8, False), (1.0, False)])
+def test_a_cushion_s_face_is_stepped_over_to_the_bed(level: float, moved: bool) -> None:
+    y = moved_to(far_cushion(level))
     if moved:
-        assert out.nose_moved and abs(y - (NOSE_Y - 0.5)) < 1.0
+        assert abs(y - (FOOT_Y - 0.5)) < 1.0, y
     else:
-        assert y == pytest.approx(FOOT_Y - 0.5)
+        assert y == pytest.approx(NOSE_Y - 0.5)
+
+
+def test_a_dark_band_after_an_unlit_cushion_is_no_face() -> None:
+    """With the cushion's top as dark as the band (the nose not lit), the band is the cushion's."""
+    assert moved_to(far_cushion(0.3, top_level=0.3)) == pytest.approx(NOSE_Y - 0.5)
+
+
+def test_the_bed_falling_off_towards_a_cushion_is_no_face() -> None:
+    """The bed darkening smoothly towards the nose (a lamp's fall-off, the nose's soft shadow on a near
+    cushion seen from behind it) has no lit cushion top before it in this frame: nothing moves."""
+    img = far_cushion(1.0, top_level=0.5)
+    ramp = np.clip(np.linspace(0.5, 1.0, 30), 0, 1)
+    for k, f in enumerate(ramp):
+        img[NOSE_Y + k, 60:580] = (np.array(CLOTH) * f).astype(np.uint8)
+    assert moved_to(img) == pytest.approx(NOSE_Y - 0.5)

@@ -8,7 +8,10 @@ tests on, with exact truth, for the views no real photo here shows.
   dark shape and a cue; and one grey-cloth overhead view.
 
 Each ``<name>.jpg`` has a ``<name>.json`` beside it: the table, the camera (OpenCV pinhole in table mm), the
-playing area's corners at the cushion-nose height (``corners_px``) and every ball. The images are JPEG
+playing area's corners (``corners_px``; pooltool's at its cushion-nose height, and at cloth level in
+``corners_cloth_px``) and every ball. A ``TableImage`` takes the corners at cloth level: where the
+calibration models them (``AutoConfig.nose_z_mm``, 0) and where the real photos' labels put them (the bed's
+visible edge). The images are JPEG
 (quality 92) copies of the renders: small enough to keep, and a little of a real camera's compression.
 """
 
@@ -39,7 +42,7 @@ def renders(root: Path = HERE) -> tuple[TableImage, ...]:
                     real=False,
                     game=GAME_OF_KIND[table["kind"]],
                     view=str(rec.get("view", "")),
-                    corners_px=read_corners(rec["corners_px"]),
+                    corners_px=read_corners(rec.get("corners_cloth_px", rec["corners_px"])),
                     orientation_known=table["kind"] == "snooker",
                     aspect=float(table["length_mm"]) / float(table["width_mm"]),
                     balls=read_balls(rec.get("balls", [])),
