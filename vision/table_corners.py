@@ -1,11 +1,13 @@
 """The four corners of a table's playing area in one image, markerless, and every doubt about them.
 
-The steps: the cloth's colour from the image (``vision.cloth_colour``), its region, four RANSAC cushion lines
-on the region's outline moved in to the noses (``vision.table_lines``), their crossings. This works on any
-cloth, from overhead or from a broadcast camera's height, with players, cues and graphics over the view; it
-raises ``CalibrationError`` only where there is no table at all. Everything else it finds comes back with
-the reasons to doubt it (``vision.table_verdict``): a side hidden (by a graphic the caller masks) or cut
-by the frame, noses not seen, a shape that is no table's. An end the image shows short (under a score bar,
+The steps: the cloth's colour from the image (``vision.cloth_colour``), its region (a wall of its colour
+split off), four RANSAC cushion lines on the region's outline moved in to the noses and, where a cushion's
+face shows, on to the bed's edge (``vision.table_lines``), their crossings: the corners at cloth level,
+where the camera model puts them. This works on any cloth, from overhead or from a broadcast camera's
+height, with players, cues and graphics over the view; it raises ``CalibrationError`` only where there is
+no table at all. Everything else it finds comes back with the reasons to doubt it
+(``vision.table_verdict``): a side hidden (by a graphic the caller masks) or cut by the frame, noses not
+seen, a shape that is no table's. An end the image shows short (under a score bar,
 cut by the frame) is placed from a one-ended marking where the table has one (``vision.table_markings``),
 else from the middle pockets (``vision.table_pockets``).
 """
@@ -237,8 +239,10 @@ def _cloth_sides(
     cloth = estimate(small, ignore)
     if cloth is None:
         raise no_table_error("no region of one colour looks like a table's cloth")
+    not_cloth = ignore
     leaked = leak(image, cloth, full_ignore)
-    not_cloth = ignore if leaked is None else leaked if ignore is None else ignore | leaked
+    if leaked is not None:
+        not_cloth = leaked if ignore is None else ignore | leaked
     mask = region(small, cloth, not_cloth)
     sides = _sides(mask, scale, ignore)
     if _cut(sides) >= MAX_FRAME_SIDES:
