@@ -180,15 +180,17 @@ def region(small: np.ndarray, model: ClothColourModel, ignore: np.ndarray | None
     return main
 
 
-def leak(image: np.ndarray, model: ClothColourModel, ignore: np.ndarray | None = None) -> np.ndarray | None:
+def leak(
+    image: np.ndarray, model: ClothColourModel, size: tuple[int, int], ignore: np.ndarray | None = None
+) -> np.ndarray | None:
     """What lies beyond the table when a wall or a floor of the cloth's colour joins the cloth (uint8 0/1
-    at the working copy's size), or None when nothing does. Such a wall joins the cloth through the gaps
-    of the rail between them (its sights, a glint, a pocket's rim) once the rail is a pixel or two wide,
-    as it is in the working copy, so the region is grown again on a copy FINE_FACTOR times larger, where
-    the rail is whole but for those gaps, and split where it narrows (``_split_off``). When a broad part
-    split off is no table's, everything farther than a cushion's width beyond the table's convex hull is
-    the leak: the wall and the fringes along the rail that join it to the cloth. ``ignore`` is at the
-    image's size."""
+    at the working copy's ``size``, width and height), or None when nothing does. Such a wall joins the
+    cloth through the gaps of the rail between them (its sights, a glint, a pocket's rim) once the rail is
+    a pixel or two wide, as it is in the working copy, so the region is grown again on a copy FINE_FACTOR
+    times larger, where the rail is whole but for those gaps, and split where it narrows (``_split_off``).
+    When a broad part split off is no table's, everything farther than a cushion's width beyond the
+    table's convex hull is the leak: the wall and the fringes along the rail that join it to the cloth.
+    ``ignore`` is at the image's size."""
     fine, _ = working_copy(image, FINE_FACTOR * WORK_SIZE_PX)
     fine_ignore = None
     if ignore is not None:
@@ -197,9 +199,7 @@ def leak(image: np.ndarray, model: ClothColourModel, ignore: np.ndarray | None =
     beyond = _split_off(_grown(fine, model, fine_ignore, FINE_FACTOR))
     if beyond is None:
         return None
-    small = working_copy(image)[0]
-    out = cv2.resize(beyond, (small.shape[1], small.shape[0]), interpolation=cv2.INTER_AREA)
-    return np.asarray(out > 0, np.uint8)
+    return np.asarray(cv2.resize(beyond, size, interpolation=cv2.INTER_AREA) > 0, np.uint8)
 
 
 def _split_off(grown: np.ndarray) -> np.ndarray | None:

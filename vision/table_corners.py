@@ -240,7 +240,7 @@ def _cloth_sides(
     if cloth is None:
         raise no_table_error("no region of one colour looks like a table's cloth")
     not_cloth = ignore
-    leaked = leak(image, cloth, full_ignore)
+    leaked = leak(image, cloth, (small.shape[1], small.shape[0]), full_ignore)
     if leaked is not None:
         not_cloth = leaked if ignore is None else ignore | leaked
     mask = region(small, cloth, not_cloth)

@@ -288,10 +288,7 @@ def move_to_nose(
     if support < MIN_NOSE_SUPPORT:
         return replace(side, nose_support=support)
     pts = base[agree] + offsets[own[agree]][:, None] * side.inward[None]
-    p, v, _ = ransac_line(pts, NOSE_TOL * diag, np.random.default_rng(0))
-    inward = np.array([-v[1], v[0]])
-    inward = inward if np.dot(inward, side.inward) > 0 else -inward
-    return replace(side, point=p, direction=v, inward=inward, nose_moved=True, nose_support=support)
+    return replace(_through(side, pts, diag), nose_moved=True, nose_support=support)
 
 
 def to_the_bed(gray: np.ndarray, side: SideFit, ends: tuple[np.ndarray, ...]) -> SideFit:
@@ -317,6 +314,11 @@ def to_the_bed(gray: np.ndarray, side: SideFit, ends: tuple[np.ndarray, ...]) ->
     if ok.mean() < BAND_SUPPORT:
         return side
     pts = base[ok] + found[ok, None] * side.inward[None]
+    return _through(side, pts, diag)
+
+
+def _through(side: SideFit, pts: np.ndarray, diag: float) -> SideFit:
+    """``side`` moved onto the RANSAC line through ``pts`` (image px), its inward normal kept on its side."""
     p, v, _ = ransac_line(pts, NOSE_TOL * diag, np.random.default_rng(0))
     inward = np.array([-v[1], v[0]])
     inward = inward if np.dot(inward, side.inward) > 0 else -inward

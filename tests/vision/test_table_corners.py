@@ -109,7 +109,7 @@ def test_a_wall_of_the_cloths_colour_behind_a_gapped_rail_is_not_cloth() -> None
     small, _ = working_copy(image)
     cloth = estimate(small)
     assert cloth is not None
-    leaked = leak(image, cloth)
+    leaked = leak(image, cloth, (small.shape[1], small.shape[0]))
     assert leaked is not None and leaked[: small.shape[0] // 4].mean() > 0.9
     found = find_corners(image)
     nearest = [float(np.min(np.linalg.norm(found.quad_px - c, axis=1))) for c in corners]
@@ -125,7 +125,7 @@ def test_cloth_beyond_a_chalk_line_is_no_leak() -> None:
     lined[y - 2 : y + 2] = (235, 235, 235)
     small, _ = working_copy(lined)
     cloth = estimate(small)
-    assert cloth is not None and leak(lined, cloth) is None
+    assert cloth is not None and leak(lined, cloth, (small.shape[1], small.shape[0])) is None
 
 
 def test_a_wide_lens_is_straightened_before_the_corners_are_read() -> None:
