@@ -108,12 +108,13 @@ def faces_recipe(d: dict[str, Any]) -> FacesRecipe:
     return FacesRecipe(**{**d, "size_range": tuple(d["size_range"]), "full_turn": tuple(d["full_turn"])})
 
 
-# Measured on this machine (2 cores shared with other work; see models/dice_reader.json for the run): CPU
-# seconds per training step of each stage on one thread, and per image of the data built once.
-FINDER_S_PER_STEP = 0.26  # batch 24 of 256 px patches, bfloat16 (float32: 0.43 on quiet cores)
-FACES_S_PER_STEP = 0.2  # batch 64 of 40 px crops
-DATA_S = 150.0  # growing the top-down set's boxes and reading the photos, two processes
-RENDER_S = 0.35  # per rendered still, two processes
+# Measured on this machine's two quiet cores in the shipped model's run (models/dice_reader.json: the two
+# stages at once, one thread each): processor seconds per training step of each stage, and the data built
+# once (two processes). A busy machine takes longer: the recipe before ran at 0.64 s a finder step under load.
+FINDER_S_PER_STEP = 0.31  # batch 24 of 256 px patches, bfloat16 (alone on a core: 0.26; float32: 0.43)
+FACES_S_PER_STEP = 0.13  # batch 64 of 40 px crops
+DATA_S = 63.0  # growing the top-down set's boxes and reading the photos
+RENDER_S = 0.14  # per rendered still
 
 
 def cost_estimate(recipe: DiceTrainRecipe) -> str:
