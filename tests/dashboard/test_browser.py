@@ -28,6 +28,7 @@ SERVER_START_S = 90  # Streamlit imports and the first script run, on two shared
 RUN_TIMEOUT_S = 300  # the whole sample clip through the pipeline: about 20-40 s here
 VIEWPORT = {"width": 1400, "height": 1000}
 FRAME_WIDTH_PX = 1280  # the sample clip's frames
+CLICK_COMPONENT = "streamlit_image_coordinates.streamlit_image_coordinates"  # its iframe's title
 # the sample's table corners on its first frame (frame pixels), each with the corner asked for next
 CORNER_CLICKS = (
     ("bl", "br", (86, 74)),
@@ -143,14 +144,31 @@ def _rules_page_from_a_call(page) -> None:
     rules.close()
 
 
+def _opened_click_image(page, label: str, timeout_s: float = 90):
+    """The clickable frame inside the expander ``label``, opened. The page may still be re-running when the
+    expander is first clicked, and a re-render can close it again: open it until its image is drawn."""
+    expander = page.locator('[data-testid="stExpander"]', has_text=label).first
+    expander.wait_for(timeout=30_000)
+    image = expander.frame_locator(f'iframe[title="{CLICK_COMPONENT}"]').locator("img")
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if expander.locator("details[open]").count() == 0:
+            expander.locator("summary").click()
+        try:
+            image.wait_for(state="visible", timeout=5_000)
+            return image
+        except sync_api.TimeoutError:
+            continue
+    opened = expander.locator("details[open]").count() > 0
+    frames = expander.locator(f'iframe[title="{CLICK_COMPONENT}"]').count()
+    pytest.fail(f"no frame drawn to click in '{label}' in {timeout_s:.0f} s (open {opened}, frames {frames})")
+
+
 def _click_the_corners(page) -> None:
     """New match on the sample clip: the four corners clicked on its first frame fit the table."""
     page.get_by_text("New match", exact=True).first.click()
     page.get_by_text("the bundled sample clip", exact=True).click()
-    page.get_by_text("click the corners on the frame").click()
-    frame = page.frame_locator('iframe[title="streamlit_image_coordinates.streamlit_image_coordinates"]')
-    image = frame.locator("img")
-    image.wait_for(timeout=30_000)
+    image = _opened_click_image(page, "click the corners on the frame")
     scale = image.bounding_box()["width"] / FRAME_WIDTH_PX
     for corner, following, (x, y) in CORNER_CLICKS:
         page.get_by_text(f"click {corner}:").wait_for(timeout=30_000)
