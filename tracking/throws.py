@@ -2,8 +2,9 @@
 
 ``ThrowWatcher`` follows dice with stable ids (``d1``, ``d2``...), notices motion, waits until nothing has
 moved for ``settle_s`` and then emits one ``Roll`` holding every die's face, with ``thrown`` the dice that
-moved since the last roll. What it cannot call, it reports as a ``DiceIssue`` instead of guessing: a die that
-left the table, one resting cocked, one it cannot read with confidence.
+moved since the last roll. A die picked up and thrown again keeps its id in the roll (games check a hand by
+its dice's ids). What it cannot call, it reports as a ``DiceIssue`` instead of guessing: a die that left the
+table, one that vanished and was not thrown again, one resting cocked, one it cannot read with confidence.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, NamedTuple
 
 import cv2
 import numpy as np
@@ -51,6 +52,16 @@ class DiceIssue:
         return out
 
 
+class _Gone(NamedTuple):
+    """A die gone during the throw, to report when it settles unless it is accounted for."""
+
+    kind: IssueKind
+    die: str
+    xy: tuple[float, float]
+    note: str
+    thrown_in: bool  # it arrived in this same throw (so no die arriving in it replaces it)
+
+
 @dataclass(frozen=True)
 class WatchConfig:
     """What counts as motion, as settled, as the same die, as gone.
@@ -72,6 +83,10 @@ class WatchConfig:
     - ``confirm_frames``: sightings before a new die gets an id; one-frame false detections never do.
     - ``lost_s``: a die unseen this long is gone. During a throw that is reported (``off_table`` when last
       seen by the edge, else ``lost``); at rest it is a die picked up, and its id is free again.
+    - ``missing_s``: a die that moved and vanished while no thrown die is in sight (picked up, or thrown
+      where the reader does not see it) is reported ``lost`` once nothing has moved for this long: dice
+      are held before a throw, so this is longer than ``settle_s``; a die thrown in before then cancels
+      it. None: only when a throw settles.
     - ``edge_frac``: within this many die sizes of the picture's (or table area's) edge counts as "by the
       edge".
     - ``startup_s``: dice seen in the first moments of watching were lying there before any throw: they are
@@ -96,6 +111,7 @@ class WatchConfig:
     speed_frac: float = 25.0
     confirm_frames: int = 2
     lost_s: float = 0.5
+    missing_s: float | None = 4.0
     edge_frac: float = 0.6
     startup_s: float = 0.25
     min_read_confidence: float = 0.3
@@ -106,6 +122,8 @@ class WatchConfig:
 
     def __post_init__(self) -> None:
         positive = ("settle_s", "move_frac", "match_frac", "rest_match_frac", "lost_s", "max_aspect")
+        if self.missing_s is not None and self.missing_s < self.settle_s:
+            raise ValueError(f"WatchConfig.missing_s must be at least settle_s (got {self.missing_s})")
         for name in positive:
             if not getattr(self, name) > 0:
                 raise ValueError(f"WatchConfig.{name} must be > 0 (got {getattr(self, name)})")
@@ -135,6 +153,7 @@ class _Track:
     id: str | None = None  # given once confirmed
     hits: int = 1
     moved: bool = False  # since the last roll
+    thrown_in: bool = False  # arrived during the throw now being watched
     last_motion_t: float = -np.inf
     # t, value, confidence, aspect, unsure of the readings since it last moved (the latest ``READINGS_KEPT``)
     readings: deque[tuple[float, int | None, float, float, bool]] = field(
@@ -178,7 +197,9 @@ class ThrowWatcher:
         self._first_t: float | None = None
         self._last_t: float | None = None
         self._last_activity_t = -np.inf
-        self._gone: list[tuple[IssueKind, str, tuple[float, float], str]] = []  # dice gone in this throw
+        self._gone: list[_Gone] = []  # dice gone in this throw
+        self._arrivals = 0  # dice thrown in during this throw that no gone die has been matched with yet
+        self._hand: list[str] = []  # the ids of the dice the last settled throw showed
         self._prev_grey: np.ndarray | None = None
         self._size = frame_size  # image width, height: from the first image when not given
         self.rolls = 0
@@ -329,19 +350,23 @@ class ThrowWatcher:
         tr.id = f"d{n}"
         first = self._first_t if self._first_t is not None else t
         if tr.born_t - first > self.config.startup_s:
-            tr.moved = True  # confirmed after startup: it was thrown in
+            tr.moved = tr.thrown_in = True  # confirmed after startup: it was thrown in
             tr.last_motion_t = t
             self._last_activity_t = t
-            if self._gone:  # it replaces a die that left in this throw: that one was picked up, not lost
-                lost = [i for i, g in enumerate(self._gone) if g[0] is IssueKind.LOST]
-                self._gone.pop(lost[0] if lost else 0)
+            replaced = [g for g in self._gone if not g.thrown_in]
+            if replaced:  # it replaces a die that left in this throw: that one was picked up, not lost
+                lost = [g for g in replaced if g.kind is IssueKind.LOST]
+                self._gone.remove((lost or replaced)[0])
+            else:  # a die that leaves later in this throw was the one picked up (``_forget``)
+                self._arrivals += 1
 
     def _forget(self, t: float, seen: set[int]) -> None:
         """Drop dice unseen for ``lost_s``. One gone during a throw is remembered, unless it was at rest
         when last seen (picked up or covered where it lay), another die took up its path after it was last
         seen (the same die, its track broken by missed detections), or it was a second sighting of a rolling
-        die (``_double``); a die that arrives later in the throw cancels it too (picked up and thrown
-        again). What is left is reported when the throw settles."""
+        die (``_double``). A die thrown in during the same throw cancels one gone die, whichever is seen
+        first: the gone one was picked up and thrown again (the hand can bring the new dice in before the
+        old ones are given up). What is left is reported when the throw settles."""
         cfg = self.config
         keep, dropped = [], []
         for tr in self._tracks:
@@ -355,12 +380,17 @@ class ThrowWatcher:
             if resting or not (tr.moved or self._throw_active()):
                 continue
             if self._continued(tr) or self._double(tr, t):
+                self._arrivals = max(0, self._arrivals - 1)  # the die seen again was no new arrival
+                continue
+            if self._arrivals and not tr.thrown_in:  # picked up and thrown again: its new sighting came first
+                self._arrivals -= 1
                 continue
             xy = (float(tr.centre[0]), float(tr.centre[1]))
             if self._by_edge(tr.centre, tr.size):
-                self._gone.append((IssueKind.OFF_TABLE, str(tr.id), xy, "left the table during the throw"))
+                kind, note = IssueKind.OFF_TABLE, "left the table during the throw"
             else:
-                self._gone.append((IssueKind.LOST, str(tr.id), xy, "vanished during the throw"))
+                kind, note = IssueKind.LOST, "vanished during the throw"
+            self._gone.append(_Gone(kind, str(tr.id), xy, note, tr.thrown_in))
             self._last_activity_t = max(self._last_activity_t, tr.last_seen_t)
 
     def _continued(self, gone: _Track) -> bool:
@@ -412,22 +442,46 @@ class ThrowWatcher:
     # -- settling ----------------------------------------------------------------------------------------
 
     def _settle(self, t: float, frame: int | None) -> list[Roll | DiceIssue]:
-        cfg = self.config
-        off_table = any(kind is IssueKind.OFF_TABLE for kind, *_ in self._gone)
-        if not (self._throw_active() or off_table):
+        """The roll and issues of a throw that has just settled (or of dice out of sight too long)."""
+        if not self._settled(t):
             return []
-        if t - self._last_activity_t < cfg.settle_s:
-            return []
-        if any(tr.id is None for tr in self._tracks):
-            return []  # a die still being confirmed
-        if any(t - tr.last_seen_t > 0 for tr in self._tracks if tr.moved):
-            return []  # a thrown die unseen in this frame: perhaps still rolling
         player = self.player_for()
-        issues = [DiceIssue(t, kind, die, player, xy, note, frame) for kind, die, xy, note in self._gone]
+        threw = self._throw_active()
+        self._excuse_lost()
+        self._hand_over_ids()
+        issues = [DiceIssue(t, g.kind, g.die, player, g.xy, g.note, frame) for g in self._gone]
+        confirmed = sorted((x for x in self._tracks if x.id is not None), key=lambda x: _id_number(str(x.id)))
+        dice, thrown = self._faces(confirmed, t, frame, player, issues) if threw else ([], [])
+        for tr in self._tracks:
+            tr.moved = tr.thrown_in = False
+        self._gone, self._arrivals = [], 0
+        if threw or not self._hand:  # dice only reported gone leave the hand as it was
+            self._hand = [str(tr.id) for tr in confirmed]
+        out: list[Roll | DiceIssue] = []
+        if dice and thrown and (self.config.roll_with_issues or not issues):
+            self.rolls += 1
+            out.append(Roll(t=t, frame=frame, player=player, dice=tuple(dice), thrown=tuple(thrown)))
+        return out + issues
+
+    def _settled(self, t: float) -> bool:
+        """Whether a throw (or dice gone with none thrown) is over: nothing moved for ``settle_s``, every
+        die confirmed, every thrown die in sight."""
+        off_table = any(g.kind is IssueKind.OFF_TABLE for g in self._gone)
+        if not (self._throw_active() or off_table or self._missing_too_long(t)):
+            return False
+        if t - self._last_activity_t < self.config.settle_s:
+            return False
+        if any(tr.id is None for tr in self._tracks):
+            return False  # a die still being confirmed
+        return not any(t - tr.last_seen_t > 0 for tr in self._tracks if tr.moved)  # else perhaps rolling
+
+    def _faces(
+        self, confirmed: list[_Track], t: float, frame: int | None, player: str, issues: list[DiceIssue]
+    ) -> tuple[list[Die], list[str]]:
+        """Every die's face and the ids of those thrown; a die that cannot be called adds to ``issues``."""
         dice, thrown = [], []
-        confirmed = [(x.id, x) for x in self._tracks if x.id is not None]
-        for die_id, tr in sorted(confirmed, key=lambda it: _id_number(it[0])):
-            xy = (float(tr.centre[0]), float(tr.centre[1]))
+        for tr in confirmed:
+            die_id, xy = str(tr.id), (float(tr.centre[0]), float(tr.centre[1]))
             value, why, kind = self._verdict(tr)
             if self._off_table(tr.centre):
                 kind, why, value = IssueKind.OFF_TABLE, "rests outside the table area", None
@@ -438,14 +492,34 @@ class ThrowWatcher:
             dice.append(Die(id=die_id, value=value))
             if tr.moved:
                 thrown.append(die_id)
-        for tr in self._tracks:
-            tr.moved = False
-        self._gone = []
-        out: list[Roll | DiceIssue] = []
-        if dice and thrown and (cfg.roll_with_issues or not issues):
-            self.rolls += 1
-            out.append(Roll(t=t, frame=frame, player=player, dice=tuple(dice), thrown=tuple(thrown)))
-        return out + issues
+        return dice, thrown
+
+    def _missing_too_long(self, t: float) -> bool:
+        """Whether dice gone with no throw in sight have stayed out of sight for ``missing_s``."""
+        wait = self.config.missing_s
+        return bool(self._gone) and wait is not None and t - self._last_activity_t >= wait
+
+    def _excuse_lost(self) -> None:
+        """Dice that vanished in this throw are not lost while as many dice lie on the table as the last
+        throw showed: they were picked up and thrown again (seen as new dice that took up no gone die's
+        place, or taken for one of the dice as it went). Only as many as are missing stay lost."""
+        if not self._hand:
+            return
+        here = sum(tr.id is not None for tr in self._tracks)
+        missing = max(0, len(self._hand) - here)
+        lost = [g for g in self._gone if g.kind is IssueKind.LOST]
+        excused = lost[missing:]
+        self._gone = [g for g in self._gone if g not in excused]
+
+    def _hand_over_ids(self) -> None:
+        """Dice thrown in under new ids take the ids of the last throw's dice that are gone: a die picked up
+        and thrown again is seen as a new die (its track ends where it was lifted), but it is the same die
+        of the hand, and games check the hand by its dice's ids (a kept die keeps its own)."""
+        now = {tr.id for tr in self._tracks if tr.id is not None} | {g.die for g in self._gone}
+        free = sorted(set(self._hand) - now, key=_id_number)  # a die reported gone keeps its id
+        arrived = [tr for tr in self._tracks if tr.moved and tr.id is not None and tr.id not in self._hand]
+        for tr, die_id in zip(sorted(arrived, key=lambda x: _id_number(str(x.id))), free, strict=False):
+            tr.id = die_id
 
     def _verdict(self, tr: _Track) -> tuple[int | None, str, IssueKind | None]:
         """The face of a settled die by confidence-weighted vote over its readings since it came to rest,

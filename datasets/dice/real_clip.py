@@ -84,16 +84,20 @@ def _free_spot(
     boxes: list[tuple[float, float, float, float]],
     moved: int,
     rng: np.random.Generator,
+    floor: tuple[float, float, float, float],
     size: tuple[int, int],
 ) -> np.ndarray:
-    """A place for die ``moved`` among the others: inside the area the dice cover grown by two die sides
-    (a lone die has somewhere to go) and inside the photo of ``size`` (width, height), clear of every other
-    die by a die's side, as far from where it was as such a place allows."""
+    """A place for die ``moved`` among the others: a die's side inside ``floor`` (the box round every die
+    the photo showed, before any was painted out: where dice lie, off the tray's rim and walls, where the
+    cut-out die's rim of floor would show; at least four die sides across, so that a lone die has
+    somewhere to go) and inside the photo of ``size`` (width, height), clear of every other die by a die's
+    side, as far from where it was as such a place allows."""
     arr = np.array(boxes)
     side = float(np.max(arr[moved, 2:] - arr[moved, :2]))
+    centre, extent = (np.add(floor[:2], floor[2:])) / 2, np.subtract(floor[2:], floor[:2])
+    half = np.maximum(extent / 2 - side, 1.5 * side)  # how far the die's centre may go from the middle
     edge_lo, edge_hi = np.full(2, side / 2), np.asarray(size, np.float64) - side / 2
-    lo = np.clip(arr[:, :2].min(0) - 1.5 * side, edge_lo, edge_hi)
-    hi = np.clip(arr[:, 2:].max(0) + 1.5 * side, edge_lo, edge_hi)
+    lo, hi = np.clip(centre - half, edge_lo, edge_hi), np.clip(centre + half, edge_lo, edge_hi)
     start = (arr[moved, :2] + arr[moved, 2:]) / 2
     others = np.delete((arr[:, :2] + arr[:, 2:]) / 2, moved, axis=0)
     best, best_d = start, -1.0
@@ -176,12 +180,14 @@ class _Clip:
         )
 
 
-def _slide(clip: _Clip, photo_img: np.ndarray, boxes: Labelled) -> int:
-    """One die of the photo slid to a free place; returns its index. ``photo_img`` and ``boxes`` are
-    changed to show it there."""
+def _slide(
+    clip: _Clip, photo_img: np.ndarray, boxes: Labelled, floor: tuple[float, float, float, float]
+) -> int:
+    """One die of the photo slid to a free place on ``floor`` (``_free_spot``); returns its index.
+    ``photo_img`` and ``boxes`` are changed to show it there."""
     rects = [b for _, b in boxes]
     moved = int(clip.rng.integers(len(rects)))
-    dest = _free_spot(rects, moved, clip.rng, (photo_img.shape[1], photo_img.shape[0]))
+    dest = _free_spot(rects, moved, clip.rng, floor, (photo_img.shape[1], photo_img.shape[0]))
     crop, mask, (a0, b0) = _sprite(photo_img, rects[moved])
     hole = np.zeros(photo_img.shape[:2], np.uint8)
     x0, y0, x1, y1 = rects[moved]
@@ -219,13 +225,15 @@ def slideshow_clip(
             image = cv2.imread(str(photo.image), cv2.IMREAD_COLOR)
             if image is None:
                 raise FileNotFoundError(f"{photo.image}: not found or not an image")
-            boxes = _keep(image, _boxes(photo, image), recipe.dice)
+            every = _boxes(photo, image)
+            floor = (*np.min([b[:2] for _, b in every], 0), *np.max([b[2:] for _, b in every], 0))
+            boxes = _keep(image, every, recipe.dice)
             canvas, scale, offset = _placed(image, recipe.size)
             clip.fade(last, canvas)
             centres = [((b[0] + b[2]) / 2 * scale + offset[0], (b[1] + b[3]) / 2 * scale) for _, b in boxes]
             clip.throw([v for v, _ in boxes], list(range(len(boxes))), centres)
             clip.hold(canvas)
-            moved = _slide(clip, image, boxes)
+            moved = _slide(clip, image, boxes, floor)
             centres = [((b[0] + b[2]) / 2 * scale + offset[0], (b[1] + b[3]) / 2 * scale) for _, b in boxes]
             clip.throw([v for v, _ in boxes], [moved], centres)
             last = _placed(image, recipe.size)[0]

@@ -186,6 +186,60 @@ def test_a_die_at_rest_picked_up_while_another_rolls_is_not_lost():
     assert [type(o) for o in out] == [Roll] and out[0].dice[-1].value == 3  # no issue: not lost
 
 
+def _frames(w, scenes, fps=30):
+    """Feed ``scenes`` ([(frames, readings)]) to ``w`` in turn; everything it said, in order."""
+    out, k = [], 0
+    for n, readings in scenes:
+        for _ in range(n):
+            out += w.update(k / fps, readings)
+            k += 1
+    return out
+
+
+def _shaken(dice, k, amp=8):
+    """``dice`` ((x, y, value) each) shaken by a hand: moved ``amp`` px one way or the other."""
+    return [_die(x + (amp if k % 2 else -amp), y, v) for x, y, v in dice]
+
+
+def test_a_throw_whose_new_dice_are_seen_before_the_old_are_given_up_loses_none():
+    """A hand sweeps two dice up while the two thrown land (the new ones seen first): none is lost, and the
+    roll keeps the hand's ids."""
+    w = ThrowWatcher(lambda: "A", WatchConfig(settle_s=0.3), frame_size=(640, 480))
+    old, new = [(100, 100, 2), (300, 100, 5)], [_die(200, 350, 6), _die(450, 300, 1)]
+    scenes = [(10, []), (30, [_die(x, y, v) for x, y, v in old])]  # thrown in, settled
+    scenes += [(1, _shaken(old, k) + (new if k >= 2 else [])) for k in range(6)] + [(40, new)]
+    out = _frames(w, scenes)
+    assert [type(o) for o in out] == [Roll, Roll]  # nothing lost: the old dice were thrown again
+    assert [d.id for d in out[0].dice] == ["d1", "d2"]
+    assert [(d.id, d.value) for d in out[1].dice] == [("d1", 6), ("d2", 1)] and out[1].thrown == ("d1", "d2")
+
+
+def test_a_die_picked_up_and_thrown_again_keeps_its_id_while_the_kept_one_keeps_its_own():
+    w = ThrowWatcher(lambda: "A", WatchConfig(settle_s=0.3), frame_size=(640, 480))
+    kept, lifted = _die(100, 100, 2), (400, 300, 5)
+    scenes = [(10, []), (30, [kept, _die(*lifted[:2], 5)])]
+    scenes += [(1, [kept, *_shaken([lifted], k)]) for k in range(3)] + [(5, [kept])]  # in the hand, briefly
+    scenes += [(1, [kept, _die(60 + 10 * k, 420, 3)]) for k in range(10)] + [(30, [kept, _die(150, 420, 3)])]
+    out = _frames(w, scenes)
+    assert [type(o) for o in out] == [Roll, Roll]
+    assert [(d.id, d.value) for d in out[1].dice] == [("d1", 2), ("d2", 3)] and out[1].thrown == ("d2",)
+
+
+def test_a_thrown_die_the_reader_never_sees_again_is_reported_not_held_forever():
+    """One die, thrown and settled; picked up (it moves, then vanishes) and thrown where the reader does
+    not see it: once nothing has been seen for ``missing_s`` it is reported lost. Held for less, then
+    thrown where it is seen, it is no issue."""
+    cfg = WatchConfig(settle_s=0.3, missing_s=2.0)
+    w = ThrowWatcher(lambda: "A", cfg, frame_size=(640, 480))
+    lifted = [(1, _shaken([(300, 200, 4)], k)) for k in range(3)]
+    out = _frames(w, [(10, []), (30, [_die(300, 200, 4)]), *lifted, (100, [])])
+    assert [type(o) for o in out] == [Roll, DiceIssue]
+    assert out[1].kind is IssueKind.LOST and out[1].die == "d1" and out[1].t >= 1.3 + cfg.missing_s
+    w = ThrowWatcher(lambda: "A", cfg, frame_size=(640, 480))
+    out = _frames(w, [(10, []), (30, [_die(300, 200, 4)]), *lifted, (45, []), (30, [_die(150, 350, 2)])])
+    assert [type(o) for o in out] == [Roll, Roll] and out[1].dice[0].id == "d1"
+
+
 @pytest.mark.parametrize(
     ("field", "value"),
     [

@@ -6,10 +6,11 @@ from __future__ import annotations
 import json
 
 import cv2
+import numpy as np
 import pytest
 
 from datasets.dice.real import REAL_ROOT
-from datasets.dice.real_clip import SlideshowRecipe, slideshow_clip
+from datasets.dice.real_clip import SlideshowRecipe, _free_spot, slideshow_clip
 
 needs_real = pytest.mark.skipif(not REAL_ROOT.is_dir(), reason=f"real dice photos not found at {REAL_ROOT}")
 
@@ -31,3 +32,18 @@ def test_a_slideshow_of_real_throws_keeps_its_truth(tmp_path):
         ]
     frames = int(cv2.VideoCapture(str(video)).get(cv2.CAP_PROP_FRAME_COUNT))
     assert frames == 15 + 2 * (3 + 15 + 4 + 15)  # empty tray; per photo: fade, hold, slide, hold
+
+
+def test_a_slid_die_stays_a_side_inside_where_the_photo_s_dice_lie():
+    """The free place is off the tray's rim and walls: a die's side inside the box round every die of the
+    photo, clear of the others by a side; a lone die still has room to go."""
+    boxes = [(100.0, 100.0, 120.0, 120.0), (300.0, 200.0, 320.0, 220.0), (180.0, 150.0, 200.0, 170.0)]
+    floor = (100.0, 100.0, 320.0, 220.0)
+    rng = np.random.default_rng(0)
+    for moved in range(3):
+        x, y = _free_spot(boxes, moved, rng, floor, (640, 480))
+        assert 120 <= x <= 300 and 120 <= y <= 200  # the centre a side inside the box
+        others = [((b[0] + b[2]) / 2, (b[1] + b[3]) / 2) for i, b in enumerate(boxes) if i != moved]
+        assert min(np.hypot(x - ox, y - oy) for ox, oy in others) >= 40
+    x, y = _free_spot([(100.0, 100.0, 120.0, 120.0)], 0, rng, (100.0, 100.0, 120.0, 120.0), (640, 480))
+    assert np.hypot(x - 110, y - 110) > 20 and 80 <= x <= 140 and 80 <= y <= 140
