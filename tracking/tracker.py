@@ -61,6 +61,12 @@ POT_CONFIRM_MAX_S = 0.5
 # pocket's mouth in the time it has been unseen, so long as that is no more than this: a fast ball the
 # detector loses in its blur before it reaches the pocket's area (``BallTracker._reached_mouth``).
 LOST_POT_S = 0.3
+# A ball is only ever added to the table at rest (a respot, a ball uncovered): a new track that is already
+# this fast when it is confirmed is a ball that was there, misread in its blur as another look (a struck
+# purple-striped 12 read as the red-striped 11 while its filter still lags behind it at its old place).
+NEW_BALL_MAX_SPEED_MM_S = 1000.0
+# The ball it is was seen at most this long before the new track was: it was lost as it was struck.
+NEWCOMER_UNSEEN_S = 0.5
 
 
 class TrackState(StrEnum):
@@ -259,6 +265,11 @@ class BallTracker:
         for tr, j in pairs:
             self._hit(tr, t, xy_mm[j])
         measured = {id(tr) for tr, _ in pairs}
+        for tr, _ in pairs:
+            if tr.state is TrackState.CONFIRMED and tr.hits == self.config.n_init:  # confirmed just now
+                ball = self._misread_newcomer(tr)
+                if ball is not None:
+                    measured.add(id(ball))
         for tr in live:
             if id(tr) not in measured:
                 self._miss(tr, t)
@@ -384,7 +395,9 @@ class BallTracker:
         sightings (``_heading``). A ball rolling along a cushion past a pocket is not; one at rest in the jaws
         under a hand is held (a ball that drops by itself is replaced). It is sure when that sighting was in
         the jaws with no other ball where it vanished (two balls the detector merged into one look like a
-        pot); else it is marked unsure. A moving ball last seen off the cloth left the table (pocket None)."""
+        pot); else it is marked unsure. A ball last seen in the jaws past the line of the cushions' noses is
+        in the mouth whatever its heading (a slow ball rolling along a jaw drops): potted, unsure. Any other
+        moving ball last seen off the cloth left the table (pocket None)."""
         last = next(((h[1], h[2]) for h in reversed(tr.history) if h[3]), None)
         if last is None:
             return None
@@ -398,6 +411,8 @@ class BallTracker:
             out = outward > HEADING_IN * math.hypot(*heading)
             if (in_jaws and out) or _into_mouth(pocket, last, heading):
                 return pocket.id, not in_jaws or self._merged(tr, last)
+            if in_jaws and not self.table.on_table(last):  # past the noses' line: only a mouth lets it there
+                return pocket.id, True  # heading along the jaws, not out: unsure
         if moving and not self.table.on_table(last):
             return None, False
         return None
@@ -451,6 +466,33 @@ class BallTracker:
         depth = (last[1] - mx) * pocket.inward[0] + (last[2] - my) * pocket.inward[1]
         to_drop = max(0.0, depth + self.table.ball_diameter_mm)
         return min(POT_CONFIRM_MAX_S, max(self.config.pot_confirm_s, to_drop / toward))
+
+    def _misread_newcomer(self, new: Track) -> Track | None:
+        """The ball that ``new``, confirmed already moving (``NEW_BALL_MAX_SPEED_MM_S``), is: of the balls
+        unseen since ``new`` was first seen (and seen ``NEWCOMER_UNSEEN_S`` before it), the one last seen
+        nearest to where ``new`` was first seen, within the gate. That ball takes ``new``'s sightings and
+        filter and keeps its own id and look; ``new`` is dropped. None (``new`` stays a new ball) where it is
+        slow or no such ball is there."""
+        (t0, x0, y0, _), (t1, x1, y1, _) = new.history[0], new.history[-1]
+        if t1 <= t0 or math.dist((x0, y0), (x1, y1)) / (t1 - t0) < NEW_BALL_MAX_SPEED_MM_S:
+            return None
+        candidates = []
+        for old in self.tracks:
+            if old is new or old.state is not TrackState.CONFIRMED:
+                continue
+            if not t0 - NEWCOMER_UNSEEN_S <= old.last_seen_t < t0:
+                continue
+            seen = [h for h in old.history if h[3]]
+            if seen and math.dist(seen[-1][1:3], (x0, y0)) <= self.config.gate_mm:
+                candidates.append((math.dist(seen[-1][1:3], (x0, y0)), old))
+        if not candidates:
+            return None
+        ball = min(candidates, key=lambda c: c[0])[1]
+        ball.kf, ball.history = new.kf, ball.history + new.history
+        ball.hits, ball.misses, ball.last_seen_t = ball.hits + new.hits, 0, new.last_seen_t
+        ball.lost, ball.pot_pending = False, None
+        self.tracks.remove(new)
+        return ball
 
     def _merged(self, tr: Track, xy: XY) -> bool:
         """Whether another ball seen this frame overlaps where ``tr`` was last seen: the detector may have

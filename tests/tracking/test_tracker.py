@@ -260,3 +260,30 @@ def test_a_ball_found_again_far_away_by_a_lone_detection_of_its_look_is_found_th
     views = run(tr, [[(WHITE, 900.0, 1000.0)]] * 10 + [[(WHITE, 900.0, 1000.0), (YELLOW, 1500.0, 2500.0)]])
     yellow = next(v for v in views if v.ball == "yellow")
     assert yellow.measured and yellow.xy_mm == pytest.approx((1500.0, 2500.0), abs=1.0)
+
+
+def test_a_slow_ball_crawling_along_a_middle_pocket_s_jaw_past_the_noses_is_an_unsure_pot():
+    """Last seen in the middle pocket's mouth, past the line of the cushions' noses, heading along the jaw
+    rather than out: only the mouth lets a ball there, so it dropped (an unsure pot), not a ball gone
+    nowhere."""
+    tr = BallTracker(billiards("snooker"))
+    mid = TABLE.pocket("mr").mouth_xy_mm[1]
+    x = TABLE.width_mm + 6.0  # its centre past the noses' line, in the mouth
+    path = [(x, mid - 40.0 + 3.0 * k) for k in range(20)]  # 180 mm/s along the jaw
+    run(tr, [[(YELLOW, *p)] for p in path] + [[]] * 30)
+    (gone,) = tr.gone()
+    assert gone.ball == "yellow" and gone.gone_near == "mr" and gone.pot_unsure
+
+
+def test_a_struck_ball_misread_as_another_look_is_followed_not_born_again():
+    """The pink, struck from rest, is lost in its blur for two frames and then read as the green (which is
+    not on the table), further from its filter than a misread is taken: the pink follows it, no green is
+    born, and nothing is potted or lost."""
+    tr = BallTracker(billiards("snooker"))
+    moving = [(600.0, 1800.0 - 60.0 * k) for k in range(1, 20)]  # 3.6 m/s towards the baulk end
+    seen = [[(PINK, *p)] if k < 1 else [] if k < 3 else [(GREEN, *p)] for k, p in enumerate(moving)]
+    frames = [[(WHITE, 400.0, 400.0), *pink] for pink in seen]
+    views = run(tr, [[(WHITE, 400.0, 400.0), (PINK, 600.0, 1800.0)]] * 30 + frames)
+    balls = {v.ball: v for v in views}
+    assert set(balls) == {"white", "pink"} and tr.gone() == []
+    assert balls["pink"].xy_mm[1] == pytest.approx(moving[-1][1], abs=30.0)
