@@ -9,7 +9,8 @@ anywhere else (under an arm, merged with another ball, blurred) is held, never p
 did not see clearly is marked unsure. Identity comes from the ball's look (the yellow is the yellow), so
 the assignment never swaps two balls of different looks; a detection of another look right where a ball is
 predicted is that ball misread (two balls cannot overlap), and it neither renames the ball nor gives birth
-to a ball of the look it was misread as.
+to a ball of the look it was misread as; nor does a new track already moving fast when it is confirmed
+(balls are added only at rest): it is the ball just lost nearest where it appeared.
 """
 
 from __future__ import annotations
