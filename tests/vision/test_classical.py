@@ -273,3 +273,22 @@ def test_the_green_six_on_a_green_cloth_of_seed_9232_is_found_and_named() -> Non
     assert len(d) and d.min() <= 0.5 * six.radius_px, "the green 6 on a green cloth was not found"
     assert found.class_names[int(d.argmin())] == "pool_6"
     assert len(found) <= sum(not o.hidden for o in rendered.objects)
+
+
+def test_a_ball_creeping_to_a_stop_is_found_where_it_stops(bench) -> None:
+    """A yellow rolling at 0.3 mm a frame changes its pixels too little from one frame to the next for the
+    detector to fit it again (``StillBlobs``), but they add up: compared with the frame it was last fitted
+    on, it is fitted again, and found where it stops, not where it was first thought still."""
+    _, camera, renderer, _, mask = bench
+    detector = ClassicalDetector(SNOOKER, ball_radius_from_camera(camera, SNOOKER.table), mask)
+    for k in range(150):  # the yellow creeps; the pink, rolling across, has each frame looked at in full
+        ball = BallState("yellow", (900.0, 1200.0 + 0.3 * k), moving=True)
+        other = BallState("pink", (200.0 + 8.0 * k, 2500.0), moving=True)
+        rendered = renderer.render([SceneSample(k / 60.0, (ball, other))])
+        found = detector.detect(rendered.image)
+    obj = next(o for o in rendered.objects if o.id == "yellow")
+    assert len(found) == 2
+    error = float(np.min(np.linalg.norm(found.xy_px - np.asarray(obj.xy_px), axis=1)))
+    assert error < 0.5 * obj.radius_px, (
+        f"found {error:.1f} px from where it is ({obj.radius_px:.1f} px radius)"
+    )

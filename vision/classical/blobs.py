@@ -134,7 +134,12 @@ def merged(found: Found, separation: float) -> Candidates:
 
 
 class StillBlobs:
-    """The last frame's coarse level, blobs and their circles: a blob that has not changed keeps them."""
+    """The last frame's coarse level, blobs and their circles: a blob that has not changed keeps them.
+
+    "Not changed" is measured against the frame its circles were fitted on, not merely the last one: a ball
+    rolling slowly to a stop changes its box by less than ``_STATIC_PEAK`` from one frame to the next, and
+    compared only with the last frame it would keep the circles of where it was first thought still (a white
+    left 30 mm short of where it stopped). Where circles are kept, so are that frame's pixels and box."""
 
     def __init__(self, enabled: bool) -> None:
         self.enabled = enabled
@@ -144,6 +149,7 @@ class StillBlobs:
         self._previous: np.ndarray | None = None
         self._boxes = np.zeros((0, 5), np.int64)
         self._found: Found = []
+        self._recalled: dict[int, int] = {}  # blob of the frame being looked at -> the kept blob it reuses
 
     def moved(self, coarse: np.ndarray, geo: Geometry) -> np.ndarray | None:
         """Coarse pixels of the table that changed since the last frame looked at in full (uint8 0/1), or
@@ -158,6 +164,7 @@ class StillBlobs:
         """Per blob, last frame's circles if it is a blob worth fitting that matches a blob of the last frame
         (same place and size) and under whose box no pixel has ``moved``; else None."""
         found: Found = [None] * len(blobs.stats)
+        self._recalled = {}
         if moved is None or len(self._boxes) == 0:
             return found
         stats = blobs.stats
@@ -179,11 +186,22 @@ class StillBlobs:
         match = same.argmax(axis=1)
         for i in np.nonzero(ok)[0]:
             found[i] = self._found[match[i]]
+            self._recalled[int(i)] = int(match[i])
         return found
 
     def remember(self, coarse: np.ndarray, blobs: Blobs, found: Found) -> None:
-        """Keep this frame's coarse level and the circles of its blobs worth fitting, for the next."""
+        """Keep this frame's coarse level and the circles of its blobs worth fitting, for the next; where a
+        blob's circles were reused (``recall``), the pixels and box of the frame they were fitted on."""
         keep = blobs.lone | blobs.cluster
-        self._previous = coarse.copy()
-        self._boxes = blobs.stats[keep].astype(np.int64)
+        reference = coarse.copy()
+        boxes = blobs.stats.astype(np.int64)
+        if self._previous is not None and self._previous.shape == coarse.shape:
+            h, w = coarse.shape[:2]
+            for i, j in self._recalled.items():
+                x, y, bw, bh, _ = self._boxes[j]
+                y0, y1, x0, x1 = max(y - 2, 0), min(y + bh + 2, h), max(x - 2, 0), min(x + bw + 2, w)
+                reference[y0:y1, x0:x1] = self._previous[y0:y1, x0:x1]
+                boxes[i] = self._boxes[j]
+        self._previous = reference
+        self._boxes = boxes[keep]
         self._found = [f for f, k in zip(found, keep, strict=True) if k]
