@@ -154,6 +154,7 @@ class _Track:
     hits: int = 1
     moved: bool = False  # since the last roll
     thrown_in: bool = False  # arrived during the throw now being watched
+    continues: bool = False  # took up the path of a die that vanished (its track broken): no new die
     last_motion_t: float = -np.inf
     # t, value, confidence, aspect, unsure of the readings since it last moved (the latest ``READINGS_KEPT``)
     readings: deque[tuple[float, int | None, float, float, bool]] = field(
@@ -198,7 +199,6 @@ class ThrowWatcher:
         self._last_t: float | None = None
         self._last_activity_t = -np.inf
         self._gone: list[_Gone] = []  # dice gone in this throw
-        self._arrivals = 0  # dice thrown in during this throw that no gone die has been matched with yet
         self._hand: list[str] = []  # the ids of the dice the last settled throw showed
         self._prev_grey: np.ndarray | None = None
         self._size = frame_size  # image width, height: from the first image when not given
@@ -353,20 +353,12 @@ class ThrowWatcher:
             tr.moved = tr.thrown_in = True  # confirmed after startup: it was thrown in
             tr.last_motion_t = t
             self._last_activity_t = t
-            replaced = [g for g in self._gone if not g.thrown_in]
-            if replaced:  # it replaces a die that left in this throw: that one was picked up, not lost
-                lost = [g for g in replaced if g.kind is IssueKind.LOST]
-                self._gone.remove((lost or replaced)[0])
-            else:  # a die that leaves later in this throw was the one picked up (``_forget``)
-                self._arrivals += 1
 
     def _forget(self, t: float, seen: set[int]) -> None:
         """Drop dice unseen for ``lost_s``. One gone during a throw is remembered, unless it was at rest
         when last seen (picked up or covered where it lay), another die took up its path after it was last
         seen (the same die, its track broken by missed detections), or it was a second sighting of a rolling
-        die (``_double``). A die thrown in during the same throw cancels one gone die, whichever is seen
-        first: the gone one was picked up and thrown again (the hand can bring the new dice in before the
-        old ones are given up). What is left is reported when the throw settles."""
+        die (``_double``). What is left is accounted for when the throw settles (``_account_for_gone``)."""
         cfg = self.config
         keep, dropped = [], []
         for tr in self._tracks:
@@ -379,11 +371,11 @@ class ThrowWatcher:
             resting = tr.last_seen_t - tr.last_motion_t >= cfg.settle_s  # picked up, or covered, where it lay
             if resting or not (tr.moved or self._throw_active()):
                 continue
-            if self._continued(tr) or self._double(tr, t):
-                self._arrivals = max(0, self._arrivals - 1)  # the die seen again was no new arrival
+            follower = self._continued(tr)
+            if follower is not None:
+                follower.continues = True
                 continue
-            if self._arrivals and not tr.thrown_in:  # picked up and thrown again: its new sighting came first
-                self._arrivals -= 1
+            if self._double(tr, t):
                 continue
             xy = (float(tr.centre[0]), float(tr.centre[1]))
             if self._by_edge(tr.centre, tr.size):
@@ -393,8 +385,8 @@ class ThrowWatcher:
             self._gone.append(_Gone(kind, str(tr.id), xy, note, tr.thrown_in))
             self._last_activity_t = max(self._last_activity_t, tr.last_seen_t)
 
-    def _continued(self, gone: _Track) -> bool:
-        """Whether a die born after ``gone`` was last seen started where ``gone`` was heading."""
+    def _continued(self, gone: _Track) -> _Track | None:
+        """The die born after ``gone`` was last seen that started where ``gone`` was heading, if any."""
         cfg = self.config
         for tr in self._tracks:
             gap = tr.born_t - gone.last_seen_t
@@ -403,8 +395,8 @@ class ThrowWatcher:
             predicted = gone.centre + gone.velocity * min(gap, cfg.lost_s)
             reach = (cfg.match_frac + cfg.speed_frac * gap) * max(gone.size, tr.size, 1.0)
             if min(np.hypot(*(tr.first_centre - p)) for p in (gone.centre, predicted)) <= reach:
-                return True
-        return False
+                return tr
+        return None
 
     def _double(self, gone: _Track, t: float) -> bool:
         """Whether ``gone`` was a second sighting of a die still followed (a rolling die, blurred, found
@@ -447,14 +439,14 @@ class ThrowWatcher:
             return []
         player = self.player_for()
         threw = self._throw_active()
-        self._excuse_lost()
+        self._account_for_gone()
         self._hand_over_ids()
         issues = [DiceIssue(t, g.kind, g.die, player, g.xy, g.note, frame) for g in self._gone]
         confirmed = sorted((x for x in self._tracks if x.id is not None), key=lambda x: _id_number(str(x.id)))
         dice, thrown = self._faces(confirmed, t, frame, player, issues) if threw else ([], [])
         for tr in self._tracks:
-            tr.moved = tr.thrown_in = False
-        self._gone, self._arrivals = [], 0
+            tr.moved = tr.thrown_in = tr.continues = False
+        self._gone = []
         if threw or not self._hand:  # dice only reported gone leave the hand as it was
             self._hand = [str(tr.id) for tr in confirmed]
         out: list[Roll | DiceIssue] = []
@@ -499,17 +491,23 @@ class ThrowWatcher:
         wait = self.config.missing_s
         return bool(self._gone) and wait is not None and t - self._last_activity_t >= wait
 
-    def _excuse_lost(self) -> None:
-        """Dice that vanished in this throw are not lost while as many dice lie on the table as the last
-        throw showed: they were picked up and thrown again (seen as new dice that took up no gone die's
-        place, or taken for one of the dice as it went). Only as many as are missing stay lost."""
+    def _account_for_gone(self) -> None:
+        """Dice gone in this throw that were picked up and thrown again are no issue. Each die thrown in and
+        still here (not a broken track's continuation) accounts for one gone die that was there before the
+        throw, whichever was seen first (a hand can bring the new dice in before the old ones are given up),
+        those lost before those off the table. And while as many dice lie on the table as the last throw
+        showed, none of the rest is lost: only as many as are missing stay lost."""
+        arrivals = sum(tr.thrown_in and not tr.continues for tr in self._tracks if tr.id is not None)
+        before = [g for g in self._gone if not g.thrown_in]
+        replaceable = sorted(before, key=lambda g: g.kind is not IssueKind.LOST)
+        for g in replaceable[:arrivals]:
+            self._gone.remove(g)
         if not self._hand:
             return
         here = sum(tr.id is not None for tr in self._tracks)
-        missing = max(0, len(self._hand) - here)
         lost = [g for g in self._gone if g.kind is IssueKind.LOST]
-        excused = lost[missing:]
-        self._gone = [g for g in self._gone if g not in excused]
+        for g in lost[max(0, len(self._hand) - here) :]:
+            self._gone.remove(g)
 
     def _hand_over_ids(self) -> None:
         """Dice thrown in under new ids take the ids of the last throw's dice that are gone: a die picked up

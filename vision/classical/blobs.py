@@ -152,8 +152,9 @@ class StillBlobs:
         self._recalled: dict[int, int] = {}  # blob of the frame being looked at -> the kept blob it reuses
 
     def moved(self, coarse: np.ndarray, geo: Geometry) -> np.ndarray | None:
-        """Coarse pixels of the table that changed since the last frame looked at in full (uint8 0/1), or
-        None when there is nothing to compare with (or reuse is off)."""
+        """Coarse pixels of the table that changed since the last frame looked at in full, or under a kept
+        blob since the frame its circles were fitted on (uint8 0/1); None when there is nothing to compare
+        with (or reuse is off)."""
         if not self.enabled or self._previous is None or self._previous.shape != coarse.shape:
             return None
         diff = cv2.split(cv2.absdiff(coarse, self._previous))
