@@ -27,6 +27,7 @@ from arbiter.tables import TableModel
 Sample = tuple[float, float, float]  # t, x, y: one measured position of a ball
 SIDES = ("left", "right", "bottom", "top")
 AXIS = {"left": 0, "right": 0, "bottom": 1, "top": 1}  # the coordinate across each side
+INWARD = {"left": 1.0, "right": -1.0, "bottom": 1.0, "top": -1.0}  # the sign of that coordinate going in
 # A turn timed this far (in frames) outside its split still belongs to it: the lines' noise.
 SLACK_FRAMES = 0.1
 
@@ -40,6 +41,10 @@ class SideConfig:
     - ``approach_mm_s`` / ``leave_mm_s``: the speed across the cushion that the ball must have into it and
       away from it; above the noise of a ``span``-sample fit, so a ball rolling along a cushion (or at rest
       against it) does not turn.
+    - ``approach_s``: the approach must hold over this long before the contact too (``approach_holds``): a
+      centre that jitters a few millimetres (a striped ball's stripe turning as it rolls, a blob refitted
+      every other frame) fakes the speed over ``span`` samples, not over a tenth of a second; longer, and a
+      ball struck toward a cushion just before it gets there is measured partly before it was struck.
     - ``tol_mm``: how far from the ball line the turn may be (detector noise, the ball's measured centre a
       few millimetres off at the cushion); ``tol_mm_per_s``: more for every second the lines are carried
       over a gap (their speed is known only to the noise of ``span`` samples).
@@ -53,11 +58,12 @@ class SideConfig:
     tol_mm: float = 25.0
     tol_mm_per_s: float = 150.0
     max_gap_s: float = 0.3
+    approach_s: float = 0.1
 
     def __post_init__(self) -> None:
         if self.span < 2:
             raise ValueError(f"span must be at least 2 samples (got {self.span})")
-        for name in ("approach_mm_s", "leave_mm_s", "tol_mm", "max_gap_s"):
+        for name in ("approach_mm_s", "leave_mm_s", "tol_mm", "max_gap_s", "approach_s"):
             if getattr(self, name) <= 0:
                 raise ValueError(f"{name} must be positive (got {getattr(self, name)})")
         if self.tol_mm_per_s < 0:
@@ -125,12 +131,24 @@ def _lines(samples: Sequence[Sample], i: int, span: int, start: int, max_gap_s: 
 def ball_line(table: TableModel, side: str) -> tuple[float, float]:
     """The ball line of ``side`` on its axis, and the sign that makes (coordinate - line) the distance in."""
     r = table.ball_radius_mm
-    return {
-        "left": (r, 1.0),
-        "right": (table.width_mm - r, -1.0),
-        "bottom": (r, 1.0),
-        "top": (table.length_mm - r, -1.0),
-    }[side]
+    line = {"left": r, "right": table.width_mm - r, "bottom": r, "top": table.length_mm - r}[side]
+    return line, INWARD[side]
+
+
+def kink_side(
+    table: TableModel, p: np.ndarray, v0: np.ndarray, v1: np.ndarray, tol_mm: float
+) -> tuple[str | None, float]:
+    """The cushion a kink at ``p`` (velocity ``v0`` before it, ``v1`` after) is a contact with: of the
+    sides whose ball line is within ``tol_mm``, the nearest that the ball went into before and not into
+    after; and how far from its ball line ``p`` is (``tol_mm`` when none)."""
+    best, best_err = None, tol_mm
+    for side in SIDES:
+        line, inward = ball_line(table, side)
+        axis = AXIS[side]
+        err = abs(float(p[axis]) - line)
+        if err < best_err and inward * v0[axis] < 0 <= inward * v1[axis]:
+            best, best_err = side, err
+    return best, best_err
 
 
 def side_turns(
@@ -154,6 +172,11 @@ def side_turns(
         if turn is not None:
             inferred = bool(min(turn - t0, t1 - turn) > frame * 1.01)
             turns.append(SideTurn(turn, side, lines.residual, inferred))
+    turns = [
+        turn
+        for turn in turns
+        if approach_holds(samples, i, start, turn.side, _approach(lines, turn.side), cfg)
+    ]
     if turns and t1 - t0 > 1.5 * frame and not _one_path(lines, turns, t0, t1, cfg):
         return []
     return turns
@@ -175,6 +198,29 @@ def _turn(lines: _Lines, side: str, t0: float, t1: float, table: TableModel, cfg
     carried = max(tc - t0, t1 - tc)
     depth = float(d0 + u0 * tau)
     return tc if abs(depth) <= cfg.tol_mm + cfg.tol_mm_per_s * carried else None
+
+
+def _approach(lines: _Lines, side: str) -> float:
+    """The speed into ``side`` of the line before the split."""
+    return float(-INWARD[side] * lines.v0[AXIS[side]])
+
+
+def approach_holds(
+    samples: Sequence[Sample], i: int, start: int, side: str, speed: float, cfg: SideConfig
+) -> bool:
+    """Whether a contact's approach into ``side`` at ``speed`` (as a short fit up to sample ``i`` measured
+    it) holds over the ``approach_s`` before too (fitted on the samples then, none before ``start``: where
+    the ball left rest or was last struck), at half that speed or at ``approach_mm_s``, whichever is less.
+    A ball slows by far less than half in a tenth of a second, and one struck toward the cushion within
+    it is measured partly before it was struck; a centre's jitter, fitted that long, is no approach."""
+    t = samples[i][0]
+    first = i
+    while first > start and samples[first - 1][0] >= t - cfg.approach_s:
+        first -= 1
+    if i - first < cfg.span:
+        return True  # no more samples than the contact's own fit had
+    _, v, _ = fit_line(samples[first : i + 1], t)
+    return bool(-INWARD[side] * v[AXIS[side]] >= min(cfg.approach_mm_s, speed / 2))
 
 
 def _one_path(lines: _Lines, turns: list[SideTurn], t0: float, t1: float, cfg: SideConfig) -> bool:

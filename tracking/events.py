@@ -31,7 +31,17 @@ from arbiter import contract as c
 from arbiter.games import BilliardsSpec
 from arbiter.tables import TableModel
 
-from .cushion_sides import Sample, SideConfig, TurnMemo, fit_line, split_turns
+from .cushion_sides import (
+    AXIS,
+    INWARD,
+    Sample,
+    SideConfig,
+    TurnMemo,
+    approach_holds,
+    fit_line,
+    kink_side,
+    split_turns,
+)
 from .cushion_touches import TouchConfig, TouchWatch
 from .tracker import POT_CONFIRM_MAX_S, Track, TrackView
 
@@ -310,7 +320,9 @@ class EventDetector:
         other, ball_err = self._touching(ball, tc, p)
         if other is not None and not self._changed_at(other, tc):
             other = None  # passing close by: a contact changes both balls' motion
-        cushion, cushion_err = self._cushion(p, v0, v1)
+        cushion, cushion_err = kink_side(self.table, p, v0, v1, self.config.cushion_tol_mm)
+        if cushion is not None and not self._approached(path, k, cushion, v0):
+            cushion = None
         # ``_touching`` found the other ball by its place at ``tc``, so it has one.
         other_p = self._position_at(self._paths[other], tc) if other is not None else None
         if other is not None and other_p is not None and (cushion is None or ball_err <= cushion_err):
@@ -414,6 +426,17 @@ class EventDetector:
         _, v1 = _fit(s[k : k + w + 1], tk)
         return float(np.hypot(*(v1 - v0))), a0, v0, v1
 
+    def _approached(self, path: _Path, k: int, side: str, v0: np.ndarray) -> bool:
+        """Whether the approach into ``side`` of a kink at sample ``k`` (``v0``) holds over the time before
+        too (``cushion_sides.approach_holds``), since the ball left rest or last had a contact."""
+        s = path.samples
+        last = max((tc for tc in path.contacts if tc < s[k][0]), default=-math.inf)
+        since, earliest = k - 1, s[k - 1][0] - self.sides.approach_s
+        while since > path.moving_from and s[since - 1][0] > last and s[since - 1][0] >= earliest:
+            since -= 1
+        speed = float(-INWARD[side] * v0[AXIS[side]])
+        return approach_holds(s, k - 1, since, side, speed, self.sides)
+
     def _after_intercept(self, s: list[Sample], k: int) -> np.ndarray:
         w = self.config.window
         a1, _ = _fit(s[k + 1 : k + w + 2], s[k][0])
@@ -440,22 +463,6 @@ class EventDetector:
                 tol += float(np.hypot(*self._velocity_before(path, t))) * frame / 2
             if err / tol < best_score:
                 best, best_score, best_err = other, err / tol, err
-        return best, best_err
-
-    def _cushion(self, p: np.ndarray, v0: np.ndarray, v1: np.ndarray) -> tuple[str | None, float]:
-        w, length = self.table.width_mm, self.table.length_mm
-        sides = {
-            "left": (p[0], np.array([1.0, 0.0])),
-            "right": (w - p[0], np.array([-1.0, 0.0])),
-            "bottom": (p[1], np.array([0.0, 1.0])),
-            "top": (length - p[1], np.array([0.0, -1.0])),
-        }
-        best, best_err = None, self.config.cushion_tol_mm
-        for side, (dist, inward) in sides.items():
-            err = abs(float(dist) - self.r)
-            # Into the cushion before, away from it after.
-            if err < best_err and np.dot(v0, inward) < 0 <= np.dot(v1, inward):
-                best, best_err = side, err
         return best, best_err
 
     def _ball_contact(self, first: str, second: str, tc: float, priority: int) -> None:

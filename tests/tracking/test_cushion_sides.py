@@ -53,8 +53,8 @@ def _unseen(samples, t0, t1):
     return [s for s in samples if not t0 <= s[0] <= t1]
 
 
-def _all_turns(samples):
-    return [turn for i in range(len(samples)) for turn in split_turns(samples, i, TABLE)]
+def _all_turns(samples, config=None):
+    return [turn for i in range(len(samples)) for turn in split_turns(samples, i, TABLE, config)]
 
 
 def test_a_contact_unseen_for_a_blur_of_twelve_frames_is_inferred_at_its_cushion_and_time():
@@ -105,6 +105,34 @@ def test_a_ball_at_rest_against_a_cushion_turns_at_nothing():
     assert _all_turns(resting) == []
 
 
+def _jittering_along_the_right_cushion(seconds=1.0):
+    line = TABLE.width_mm - R
+    offsets = [0.0, 0.0, 6.0, 6.0, -1.0, -1.0, 5.0, 5.0]  # across the cushion, frame by frame, repeated
+    return [
+        (i / FPS, line - 35.0 + 0.25 * i + offsets[i % len(offsets)], 300.0 + 1.5 * i)
+        for i in range(round(seconds * FPS))
+    ]
+
+
+def test_a_slow_ball_along_a_cushion_whose_centre_jitters_turns_at_nothing():
+    """A striped ball rolling slowly along the right cushion, 20-35 mm from its ball line, its centre found
+    up to 6 mm across the cushion every other pair of frames (the stripe turning; a blob refitted every
+    second frame): over three samples that is a turn at 150-200 mm/s, over a tenth of a second none."""
+    samples = _jittering_along_the_right_cushion()
+    assert _all_turns(samples) == []
+    # Read over the turn's own samples only, the jitter is a string of contacts.
+    assert {turn.side for turn in _all_turns(samples, SideConfig(approach_s=1 / FPS))} == {"right"}
+
+
+def test_a_slow_contact_is_found_over_the_longer_approach_too():
+    """A ball at 200 mm/s across the cushion into it (just above ``approach_mm_s``) still turns."""
+    samples, contacts = _reflected((TABLE.width_mm - R - 60.0, 1200), (200, 400), 1.0)
+    assert [side for _, side in contacts] == ["right"]
+    turns = _all_turns(_noisy(samples))
+    assert [turn.side for turn in turns] == ["right"]
+    assert turns[0].t == pytest.approx(contacts[0][0], abs=TIME_TOL_S)
+
+
 def test_a_gap_too_long_is_not_bridged():
     samples, contacts = _reflected((900, 1200), (2000, 500), 1.0)
     t_hit = contacts[0][0]
@@ -146,6 +174,14 @@ def test_the_event_detector_reports_both_cushions_of_a_corner():
     samples, contacts = _reflected((300, 3200), (-2000, 2400), 0.45)
     found = _detect(_noisy(samples), 0.45)
     assert [e.side for e in found] == [side for _, side in contacts[:2]]
+
+
+def test_the_event_detector_calls_no_contact_from_a_centre_jittering_along_a_cushion():
+    """Neither the side reading nor a kink (a velocity change of 150-200 mm/s every other pair of frames)
+    makes a contact of a slow ball rolling along a cushion; a slow one that turns there is still called."""
+    assert _detect(_jittering_along_the_right_cushion(), 1.0) == []
+    samples, contacts = _reflected((TABLE.width_mm - R - 60.0, 1200), (200, 400), 1.0)
+    assert [e.side for e in _detect(_noisy(samples), 1.0)] == [side for _, side in contacts] == ["right"]
 
 
 def test_the_event_detector_infers_nothing_across_a_straight_gap():
