@@ -54,6 +54,13 @@ class ClassicalConfig:
     # eighth may be lost to a touching ball of the same colour). Balls score >= 0.2; a hand crossed by
     # the cue, whose edges come from the stick, ~0.15.
     min_outline: float = 0.2
+    # A glint seed (a ball of the cloth's own colour) shows its outline only where its shaded side and shadow
+    # meet the cloth; its lit side is the cloth's colour. With a glint this strong (cloth brightnesses:
+    # such balls on the renders 1.17-3.1, the glints of seeds that are no ball 0.06-0.5 there; on the real
+    # photos a dark sleeve's bend with two specks of light, 1.01) a weaker outline is enough: a green on a
+    # green cloth scores 0.12-0.2 there.
+    min_seed_glint: float = 1.2
+    min_seed_outline: float = 0.1
     # Closest two centres may be (radii): touching balls are 2 apart; lower splits one ball into two.
     min_separation: float = 1.6
     # Every ball is shiny: its brightest pixel must stand this far (cloth brightnesses) above its median.
@@ -127,6 +134,8 @@ class ClassicalConfig:
         if (
             self.min_edge < 0
             or self.min_outline < 0
+            or self.min_seed_outline < 0
+            or self.min_seed_glint < 0
             or self.plain_outline < 0
             or self.min_glint < 0
             or self.white_luma <= 0

@@ -235,7 +235,10 @@ class ClassicalDetector:
         plausible &= (colour.glint >= cfg.min_glint) | plain
         plausible &= colour.coherence >= cfg.min_coherence
         round_ = ~cand.cluster | (colour.coherence >= cfg.min_cluster_coherence)
-        keep = plausible & round_ & (cand.outline >= cfg.min_outline)
+        seed_outline = (
+            cand.seeded & (colour.glint >= cfg.min_seed_glint) & (cand.outline >= cfg.min_seed_outline)
+        )
+        keep = plausible & round_ & ((cand.outline >= cfg.min_outline) | seed_outline)
         keep |= _packed(
             cand.xy,
             plausible & (cand.outline >= _PACKED_OUTLINE * cfg.min_outline),
