@@ -15,7 +15,7 @@ import numpy as np
 
 from arbiter.games import BilliardsSpec
 from arbiter.narrate import describe
-from tracking.events import SeenEvent
+from tracking.reorder import SeenEvent
 from tracking.tracker import TrackView
 from vision.calibration import TableCalibration
 from vision.video import VideoWriter

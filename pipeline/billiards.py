@@ -24,8 +24,9 @@ import numpy as np
 
 from arbiter import contract as c
 from arbiter.games import BilliardsSpec
-from tracking.events import EventDetector, SeenEvent
+from tracking.events import EventDetector
 from tracking.pins import PinWatch
+from tracking.reorder import SeenEvent
 from tracking.tracker import BallTracker, TrackView
 from vision.broadcast import StaticOverlay
 from vision.calibration import CalibrationError, TableCalibration

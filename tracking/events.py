@@ -14,7 +14,7 @@ at rest for ``settle_s``, the shot ends with all positions.
 
 Events are emitted as soon as they are certain: a kink needs ``window`` frames after it, a pot needs the
 tracker to give the ball up (``TrackerConfig.pot_confirm_s`` after it was last seen going in; events after
-that sighting wait for it). A short reorder buffer keeps the stream in time order.
+that sighting wait for it). A short reorder buffer (`reorder`) keeps the stream in time order.
 """
 
 from __future__ import annotations
@@ -23,7 +23,6 @@ import math
 from collections import deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TypeAlias
 
 import numpy as np
 
@@ -43,10 +42,10 @@ from .cushion_sides import (
     split_turns,
 )
 from .cushion_touches import TouchConfig, TouchWatch
+from .reorder import Reorder, SeenEvent
 from .tracker import POT_CONFIRM_MAX_S, Track, TrackView
 
 XY = tuple[float, float]
-SeenEvent: TypeAlias = c.ShotStart | c.BallBall | c.Cushion | c.Pot | c.OffTable | c.PinDown | c.ShotEnd
 """The contract's events a camera sees (every one has a time); each is a ``c.Event``."""
 # Both balls of a contact kink; the second kink within this time of the first is the same contact.
 DUPLICATE_CONTACT_S = 0.05
@@ -152,9 +151,7 @@ class EventDetector:
         self.touches: TouchConfig = touches or TouchConfig()
         self.r = self.table.ball_radius_mm
         self._paths: dict[str, _Path] = {}
-        self._pending: list[tuple[float, int, SeenEvent, int]] = []  # t, sequence, event, priority
-        self._emitted_t = -math.inf
-        self._seq = 0
+        self._events = Reorder()
         self._in_shot = shot_open
         self._last_motion_t = -math.inf
         self._views: dict[str, TrackView] = {}
@@ -171,7 +168,7 @@ class EventDetector:
         """Feed one frame's tracks; returns the events that became certain, in time order. ``found`` are
         timed events seen by other watchers this frame (pins down), merged into the same time order."""
         for event in found:
-            self._push(event.t, event)
+            self._events.push(event.t, event)
         if self._last_motion_t == -math.inf:
             self._last_motion_t = t  # nothing was seen moving before the first frame: rest counts from it
         self._views = {v.ball: v for v in views}
@@ -191,20 +188,20 @@ class EventDetector:
                 self._vanished(tr, t)
         self._settle(t, views)
         held = min(self._pot_bound(views), self._sides_bound(t), self._touches_bound())
-        return self._release(min(t - self.config.hold_s, held))
+        return self._events.release(min(t - self.config.hold_s, held))
 
     def finish(self, t: float, views: list[TrackView]) -> list[SeenEvent]:
         """End of source: flush what is pending, and end a shot still open with the balls where they are."""
         self._read_last_touches(t)
         if self._in_shot:
-            self._end_shot(max(self._last_motion_t, self._emitted_t), views)
-        return self._release(math.inf)
+            self._end_shot(max(self._last_motion_t, self._events.emitted_t), views)
+        return self._events.release(math.inf)
 
     def interrupt(self) -> list[SeenEvent]:
         """The source was cut short: flush what is pending, but leave a shot in play open. Ending it here
         would have the rules judge half a shot; the run that resumes completes it (``shot_open``)."""
-        self._read_last_touches(self._emitted_t)
-        return self._release(math.inf)
+        self._read_last_touches(self._events.emitted_t)
+        return self._events.release(math.inf)
 
     @property
     def in_shot(self) -> bool:
@@ -286,11 +283,11 @@ class EventDetector:
             if not self._in_shot:
                 if ball in self.cue_balls:
                     self._in_shot = True
-                    self._push(t0, c.ShotStart(t=round(t0, 6), ball=ball))
+                    self._events.push(t0, c.ShotStart(t=round(t0, 6), ball=ball))
                 elif other in self.cue_balls:
                     # Frozen against the cue ball: both leave rest in the same frame; the cue struck first.
                     self._in_shot = True
-                    self._push(t0 - 1e-6, c.ShotStart(t=round(t0 - 1e-6, 6), ball=other))
+                    self._events.push(t0 - 1e-6, c.ShotStart(t=round(t0 - 1e-6, 6), ball=other))
                     self._ball_contact(other, ball, t0, priority=2)
                     movers.add(other)
                 # Else an object ball "moving" while the cue ball rests is a hand or a misread, not a shot.
@@ -362,7 +359,7 @@ class EventDetector:
         self._recent_cushions.append((tc, ball, side, xy))
         if path is not None:
             path.contacts.append(tc)
-        self._push(tc, c.Cushion(t=round(tc, 6), ball=ball, side=side, inferred=inferred))
+        self._events.push(tc, c.Cushion(t=round(tc, 6), ball=ball, side=side, inferred=inferred))
 
     # -- gentle touches ------------------------------------------------------------------------------------
     def _read_touches(self, ball: str, path: _Path, now: float, last: bool = False) -> None:
@@ -468,12 +465,9 @@ class EventDetector:
     def _ball_contact(self, first: str, second: str, tc: float, priority: int) -> None:
         """Report a contact once: both balls kink; the timing of a ball leaving rest is the better one."""
         pair = frozenset((first, second))
-        for i, (t_prev, _seq, ev, prio) in enumerate(self._pending):
-            same = isinstance(ev, c.BallBall) and frozenset(ev.balls) == pair
-            if same and abs(t_prev - tc) < DUPLICATE_CONTACT_S:
-                if priority > prio:
-                    self._pending[i] = (tc, _seq, c.BallBall(t=round(tc, 6), balls=(first, second)), priority)
-                return
+        contact = c.BallBall(t=round(tc, 6), balls=(first, second))
+        if self._events.same_contact(tc, contact, priority, DUPLICATE_CONTACT_S):
+            return
         for t_prev, prev in self._recent_pairs:
             if prev == pair and abs(t_prev - tc) < DUPLICATE_CONTACT_S:
                 return  # already released
@@ -484,8 +478,8 @@ class EventDetector:
         if not self._in_shot:
             # A contact with nothing moving before it: the strike itself was missed; start the shot here.
             self._in_shot = True
-            self._push(tc - 1e-6, c.ShotStart(t=round(tc - 1e-6, 6), ball=first))
-        self._push(tc, c.BallBall(t=round(tc, 6), balls=(first, second)), priority)
+            self._events.start_for(tc, first)
+        self._events.push(tc, contact, priority)
 
     @staticmethod
     def _position_at(path: _Path, t: float) -> np.ndarray | None:
@@ -525,9 +519,11 @@ class EventDetector:
             dist = max(0.0, math.dist((x, y), mouth) - self.r)
             latest = POT_CONFIRM_MAX_S if tr.pot_unsure else frame
             t = t_last + min(dist / speed if speed > 0 else frame, latest)
-            self._push(t, c.Pot(t=round(t, 6), ball=tr.ball, pocket=tr.gone_near, unsure=tr.pot_unsure))
+            self._events.push(
+                t, c.Pot(t=round(t, 6), ball=tr.ball, pocket=tr.gone_near, unsure=tr.pot_unsure)
+            )
         elif not self.table.on_table((x, y), margin_mm=-self.r):
-            self._push(t_last, c.OffTable(t=round(t_last, 6), ball=tr.ball))
+            self._events.push(t_last, c.OffTable(t=round(t_last, 6), ball=tr.ball))
         path = self._paths.pop(tr.ball, None)
         if path is not None:
             self._read_touches(tr.ball, path, t_now, last=True)
@@ -568,32 +564,10 @@ class EventDetector:
         return float(np.hypot(*_fit(pts, t)[1]))
 
     def _pending_after(self, t: float) -> bool:
-        return any(p[0] > t for p in self._pending)
+        return self._events.latest() > t
 
     def _end_shot(self, t_end: float, views: list[TrackView]) -> None:
         self._in_shot = False
         positions = {v.ball: (round(v.xy_mm[0], 2), round(v.xy_mm[1], 2)) for v in views}
-        t_end = max(t_end, self._emitted_t, max((p[0] for p in self._pending), default=-math.inf))
-        self._push(t_end, c.ShotEnd(t=round(t_end, 6), positions=positions))
-
-    # -- ordering -------------------------------------------------------------------------------------------
-    def _push(self, t: float, event: SeenEvent, priority: int = 0) -> None:
-        self._seq += 1
-        self._pending.append((t, self._seq, event, priority))
-
-    def _release(self, until: float) -> list[SeenEvent]:
-        self._pending.sort(key=lambda p: (p[0], p[1]))
-        out = []
-        while self._pending and self._pending[0][0] <= until:
-            t, _, event, _ = self._pending.pop(0)
-            if t < self._emitted_t:
-                # Known too late to keep its own time in order: stamp it at the last emitted time.
-                event = _retime(event, self._emitted_t)
-                t = self._emitted_t
-            self._emitted_t = t
-            out.append(event)
-        return out
-
-
-def _retime(event: SeenEvent, t: float) -> SeenEvent:
-    return replace(event, t=round(t, 6))
+        t_end = max(t_end, self._events.emitted_t, self._events.latest())
+        self._events.push(t_end, c.ShotEnd(t=round(t_end, 6), positions=positions))

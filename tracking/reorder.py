@@ -1,0 +1,92 @@
+"""The event stream's reorder buffer: events are found out of time order (a kink ``window`` frames behind, a
+pot once the tracker gives a ball up, a contact across a gap once the ball is seen again, a departure
+timed from its first samples in motion), so they are held here and released in time order once nothing
+earlier can come. Events of one time keep the order they were found in.
+
+Two rules keep the stream consistent while events wait: a contact found twice (both balls kink; a ball
+leaving rest times it better) is kept once, with its better timing; and a shot start made for a contact
+(the strike itself unseen) stays just before that contact when a better timing moves the contact earlier.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+from typing import TypeAlias
+
+from arbiter import contract as c
+
+SeenEvent: TypeAlias = c.ShotStart | c.BallBall | c.Cushion | c.Pot | c.OffTable | c.PinDown | c.ShotEnd
+# A shot start made for a contact lies this far before it.
+START_BEFORE_S = 1e-6
+
+
+@dataclass(frozen=True)
+class _Held:
+    t: float
+    seq: int  # the order it was found in: events of one time keep it
+    event: SeenEvent
+    priority: int  # of two timings of one contact, the higher is kept
+
+
+class Reorder:
+    """``push`` events as they are found; ``release`` those up to a time, in time order."""
+
+    def __init__(self) -> None:
+        self._held: list[_Held] = []
+        self._seq = 0
+        self.emitted_t = -math.inf  # the time of the last event released
+
+    def push(self, t: float, event: SeenEvent, priority: int = 0) -> None:
+        self._seq += 1
+        self._held.append(_Held(t, self._seq, event, priority))
+
+    def start_for(self, tc: float, ball: str) -> None:
+        """A shot start for a contact at ``tc`` whose strike was unseen: the shot starts just before it."""
+        t = tc - START_BEFORE_S
+        self.push(t, c.ShotStart(t=round(t, 6), ball=ball))
+
+    def same_contact(self, tc: float, event: c.BallBall, priority: int, within_s: float) -> bool:
+        """Whether a contact of the same two balls within ``within_s`` of ``tc`` is held: then it is kept
+        once, with the timing of higher ``priority`` (and a shot start made after it moved just before it)."""
+        pair = frozenset(event.balls)
+        for i, h in enumerate(self._held):
+            if not (
+                isinstance(h.event, c.BallBall)
+                and frozenset(h.event.balls) == pair
+                and abs(h.t - tc) < within_s
+            ):
+                continue
+            if priority > h.priority:
+                self._held[i] = _Held(tc, h.seq, event, priority)
+                self._start_before(tc)
+            return True
+        return False
+
+    def _start_before(self, tc: float) -> None:
+        t = tc - START_BEFORE_S
+        for i, h in enumerate(self._held):
+            if isinstance(h.event, c.ShotStart) and h.t >= tc:
+                self._held[i] = replace(h, t=t, event=_retime(h.event, t))
+
+    def latest(self) -> float:
+        """The time of the last event held (-inf: none)."""
+        return max((h.t for h in self._held), default=-math.inf)
+
+    def release(self, until: float) -> list[SeenEvent]:
+        """The held events up to ``until``, in time order. One known too late to keep its own time in
+        order is stamped at the last time released."""
+        self._held.sort(key=lambda h: (h.t, h.seq))
+        out = []
+        while self._held and self._held[0].t <= until:
+            h = self._held.pop(0)
+            t, event = h.t, h.event
+            if t < self.emitted_t:
+                t, event = self.emitted_t, _retime(event, self.emitted_t)
+            self.emitted_t = t
+            out.append(event)
+        return out
+
+
+def _retime(event: SeenEvent, t: float) -> SeenEvent:
+    return replace(event, t=round(t, 6))
