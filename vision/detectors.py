@@ -46,7 +46,8 @@ class ClassicalOnTable:
         self.calib = calib
         self.radius_mm = table.ball_radius_mm
         radius_px = float(np.median(calib.radius_px(np.array([table.centre_xy_mm]), self.radius_mm)))
-        self.inner = ClassicalDetector(spec, radius_px, calib.table_mask(image_shape))
+        spots_px = calib.mm_to_px(np.array(list(table.spots.values())).reshape(-1, 2), self.radius_mm)
+        self.inner = ClassicalDetector(spec, radius_px, calib.table_mask(image_shape), spots_px=spots_px)
         self.last_pins = Pins.none()
 
     def detect(self, image: np.ndarray) -> Detections:

@@ -27,6 +27,9 @@ from .identity import BallSet, Colour, ColourMemo, balanced
 from .kernels import EPS, bound
 from .levels import Geometry, Pyramid, Scene
 
+# A circle this near a spot (radii) is on it: a ball respotted there, or a candidate pulled off its centre
+# by the markings through it.
+_SPOT_REACH = 1.0
 _PACKED_OUTLINE = 0.5  # share of min_outline a ball packed between two found balls needs
 _TOUCH = (1.7, 2.3)  # radii between the centres of touching balls (perspective, fit error)
 _PACKED_ROUNDS = 3
@@ -62,7 +65,9 @@ class ClassicalDetector:
     ``ball_radius_px`` is the apparent ball radius (from the calibration, at the table's centre: it varies
     by ~10 % over the table, which the thresholds absorb). ``table_mask`` (H x W, nonzero = playing area,
     drawn at cloth level or at ball-centre height, pocket mouths in or out) limits the search; without it
-    the cloth is found in the first frame (``cloth.find_table``). Call ``detect`` once per frame and in
+    the cloth is found in the first frame (``cloth.find_table``). ``spots_px`` (N x 2, full-image px: where a
+    ball's centre is when it stands on each of the table's spots) lets a ball of the cloth's colour be found
+    on a spot, where the markings cross its rim. Call ``detect`` once per frame and in
     order: the cloth model learns from every call and still blobs are recognised from the last frame.
     ``reset`` after a cut or a camera move."""
 
@@ -72,6 +77,7 @@ class ClassicalDetector:
         ball_radius_px: float,
         table_mask: np.ndarray | None = None,
         config: ClassicalConfig | None = None,
+        spots_px: np.ndarray | None = None,
     ) -> None:
         config = config or ClassicalConfig()
         self._balls = BallSet.for_game(spec)
@@ -89,6 +95,9 @@ class ClassicalDetector:
         self.radius: float = float(ball_radius_px)
         self.config: ClassicalConfig = config
         self._table_mask: np.ndarray | None = table_mask
+        self._spots_px: np.ndarray = (
+            np.zeros((0, 2)) if spots_px is None else np.asarray(spots_px, np.float64).reshape(-1, 2)
+        )
         self._pyramid: Pyramid = Pyramid.build(self.radius, config)
         self._geometry: Geometry | None = None
         self._cloth: ClothModel | None = None
@@ -178,7 +187,7 @@ class ClassicalDetector:
         geo, fine_levels = scene.geo, self._pyramid.fine
         xy_full = 2**fine_levels * (cand.xy + 0.5) - 0.5 + np.array([geo.x0, geo.y0], np.float64)
         colour = self._colours.measure(scene, cand.xy, cand.radius)
-        keep, min_cov = self._balls_among(cand, colour, geo.centre_ok(xy_full))
+        keep, min_cov = self._balls_among(cand, colour, geo.centre_ok(xy_full), self._on_a_spot(xy_full))
         self.last_candidates = {
             "xy_px": xy_full,
             "coverage": cand.coverage,
@@ -217,11 +226,20 @@ class ClassicalDetector:
             return choice2, distance2
         return choice, distance
 
+    def _on_a_spot(self, xy_full: np.ndarray) -> np.ndarray:
+        """Which circles (full-image px) are centred on one of the table's spots, within ``_SPOT_REACH``."""
+        if not len(self._spots_px) or not len(xy_full):
+            return np.zeros(len(xy_full), bool)
+        apart = np.linalg.norm(xy_full[:, None, :] - self._spots_px[None, :, :], axis=2).min(axis=1)
+        return np.asarray(apart <= _SPOT_REACH * self.radius)
+
     def _balls_among(
-        self, cand: Candidates, colour: Colour, centre_ok: np.ndarray
+        self, cand: Candidates, colour: Colour, centre_ok: np.ndarray, on_spot: np.ndarray
     ) -> tuple[np.ndarray, np.ndarray]:
         """Which circles are balls (N,: bool), and the coverage each needed (N,): covered, outlined, shiny,
-        centred where a ball may lie; or packed between two balls, with half the outline."""
+        centred where a ball may lie; or packed between two balls, with half the outline; or a glint seed
+        on a spot, on its glint and dark disk alone: the markings there (the spot; snooker's baulk line and
+        the D's end through the green's) cross its rim, so its outline is theirs as much as its own."""
         cfg = self.config
         min_cov = np.where(
             cand.cluster,
@@ -239,6 +257,13 @@ class ClassicalDetector:
             cand.seeded & (colour.glint >= cfg.min_seed_glint) & (cand.outline >= cfg.min_seed_outline)
         )
         keep = plausible & round_ & ((cand.outline >= cfg.min_outline) | seed_outline)
+        keep |= (
+            cand.seeded
+            & on_spot
+            & centre_ok
+            & (cand.coverage >= min_cov)
+            & (colour.glint >= cfg.min_seed_glint)
+        )
         keep |= _packed(
             cand.xy,
             plausible & (cand.outline >= _PACKED_OUTLINE * cfg.min_outline),
