@@ -53,6 +53,8 @@ DUPLICATE_CONTACT_S = 0.05
 DEPARTURE_FIT_SAMPLES = 2
 # The rest position is the running mean of up to this many samples (detector noise averages out).
 REST_AVERAGE_SAMPLES = 30
+# A ball unseen this long is hidden (a score bar, an arm) or lost: its last samples are read on what there is.
+HIDDEN_S = 0.1
 
 
 @dataclass(frozen=True)
@@ -122,12 +124,6 @@ class _Path:
     contacts: deque[float] = field(default_factory=lambda: deque(maxlen=16))  # when its contacts were
 
 
-def _fit(samples: list[Sample], t_ref: float) -> tuple[np.ndarray, np.ndarray]:
-    """Least-squares line p(t) = a + v (t - t_ref) through the samples (``cushion_sides.fit_line``)."""
-    a, v, _ = fit_line(samples, t_ref)
-    return a, v
-
-
 class EventDetector:
     """Online: ``update`` after each tracker update; at the end, ``finish`` when the source ended and
     ``interrupt`` when it was cut short (a stop, a lost camera): that leaves a shot in play open for the run
@@ -179,6 +175,7 @@ class EventDetector:
                 path.touch.saw(path.samples, self.table, self.touches, moving=path.rest is None)
         for ball, path in self._paths.items():
             self._scan(ball, path)
+            self._left_unseen(ball, path, t)
             self._read_sides(ball, path)
             self._read_touches(ball, path, t)
         self._resolve_departures()
@@ -231,13 +228,33 @@ class EventDetector:
                 path.rest = ((path.rest[0] * n + s[k][1]) / (n + 1), (path.rest[1] * n + s[k][2]) / (n + 1))
                 path.rest_n = min(n + 1, REST_AVERAGE_SAMPLES)
 
+    def _left_unseen(self, ball: str, path: _Path, now: float) -> None:
+        """A ball at rest that left its spot and was unseen within ``window`` samples (struck into the shade
+        of a score bar or an arm, or lost in its blur) is decided on what there is, once unseen for
+        ``HIDDEN_S``: it left if its last sighting is ``min_move_mm`` from its spot and a moving ball was
+        touching it then (a ball partly hidden by an arm at rest shifts its centre too, with nothing
+        touching it). Else its samples wait, read as usual if it is seen again."""
+        s, cfg = path.samples, self.config
+        if path.rest is None or path.checked >= len(s) or now - s[-1][0] < HIDDEN_S:
+            return
+        k = next(
+            (k for k in range(path.checked, len(s)) if math.dist(s[k][1:], path.rest) > cfg.departure_mm),
+            None,
+        )
+        if k is None or math.dist(s[-1][1:], path.rest) <= cfg.min_move_mm:
+            return
+        movers = {b for b in self._paths if b != ball and self._moving_at(b, s[k][0])}
+        if self._touching(ball, s[k][0], np.array(path.rest), among=movers)[0] is not None:
+            path.checked = len(s)
+            self._departure(ball, path, k)
+
     def _maybe_rest(self, path: _Path, k: int) -> None:
         """A ball becomes at rest when its last ``2 window`` samples fit a speed under ``rest_mm_s``."""
         w = self.config.window
         if k < 2 * w:
             return
         pts = path.samples[k - 2 * w : k + 1]
-        _, v = _fit(pts, pts[-1][0])
+        _, v, _ = fit_line(pts, pts[-1][0])
         if float(np.hypot(*v)) < self.config.rest_mm_s:
             path.rest = (float(np.mean([p[1] for p in pts])), float(np.mean([p[2] for p in pts])))
             path.rest_n = len(pts)
@@ -250,7 +267,7 @@ class EventDetector:
         path.rest = None
         first = s[k : k + DEPARTURE_FIT_SAMPLES]
         t_ref = first[0][0]
-        a1, v1 = _fit(first, t_ref)
+        a1, v1, _ = fit_line(first, t_ref)
         speed2 = float(np.dot(v1, v1))
         tau = float(-np.dot(a1 - rest, v1) / speed2) if speed2 > 0 else 0.0
         t0 = max(s[k - 1][0], min(t_ref, t_ref + tau))
@@ -411,7 +428,7 @@ class EventDetector:
         after = [x for x in path.samples if x[0] > t][: w + 1]
         if len(after) < 2 or len(before) < 2:
             return True  # too little seen to refuse it
-        dv = _fit(after, t)[1] - _fit(before, t)[1]
+        dv = fit_line(after, t)[1] - fit_line(before, t)[1]
         return float(np.hypot(*dv)) >= self.config.kink_mm_s / 2
 
     def _kink(self, s: list[Sample], k: int) -> tuple[float, np.ndarray, np.ndarray, np.ndarray]:
@@ -419,8 +436,8 @@ class EventDetector:
         if k - w < 0 or k + w >= len(s):
             return 0.0, np.zeros(2), np.zeros(2), np.zeros(2)
         tk = s[k][0]
-        a0, v0 = _fit(s[k - w : k + 1], tk)
-        _, v1 = _fit(s[k : k + w + 1], tk)
+        a0, v0, _ = fit_line(s[k - w : k + 1], tk)
+        _, v1, _ = fit_line(s[k : k + w + 1], tk)
         return float(np.hypot(*(v1 - v0))), a0, v0, v1
 
     def _approached(self, path: _Path, k: int, side: str, v0: np.ndarray) -> bool:
@@ -436,7 +453,7 @@ class EventDetector:
 
     def _after_intercept(self, s: list[Sample], k: int) -> np.ndarray:
         w = self.config.window
-        a1, _ = _fit(s[k + 1 : k + w + 2], s[k][0])
+        a1, _, _ = fit_line(s[k + 1 : k + w + 2], s[k][0])
         return a1
 
     def _touching(
@@ -500,7 +517,7 @@ class EventDetector:
         pts = [x for x in path.samples if x[0] <= t][-(self.config.window + 1) :]
         if len(pts) < 2:
             return np.zeros(2)
-        return _fit(pts, t)[1]
+        return fit_line(pts, t)[1]
 
     # -- pots, rest -----------------------------------------------------------------------------------------
     def _vanished(self, tr: Track, t_now: float) -> None:
@@ -561,7 +578,7 @@ class EventDetector:
         pts = [x for x in path.samples[-(2 * self.config.window + 1) :] if t - x[0] <= 0.15]
         if len(pts) < 3:
             return 0.0
-        return float(np.hypot(*_fit(pts, t)[1]))
+        return float(np.hypot(*fit_line(pts, t)[1]))
 
     def _pending_after(self, t: float) -> bool:
         return self._events.latest() > t

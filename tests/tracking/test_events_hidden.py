@@ -1,0 +1,60 @@
+"""A ball struck into a graphic's shade: the red leaves rest and is unseen three frames later (a broadcast's
+score bar over the baulk end, seed 9301's second shot); its departure is read on what there is, so the
+white's contact with it is called. A ball at rest whose centre shifts as an arm covers it is no departure."""
+
+from __future__ import annotations
+
+import math
+
+from arbiter import contract as c
+from arbiter.games import billiards
+from tracking.events import EventDetector
+from tracking.tracker import TrackState, TrackView
+
+SPEC = billiards("snooker")
+R = SPEC.table.ball_radius_mm
+FPS = 60.0
+
+
+def _view(ball, xy, measured, velocity=(0.0, 0.0)):
+    moving = math.hypot(*velocity) > 15.0
+    return TrackView(ball, xy, velocity, TrackState.CONFIRMED, measured, moving)
+
+
+def _run(frames):
+    """``frames``: per frame, the views; the events the detector calls, to the end."""
+    detector, out, views, t = EventDetector(SPEC), [], [], 0.0
+    for n, views in enumerate(frames):
+        t = n / FPS
+        out += detector.update(t, views, [])
+    return out + detector.finish(t, views)
+
+
+def test_a_ball_struck_and_hidden_within_three_frames_is_still_struck():
+    speed, red_at, t_hit = 1500.0, (1000.0, 400.0), 1.0
+    frames = []
+    for n in range(150):
+        t = n / FPS
+        # The white rolls along x into the red and stops dead (a stun shot); the red goes on at its speed.
+        wx = red_at[0] - 2 * R - speed * max(t_hit - t, 0.0)
+        red_x = red_at[0] + (speed * (t - t_hit) if t > t_hit else 0.0)
+        seen = t <= t_hit + 3.5 / FPS  # both go under the score bar three frames after the contact
+        white_v = (speed, 0.0) if t < t_hit else (0.0, 0.0)
+        red_v = (speed, 0.0) if t > t_hit else (0.0, 0.0)
+        frames.append(
+            [_view("white", (wx, 400.0), seen, white_v), _view("red:1", (red_x, 400.0), seen, red_v)]
+        )
+    contacts = [e for e in _run(frames) if isinstance(e, c.BallBall)]
+    assert [e.balls for e in contacts] == [("white", "red:1")]
+    assert abs(contacts[0].t - t_hit) < 2 / FPS
+
+
+def test_a_ball_at_rest_shifting_as_an_arm_covers_it_does_not_leave():
+    frames = []
+    for n in range(150):
+        shift = 2.5 * max(n - 60, 0)  # the visible part's centre creeps 2.5 mm a frame, then it is covered
+        seen = n <= 64
+        frames.append(
+            [_view("red:1", (1000.0 + min(shift, 10.0), 400.0), seen), _view("white", (300.0, 2000.0), True)]
+        )
+    assert [e for e in _run(frames) if not isinstance(e, c.ShotEnd)] == []
