@@ -46,7 +46,6 @@ from .reorder import Reorder, SeenEvent
 from .tracker import POT_CONFIRM_MAX_S, Track, TrackView
 
 XY = tuple[float, float]
-"""The contract's events a camera sees (every one has a time); each is a ``c.Event``."""
 # Both balls of a contact kink; the second kink within this time of the first is the same contact.
 DUPLICATE_CONTACT_S = 0.05
 # A ball leaving rest is timed from its first samples in motion: few, so that the next contact stays out.
@@ -304,7 +303,7 @@ class EventDetector:
                 elif other in self.cue_balls:
                     # Frozen against the cue ball: both leave rest in the same frame; the cue struck first.
                     self._in_shot = True
-                    self._events.push(t0 - 1e-6, c.ShotStart(t=round(t0 - 1e-6, 6), ball=other))
+                    self._events.start_for(t0, other)
                     self._ball_contact(other, ball, t0, priority=2)
                     movers.add(other)
                 # Else an object ball "moving" while the cue ball rests is a hand or a misread, not a shot.

@@ -17,6 +17,7 @@ from typing import TypeAlias
 from arbiter import contract as c
 
 SeenEvent: TypeAlias = c.ShotStart | c.BallBall | c.Cushion | c.Pot | c.OffTable | c.PinDown | c.ShotEnd
+"""The contract's events a camera sees (every one has a time); each is a ``c.Event``."""
 # A shot start made for a contact lies this far before it.
 START_BEFORE_S = 1e-6
 
@@ -42,7 +43,8 @@ class Reorder:
         self._held.append(_Held(t, self._seq, event, priority))
 
     def start_for(self, tc: float, ball: str) -> None:
-        """A shot start for a contact at ``tc`` whose strike was unseen: the shot starts just before it."""
+        """A shot start just before a contact at ``tc``: its strike was unseen, or was the same moment (a ball
+        frozen against the cue ball leaves rest with it)."""
         t = tc - START_BEFORE_S
         self.push(t, c.ShotStart(t=round(t, 6), ball=ball))
 
