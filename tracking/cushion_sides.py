@@ -175,7 +175,7 @@ def side_turns(
     turns = [
         turn
         for turn in turns
-        if approach_holds(samples, i, start, turn.side, _approach(lines, turn.side), cfg)
+        if approach_holds(samples, i, start, turn.side, speed_into(turn.side, lines.v0), cfg)
     ]
     if turns and t1 - t0 > 1.5 * frame and not _one_path(lines, turns, t0, t1, cfg):
         return []
@@ -200,9 +200,9 @@ def _turn(lines: _Lines, side: str, t0: float, t1: float, table: TableModel, cfg
     return tc if abs(depth) <= cfg.tol_mm + cfg.tol_mm_per_s * carried else None
 
 
-def _approach(lines: _Lines, side: str) -> float:
-    """The speed into ``side`` of the line before the split."""
-    return float(-INWARD[side] * lines.v0[AXIS[side]])
+def speed_into(side: str, velocity: np.ndarray) -> float:
+    """The part of ``velocity`` (mm/s) that goes into ``side``'s cushion (negative: away from it)."""
+    return float(-INWARD[side] * velocity[AXIS[side]])
 
 
 def approach_holds(
@@ -220,7 +220,7 @@ def approach_holds(
     if i - first < cfg.span:
         return True  # no more samples than the contact's own fit had
     _, v, _ = fit_line(samples[first : i + 1], t)
-    return bool(-INWARD[side] * v[AXIS[side]] >= min(cfg.approach_mm_s, speed / 2))
+    return speed_into(side, v) >= min(cfg.approach_mm_s, speed / 2)
 
 
 def _one_path(lines: _Lines, turns: list[SideTurn], t0: float, t1: float, cfg: SideConfig) -> bool:

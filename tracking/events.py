@@ -31,14 +31,13 @@ from arbiter.games import BilliardsSpec
 from arbiter.tables import TableModel
 
 from .cushion_sides import (
-    AXIS,
-    INWARD,
     Sample,
     SideConfig,
     TurnMemo,
     approach_holds,
     fit_line,
     kink_side,
+    speed_into,
     split_turns,
 )
 from .cushion_touches import TouchConfig, TouchWatch
@@ -447,8 +446,7 @@ class EventDetector:
         since, earliest = k - 1, s[k - 1][0] - self.sides.approach_s
         while since > path.moving_from and s[since - 1][0] > last and s[since - 1][0] >= earliest:
             since -= 1
-        speed = float(-INWARD[side] * v0[AXIS[side]])
-        return approach_holds(s, k - 1, since, side, speed, self.sides)
+        return approach_holds(s, k - 1, since, side, speed_into(side, v0), self.sides)
 
     def _after_intercept(self, s: list[Sample], k: int) -> np.ndarray:
         w = self.config.window
