@@ -150,7 +150,9 @@ def build_training_data(
     log: Callable[[str], None] = print,
     root: Path = REAL_ROOT,
 ) -> dict[str, Any]:
-    """The index of the training data in ``cache`` (built, or reused when its recipe matches)."""
+    """The index of the training data in ``cache`` (built, or reused when its recipe matches). The paths it
+    lists are absolute, so the cache is read from any working folder (``arbiter dice train --work``)."""
+    cache, root = cache.resolve(), root.resolve()
     index_file = cache / INDEX
     if index_file.exists():
         index: dict[str, Any] = json.loads(index_file.read_text())

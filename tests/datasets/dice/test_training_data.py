@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
+from pathlib import Path
 
 from dice_fakes import fake_root
 
@@ -46,3 +47,15 @@ def test_the_cache_holds_train_and_val_never_test_and_is_reused(tmp_path):
     assert index["counts"][RENDER_SET]["train"]["images"] == 3
     again = build_training_data(recipe, cache, processes=1, log=lines.append, root=root)
     assert again == json.loads((cache / INDEX).read_text()) and lines[-1].startswith("training data reused")
+
+
+def test_a_cache_named_relative_to_the_working_folder_is_read_from_any_other(tmp_path, monkeypatch):
+    fake_root(tmp_path / "real")
+    recipe = DataRecipe(split=SplitRecipe(val=0.2, test=0.2), renders=replace(default_renders(), count=1))
+    monkeypatch.chdir(tmp_path)
+    index = build_training_data(recipe, Path("cache"), processes=1, log=lambda _: None, root=Path("real"))
+    (tmp_path / "elsewhere").mkdir()
+    monkeypatch.chdir(tmp_path / "elsewhere")
+    images = training_images(index)
+    assert images and all(t.path.is_absolute() for t in images)
+    assert all(t.load().ndim == 3 for t in images)
