@@ -21,6 +21,7 @@ import numpy as np
 from arbiter.contract import Die, Roll
 from vision.dice import DieReading
 
+_UNKNOWN_PLACE = 1e6  # px: the distance to where a die was last seen when that is not known
 READINGS_KEPT = 150  # per die: a face is voted on from at most this many recent readings (5 s at 30 fps)
 
 
@@ -60,6 +61,7 @@ class _Gone(NamedTuple):
     xy: tuple[float, float]
     note: str
     thrown_in: bool  # it arrived in this same throw (so no die arriving in it replaces it)
+    first_xy: np.ndarray  # where it was first seen
 
 
 @dataclass(frozen=True)
@@ -199,7 +201,8 @@ class ThrowWatcher:
         self._last_t: float | None = None
         self._last_activity_t = -np.inf
         self._gone: list[_Gone] = []  # dice gone in this throw
-        self._hand: list[str] = []  # the ids of the dice the last settled throw showed
+        self._hand: list[str] = []  # the ids of the last roll's dice (the hand the games know)
+        self._left_at: dict[str, np.ndarray] = {}  # where each die that went out of sight was last seen
         self._prev_grey: np.ndarray | None = None
         self._size = frame_size  # image width, height: from the first image when not given
         self.rolls = 0
@@ -343,7 +346,11 @@ class ThrowWatcher:
             self._confirm(tr, t)
 
     def _confirm(self, tr: _Track, t: float) -> None:
-        used = {x.id for x in self._tracks if x.id is not None}
+        """An id for ``tr``: the lowest free one that is no die of the hand's nor one reported gone (those
+        come back only through ``_hand_over_ids``, to the die that is theirs)."""
+        used = (
+            {x.id for x in self._tracks if x.id is not None} | set(self._hand) | {g.die for g in self._gone}
+        )
         n = 1
         while f"d{n}" in used:
             n += 1
@@ -368,6 +375,7 @@ class ThrowWatcher:
                 dropped.append(tr)
         self._tracks = keep
         for tr in dropped:
+            self._left_at[str(tr.id)] = tr.centre.copy()
             resting = tr.last_seen_t - tr.last_motion_t >= cfg.settle_s  # picked up, or covered, where it lay
             if resting or not (tr.moved or self._throw_active()):
                 continue
@@ -382,7 +390,7 @@ class ThrowWatcher:
                 kind, note = IssueKind.OFF_TABLE, "left the table during the throw"
             else:
                 kind, note = IssueKind.LOST, "vanished during the throw"
-            self._gone.append(_Gone(kind, str(tr.id), xy, note, tr.thrown_in))
+            self._gone.append(_Gone(kind, str(tr.id), xy, note, tr.thrown_in, tr.first_centre.copy()))
             self._last_activity_t = max(self._last_activity_t, tr.last_seen_t)
 
     def _continued(self, gone: _Track) -> _Track | None:
@@ -447,12 +455,12 @@ class ThrowWatcher:
         for tr in self._tracks:
             tr.moved = tr.thrown_in = tr.continues = False
         self._gone = []
-        if threw or not self._hand:  # dice only reported gone leave the hand as it was
-            self._hand = [str(tr.id) for tr in confirmed]
         out: list[Roll | DiceIssue] = []
         if dice and thrown and (self.config.roll_with_issues or not issues):
             self.rolls += 1
             out.append(Roll(t=t, frame=frame, player=player, dice=tuple(dice), thrown=tuple(thrown)))
+        if out or (threw and not self._hand):  # a throw that gave only issues leaves the hand as it was
+            self._hand = [str(tr.id) for tr in confirmed]
         return out + issues
 
     def _settled(self, t: float) -> bool:
@@ -510,14 +518,32 @@ class ThrowWatcher:
             self._gone.remove(g)
 
     def _hand_over_ids(self) -> None:
-        """Dice thrown in under new ids take the ids of the last throw's dice that are gone: a die picked up
-        and thrown again is seen as a new die (its track ends where it was lifted), but it is the same die
-        of the hand, and games check the hand by its dice's ids (a kept die keeps its own)."""
+        """Dice seen in this throw under new ids take the ids of the hand's dice that are gone: a die picked
+        up and thrown again is seen as a new die (its track ends where it was lifted), a rolling die the
+        follower lost is seen again as a new die, and a new die can vanish in its turn (reported gone), but
+        each is a die of the hand, and games check the hand by its dice's ids (a kept die keeps its own).
+        Each gone id goes to the newcomer first seen nearest to where that die was last seen (the least
+        total distance), which keeps a die missed where it lay apart from one slid across the table."""
+        hand = set(self._hand)
         now = {tr.id for tr in self._tracks if tr.id is not None} | {g.die for g in self._gone}
-        free = sorted(set(self._hand) - now, key=_id_number)  # a die reported gone keeps its id
-        arrived = [tr for tr in self._tracks if tr.moved and tr.id is not None and tr.id not in self._hand]
-        for tr, die_id in zip(sorted(arrived, key=lambda x: _id_number(str(x.id))), free, strict=False):
-            tr.id = die_id
+        free = sorted(hand - now, key=_id_number)  # a die of the hand reported gone keeps its id
+        tracks = [tr for tr in self._tracks if tr.moved and tr.id is not None and tr.id not in hand]
+        gone = [g for g in self._gone if g.die not in hand]
+        came = [(str(tr.id), tr.first_centre) for tr in tracks] + [(g.die, g.first_xy) for g in gone]
+        came.sort(key=lambda c: _id_number(c[0]))
+        if not free or not came:
+            return
+        from scipy.optimize import linear_sum_assignment
+
+        def apart(r: int, i: int) -> float:  # a die last seen nobody knows where: after the others, in order
+            at = self._left_at.get(free[i])
+            return _UNKNOWN_PLACE + abs(r - i) if at is None else float(np.hypot(*(came[r][1] - at)))
+
+        cost = np.array([[apart(r, i) for i in range(len(free))] for r in range(len(came))])
+        given = {came[r][0]: free[c] for r, c in zip(*linear_sum_assignment(cost), strict=True)}
+        for tr in tracks:
+            tr.id = given.get(str(tr.id), tr.id)
+        self._gone = [g._replace(die=given.get(g.die, g.die)) for g in self._gone]
 
     def _verdict(self, tr: _Track) -> tuple[int | None, str, IssueKind | None]:
         """The face of a settled die by confidence-weighted vote over its readings since it came to rest,

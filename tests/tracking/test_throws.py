@@ -225,6 +225,32 @@ def test_a_die_picked_up_and_thrown_again_keeps_its_id_while_the_kept_one_keeps_
     assert [(d.id, d.value) for d in out[1].dice] == [("d1", 2), ("d2", 3)] and out[1].thrown == ("d2",)
 
 
+def test_a_die_lost_in_a_throw_that_gave_no_roll_takes_its_id_back_when_it_comes_again():
+    """The games know the hand of the last roll. A throw that gave only issues (a die lost, another unsure)
+    changes no hand. Then one die is picked up and slid elsewhere while the lost one is found again where
+    it lay: each takes its own id back, by where it was last seen (the real tray clip's Yacht game called
+    'wrong dice' when the lost d5 came back as d6)."""
+    w = ThrowWatcher(lambda: "A", WatchConfig(settle_s=0.3), frame_size=(640, 480))
+    a, b, c = (100, 100, 2), (300, 100, 5), (500, 100, 3)
+    a_unsure = DieReading((140, 290, 160, 310), 4, 0.8, unsure=True)
+    a_sure, b_lies, c_lies = _die(150, 300, 4), _die(400, 300, 6), _die(500, 150, 3)
+    scenes = [(10, []), (30, [_die(*a), _die(*b), _die(*c)])]  # thrown in and settled: the hand d1, d2, d3
+    scenes += [
+        (1, [_die(100 + 5 * k, 100 + 20 * k), _die(300 + 10 * k, 100 + 20 * k), _die(500, 100 + 5 * k)])
+        for k in range(10)
+    ]  # all thrown again, rolling to where they lie...
+    scenes += [(3, [a_unsure, b_lies, c_lies]), (40, [a_unsure, c_lies])]  # b missed, a unsure: no roll
+    scenes += [(1, [a_sure, _die(500 + (8 if k % 2 else -8), 150, 3)]) for k in range(3)]  # c picked up
+    scenes += [(5, [a_sure])]
+    scenes += [(1, [a_sure, b_lies, _die(480 - 20 * k, 170 + 5 * k, 1)]) for k in range(10)]  # slid; b seen
+    scenes += [(30, [a_sure, b_lies, _die(280, 215, 1)])]
+    out = _frames(w, scenes)
+    assert [type(o) for o in out] == [Roll, DiceIssue, DiceIssue, Roll]
+    assert {(o.kind, o.die) for o in out[1:3]} == {(IssueKind.LOST, "d2"), (IssueKind.UNREADABLE, "d1")}
+    assert [(d.id, d.value) for d in out[3].dice] == [("d1", 4), ("d2", 6), ("d3", 1)]
+    assert out[3].thrown == ("d2", "d3")
+
+
 def test_a_thrown_die_the_reader_never_sees_again_is_reported_not_held_forever():
     """One die, thrown and settled; picked up (it moves, then vanishes) and thrown where the reader does
     not see it: once nothing has been seen for ``missing_s`` it is reported lost. Held for less, then
