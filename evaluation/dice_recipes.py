@@ -33,7 +33,7 @@ class FinderRecipe:
     close-ups are met. ``set_weights``: the share of patches drawn from each set. ``die_share``: patches
     centred near a die (the rest anywhere: tables, trays, game pieces teach what is not a die)."""
 
-    iters: int = 3000
+    iters: int = 4500
     batch: int = 24
     patch: int = 256
     lr: float = 3e-3
@@ -65,7 +65,7 @@ class FacesRecipe:
     places (edges, pieces, magnets) and single pips of big dice. ``cocked_share``: of render crops, the share
     drawn from cocked dice (the real sets have none)."""
 
-    iters: int = 5000
+    iters: int = 9000
     batch: int = 64
     lr: float = 4e-3
     weight_decay: float = 5e-4

@@ -8,6 +8,7 @@ on the whole test split (docs/dice.md). tests/data/dice_real_cases holds dice th
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -60,18 +61,25 @@ CASES = Path(__file__).parents[1] / "data" / "dice_real_cases"
 @pytest.mark.parametrize(
     ("photo", "line"),
     [
-        ("dice_392_jpg.rf.03b4af313f6dd3cb05ba52b6d88a16ae", 15),  # a 2 seen obliquely, its front face a 3
-        ("IMG_20191208_111339", 6),  # a 4 in a tray, read as 6 from its crop alone
+        ("dice_429_jpg.rf.6bc7475b5c7cf7b4c2d6350a944c726e", 3),  # an oblique 6, read as 4 from its crop
+        ("dice_429_jpg.rf.6bc7475b5c7cf7b4c2d6350a944c726e", 14),  # another 6 of the same photo, the same
     ],
 )
 def test_the_jittered_read_gets_the_face_the_crop_alone_got_wrong(
     reader: DiceReader, photo: str, line: int
 ) -> None:
+    """The cases are the shipped model's own (chosen again for each model shipped): the crop alone reads
+    them wrong, so the jittered read is what gets them right."""
     image = cv2.imread(str(CASES / f"{photo}.jpg"))
     assert image is not None
     h, w = image.shape[:2]
     labels = labels_from_yolo((CASES / f"{photo}.txt").read_text(), w, h)
-    readings = reader.read(image)
-    matched = match_image(readings, labels, Convention.IOU)
-    read = {j: r.value for r, j in zip(readings, matched, strict=True) if j is not None}
-    assert read.get(line - 1) == labels[line - 1].value
+
+    def read_by(read: DiceReader) -> int | None:
+        readings = read.read(image)
+        matched = match_image(readings, labels, Convention.IOU)
+        return {j: r.value for r, j in zip(readings, matched, strict=True) if j is not None}.get(line - 1)
+
+    alone = DiceReader(DEFAULT_DICE_MODEL, replace(reader.config, jitter=0.0))
+    assert read_by(alone) not in (None, labels[line - 1].value)
+    assert read_by(reader) == labels[line - 1].value
