@@ -196,3 +196,29 @@ def test_the_cloth_blurred_into_a_white_face_s_edge_is_not_its_colour() -> None:
     told = Colour.measure(px[None], CFG, np.ones(1), FACE, cloth=cloth[None])
     assert plain.has_hue[0] and 120 < np.degrees(plain.hue[0]) < 180  # the cause: the cloth's hue
     assert not told.has_hue[0]
+
+
+def test_a_fifth_of_the_face_blurred_with_the_cloth_at_its_edge_is_not_its_colour() -> None:
+    """A render's ball 11 px across on a blue cloth: the cloth blurred into the outer ring of its face is a
+    fifth of it (the synthetic straight-pool clip's cue ball and a 12 white side up, named the blue 10 and
+    the cue ball). At the edge it is still the cloth, so the face has no hue and its rim says its colour."""
+    radius = np.hypot(FACE[:, 0], FACE[:, 1])
+    edge = radius >= np.quantile(radius, 0.78)  # the outer ~22 % of the face
+    cloth = np.array([1.93, 1.2, 0.24])  # BGR / luma: a blue cloth
+    px = face(True)
+    px[edge] = 0.5 * px[edge] + 0.5 * cloth
+    told = Colour.measure(px[None], CFG, np.ones(1), FACE, cloth=cloth[None])
+    assert told.shares[0, 2] > 0.15 and not told.has_hue[0]
+
+
+def test_a_band_of_the_cloth_s_hue_across_the_face_is_the_ball_s_colour() -> None:
+    """The blue 10 on a blue cloth: its band crosses the face, so it is the ball's colour however near the
+    cloth's blend it lies."""
+    cloth = np.array([1.93, 1.2, 0.24])
+    px = face(True)
+    band = np.abs(FACE[:, 1]) < 0.2 * RADIUS
+    px[band] = 0.4 * px[band] + 0.6 * cloth
+    told = Colour.measure(px[None], CFG, np.ones(1), FACE, cloth=cloth[None])
+    assert told.shares[0, 1] >= 0.5 and told.has_hue[0]
+    b, g, r = cloth
+    assert abs(np.degrees(told.hue[0] - np.arctan2(0.5 * (r + g) - b, r - g))) < 15

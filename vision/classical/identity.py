@@ -76,7 +76,8 @@ _RIM_DARK = 0.5  # ... and brighter than this share of a black pixel's bound: a 
 # blend of white and the cloth: at its edge the cloth blurs into it (a render's 12 px ball on green cloth
 # reads 6 % coloured pixels of the cloth's hue), and its rim then says its colour.
 _PALE_FACE = 0.5
-_BLURRED_IN = 0.15  # ... when this few of its pixels are coloured: more is a band, even in the cloth's hue
+_BLURRED_IN = 0.15  # ... when this few of its pixels are coloured: more is a band, even in the cloth's hue,
+_BLURRED_RING = 0.75  # ... save in the face's outer ring (this share of its radius out): the cloth blurred in
 
 
 def _opponent(bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -287,21 +288,39 @@ class Colour:
         coloured = body & ~dark & (sat >= cfg.white_saturation)
         counts = np.stack([dark.sum(axis=1), white.sum(axis=1), coloured.sum(axis=1)], axis=1)
         shares = counts / np.maximum(counts.sum(axis=1), 1)[:, None]
-        # Hue from the more saturated half of the coloured pixels: the pure body or band, not its fringes.
-        strong = coloured & (chroma >= _row_quantile(chroma, coloured, 0.5)[:, None])
-        pale = np.nonzero((shares[:, 1] >= _PALE_FACE) & (shares[:, 2] < _BLURRED_IN))[0]
-        if cloth is not None and len(pale):  # a white face's few coloured pixels: the cloth blurred in?
-            strong[pale] &= off_cloth(px[pale], cloth[pale], white_point(px[pale]))
+        own = coloured if cloth is None else _own_colour(px, coloured, shares, cloth, offsets)
+        # Hue from the more saturated half of its own coloured pixels: the pure body or band, not its fringes.
+        strong = own & (chroma >= _row_quantile(chroma, own, 0.5)[:, None])
         w = strong.astype(np.float32)
         if room is not None:  # below the tone curve's shoulder where a pixel's worth of them is
             below = w * room
             w = np.where((below.sum(axis=1) >= 1.0)[:, None], below, w)
         hue = np.arctan2(((0.5 * (p2 + p1) - p0) * w).sum(axis=1), ((p2 - p1) * w).sum(axis=1))
-        strength = _row_quantile(chroma, coloured, _STRENGTH_QUANTILE)
+        strength = _row_quantile(chroma, own, _STRENGTH_QUANTILE)
         light = np.log(np.maximum(_row_quantile(luma, body, 0.5), 0.02))
         marks = markings(luma, body, offsets) if marks is None else marks
         has_hue = strong.sum(axis=1) >= _MIN_PIXELS
         return cls(shares, hue, strength, light, has_hue, glint, coherence, marks, np.zeros(len(px), bool))
+
+
+def _own_colour(
+    px: np.ndarray, coloured: np.ndarray, shares: np.ndarray, cloth: np.ndarray, offsets: np.ndarray
+) -> np.ndarray:
+    """Which of each ball's ``coloured`` pixels (N, K) are its own colour rather than the cloth blurred into
+    a mostly white face: on a blend of white and the cloth's colour (``off_cloth``), all of them where the
+    face shows few (``_BLURRED_IN``), else those in its outer ring (``_BLURRED_RING``). A band of the cloth's
+    hue crosses the face (a blue stripe on a blue cloth); the cloth blurs only into its edge, which on a
+    render's ball 11 px across is a fifth of the face."""
+    own = coloured.copy()
+    pale = np.nonzero(shares[:, 1] >= _PALE_FACE)[0]
+    if not len(pale):
+        return own
+    blend = ~off_cloth(px[pale], cloth[pale], white_point(px[pale]))
+    radius = np.hypot(offsets[:, 0], offsets[:, 1])
+    ring = radius >= _BLURRED_RING * max(float(radius.max()), EPS)
+    few = shares[pale, 2] < _BLURRED_IN
+    own[pale] &= ~(blend & (few[:, None] | ring[None, :]))
+    return own
 
 
 def off_cloth(px: np.ndarray, cloth: np.ndarray, white: np.ndarray | None = None) -> np.ndarray:
