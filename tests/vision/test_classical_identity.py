@@ -211,6 +211,18 @@ def test_a_fifth_of_the_face_blurred_with_the_cloth_at_its_edge_is_not_its_colou
     assert told.shares[0, 2] > 0.15 and not told.has_hue[0]
 
 
+def test_a_dark_crescent_of_nearly_the_cloth_s_hue_at_the_edge_is_the_ball_s_band() -> None:
+    """The maroon 15 turned white side up on a red cloth: its band shows as a crescent at the face's edge, of
+    nearly the cloth's hue but darker than the cloth, which white and the cloth blurred together never are."""
+    radius = np.hypot(FACE[:, 0], FACE[:, 1])
+    edge = (radius >= 0.8 * radius.max()) & (FACE[:, 0] > 0)  # a crescent on one side, in the outer ring
+    cloth = np.array([0.45, 0.5, 2.2])  # BGR / luma: a red cloth
+    px = face(True)
+    px[edge] = np.array([0.25, 0.2, 0.75])  # maroon: the cloth's hue, darker than the cloth
+    told = Colour.measure(px[None], CFG, np.ones(1), FACE, cloth=cloth[None])
+    assert told.shares[0, 2] > 0.15 and told.has_hue[0]
+
+
 def test_a_band_of_the_cloth_s_hue_across_the_face_is_the_ball_s_colour() -> None:
     """The blue 10 on a blue cloth: its band crosses the face, so it is the ball's colour however near the
     cloth's blend it lies."""

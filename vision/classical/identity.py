@@ -77,7 +77,10 @@ _RIM_DARK = 0.5  # ... and brighter than this share of a black pixel's bound: a 
 # reads 6 % coloured pixels of the cloth's hue), and its rim then says its colour.
 _PALE_FACE = 0.5
 _BLURRED_IN = 0.15  # ... when this few of its pixels are coloured: more is a band, even in the cloth's hue,
-_BLURRED_RING = 0.75  # ... save in the face's outer ring (this share of its radius out): the cloth blurred in
+# save in the face's outer ring (_BLURRED_RING of its radius out), where the cloth blurs in, and as bright as
+# white and the cloth blended are (_BLEND_LUMA of the cloth's luma, shading allowed): a darker crescent
+# there is the ball's band (the maroon 15 on a red cloth)
+_BLURRED_RING, _BLEND_LUMA = 0.75, 0.85
 
 
 def _opponent(bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -319,7 +322,8 @@ def _own_colour(
     radius = np.hypot(offsets[:, 0], offsets[:, 1])
     ring = radius >= _BLURRED_RING * max(float(radius.max()), EPS)
     few = shares[pale, 2] < _BLURRED_IN
-    own[pale] &= ~(blend & (few[:, None] | ring[None, :]))
+    bright = px[pale] @ LUMA >= _BLEND_LUMA  # white and the cloth blend no darker than the cloth (shaded)
+    own[pale] &= ~(blend & (few[:, None] | (ring[None, :] & bright)))
     return own
 
 
