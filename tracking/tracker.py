@@ -50,6 +50,10 @@ MISREAD_COST = 1.0
 # predicted near it, never by a ball of its look found again far from where it was last seen (the cue ball
 # in the jaws read as the 8 once dragged the resting 8 across the table and potted it).
 OVERLAP = 0.85
+# A ball at rest (not lost) that the detector missed for a frame is where it lay, unless a detection of its
+# look at least this confident is found beyond the gate (the ball struck): a flickering false detection of a
+# green on a green cloth (confidence 0.18) dragged the resting green 1.3 m, and its filter off the table.
+SURE_TO_MOVE_A_BALL = 0.3
 # Where a lost ball was heading is fitted to its sightings of this last stretch of time before it was lost
 # (up to HEADING_SAMPLES of them): the filter's velocity, a frame or two after a ball is found again, is
 # mostly the detector's noise.
@@ -301,6 +305,7 @@ class BallTracker:
             return []
         xy_mm = detections.xy_mm[usable]
         cls = detections.cls[usable]
+        unsure = detections.confidence[usable] < SURE_TO_MOVE_A_BALL
         cost = np.full((len(live), len(usable)), _NO_MATCH)
         diameter = self.table.ball_diameter_mm
         seen = [tr.xy for tr in live if tr.state is TrackState.CONFIRMED and not tr.lost and tr.misses == 0]
@@ -312,6 +317,8 @@ class BallTracker:
             ok = same & (d <= self._gate(tr, dt))
             far = d > self.config.gate_mm + tr.speed * dt
             ok &= ~(far & ghosts)  # found again far away: by a detection that is surely a ball
+            if tr.speed < self.config.rest_speed_mm_s and not tr.lost:
+                ok &= ~(far & unsure)  # ... and a ball at rest, missed a frame, is where it lay
             cost[i, ok] = d[ok]
             if tr.state is TrackState.CONFIRMED and not tr.lost:  # a lost ball's place is a guess
                 misread = ~same & (d <= MISREAD_WITHIN * diameter)

@@ -82,7 +82,8 @@ class TableCorners:
     k1: float = 0.0  # the lens's radial distortion the sides were straightened with (0: none)
     f_px: float = 0.0  # ... normalised by this focal length (a typical lens's)
     # The strip of the table the image does not show (full-image px, a quad; (0, 2) when all is seen):
-    # between an end seen short (under a score bar, cut by the frame) and where that end was placed.
+    # between the cloth's edge at an end seen short (under a score bar, cut by the frame) and where that
+    # end was placed.
     unseen_px: np.ndarray = field(default_factory=lambda: np.zeros((0, 2)))
 
 
@@ -137,20 +138,28 @@ def _find(image: np.ndarray, ignore: np.ndarray | None, table: TableModel | None
     if not np.all(np.isfinite(quad_px)) or not np.all(np.isfinite(outline)):
         raise no_table_error("two neighbouring sides of the cloth are parallel")
     view = plane_view(quad_px, (w, h))
-    seen = quad_px
     quad_px, view, replaced, end_doubts = _place_an_end(image, quad_px, sides, view, table)
     share = float(mask.mean())
     doubts = _doubts(sides, quad_px, (w, h), share, view, replaced)
-    unseen = np.zeros((0, 2)) if replaced is None else _strip(seen, quad_px, replaced)
+    unseen = np.zeros((0, 2)) if replaced is None else _strip(outline, quad_px, replaced)
     return TableCorners(
         quad_px, outline, tuple(sides), cloth, share, view, (*doubts, *end_doubts), unseen_px=unseen
     )
 
 
-def _strip(seen: np.ndarray, placed: np.ndarray, k: int) -> np.ndarray:
-    """The quad between side ``k`` as seen and as placed (corners k and k + 1 of each)."""
+def _strip(cloth: np.ndarray, placed: np.ndarray, k: int) -> np.ndarray:
+    """The table the image does not show at a placed end: the quad between side ``k`` of the cloth seen
+    (its outline: where a score bar or the frame cuts it) and side ``k`` as placed (corners k and k + 1 of
+    each); none where the placed end lies within the cloth seen. Not from the side the noses were sought
+    on: one moved onto the cloth's shading would hide the cloth between it and the bar, balls and all."""
     j = (k + 1) % 4
-    return np.array([seen[k], seen[j], placed[j], placed[k]], dtype=np.float64)
+    centre = placed.mean(axis=0)
+    reach_placed = np.linalg.norm((placed[k] + placed[j]) / 2 - centre)
+    reach_seen = np.linalg.norm((cloth[k] + cloth[j]) / 2 - centre)
+    beyond = float(reach_placed - reach_seen)
+    if beyond <= 1.0:
+        return np.zeros((0, 2))
+    return np.array([cloth[k], cloth[j], placed[j], placed[k]], dtype=np.float64)
 
 
 def _place_an_end(
