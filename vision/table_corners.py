@@ -147,19 +147,19 @@ def _find(image: np.ndarray, ignore: np.ndarray | None, table: TableModel | None
     )
 
 
-def _strip(cloth: np.ndarray, placed: np.ndarray, k: int) -> np.ndarray:
-    """The table the image does not show at a placed end: the quad between side ``k`` of the cloth seen
-    (its outline: where a score bar or the frame cuts it) and side ``k`` as placed (corners k and k + 1 of
-    each); none where the placed end lies within the cloth seen. Not from the side the noses were sought
-    on: one moved onto the cloth's shading would hide the cloth between it and the bar, balls and all."""
+def _strip(outline: np.ndarray, placed: np.ndarray, k: int) -> np.ndarray:
+    """The table the image does not show at a placed end: the quad between side ``k`` of the cloth's
+    outline (where a score bar or the frame cuts the cloth seen) and side ``k`` as placed (corners k and
+    k + 1 of each); none where the placed end lies within a pixel of the cloth seen or inside it. Not from
+    the side the noses were sought on: one moved onto the cloth's shading would hide the cloth between it
+    and the bar, balls and all."""
     j = (k + 1) % 4
     centre = placed.mean(axis=0)
     reach_placed = np.linalg.norm((placed[k] + placed[j]) / 2 - centre)
-    reach_seen = np.linalg.norm((cloth[k] + cloth[j]) / 2 - centre)
-    beyond = float(reach_placed - reach_seen)
-    if beyond <= 1.0:
+    reach_seen = np.linalg.norm((outline[k] + outline[j]) / 2 - centre)
+    if float(reach_placed - reach_seen) <= 1.0:
         return np.zeros((0, 2))
-    return np.array([cloth[k], cloth[j], placed[j], placed[k]], dtype=np.float64)
+    return np.array([outline[k], outline[j], placed[j], placed[k]], dtype=np.float64)
 
 
 def _place_an_end(

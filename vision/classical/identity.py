@@ -311,9 +311,10 @@ def _own_colour(
 ) -> np.ndarray:
     """Which of each ball's ``coloured`` pixels (N, K) are its own colour rather than the cloth blurred into
     a mostly white face: on a blend of white and the cloth's colour (``off_cloth``), all of them where the
-    face shows few (``_BLURRED_IN``), else those in its outer ring (``_BLURRED_RING``). A band of the cloth's
-    hue crosses the face (a blue stripe on a blue cloth); the cloth blurs only into its edge, which on a
-    render's ball 11 px across is a fifth of the face."""
+    face shows few (``_BLURRED_IN``), else those in its outer ring (``_BLURRED_RING``) as bright as such a
+    blend (``_BLEND_LUMA``). A band of the cloth's hue crosses the face (a blue stripe on a blue cloth), or
+    shows at its edge darker than the cloth (a maroon stripe on a red cloth); the cloth blurs only into the
+    edge, which on a render's ball 11 px across is a fifth of the face."""
     own = coloured.copy()
     pale = np.nonzero(shares[:, 1] >= _PALE_FACE)[0]
     if not len(pale):
