@@ -76,6 +76,21 @@ def test_a_rim_of_the_cloth_s_own_colour_says_nothing() -> None:
     assert not seen.has_hue.any() and not seen.rim.any()
 
 
+def test_a_crescent_beside_cloth_lit_brighter_than_the_cloth_measured_says_its_own_hue() -> None:
+    """The maroon 15 white side up on a green cloth (straight pool 9233, shot 8): its rim holds a maroon
+    crescent and, beside it, cloth lit a quarter more than the cloth it is measured against, of the cloth's
+    very hue but off every blend of white and it. The two averaged read green (the 15 named the 14, the 14
+    the 6, the 6 the 2); the cloth's hue is left out where other colour shows, and the rim reads maroon."""
+    colour = colour_of(np.stack([face(True)]))
+    green_cloth = np.array([[0.62, 1.15, 0.19]])  # BGR / luma
+    ring = rim((0.82, 0.38, 0.4), 0.15)  # a maroon crescent (RGB / luma) ...
+    angle = np.arctan2(RIM[:, 1], RIM[:, 0])
+    lit = (angle > 0.0) & (angle < 0.3 * np.pi)
+    ring[lit] = 1.25 * green_cloth[0]  # ... and cloth lit a quarter more, elsewhere round the rim
+    seen = with_rim(colour, np.arange(1), ring[None], green_cloth, CFG)
+    assert seen.has_hue[0] and -30 < np.degrees(seen.hue[0]) < 60
+
+
 def test_a_white_rim_blurred_with_the_cloth_says_nothing() -> None:
     colour = colour_of(np.stack([face(True)]))
     green_cloth = np.array([[0.5, 1.4, 0.5]])  # BGR / luma

@@ -71,6 +71,7 @@ _W_PLAIN, _PLAIN, _MARKED, _MARKS_REACH = 1.0, 0.02, 0.06, 0.75
 # relative to the cloth's brightness): the cloth's reflection, its blur with a white rim and the ball's
 # shadow are not its stripe.
 _RIM_FROM_CLOTH = 0.15
+_CLOTH_HUE_TURN = math.radians(20.0)  # ... and of another hue than the cloth's by this much, where some are
 _RIM_DARK = 0.5  # ... and brighter than this share of a black pixel's bound: a rim is shaded, its noise not
 # A face at least this white (a stripe turned white side up, the cue ball) takes no hue from pixels on a
 # blend of white and the cloth: at its edge the cloth blurs into it (a render's 12 px ball on green cloth
@@ -376,6 +377,7 @@ def with_rim(
     stripe &= off_cloth(rim, cloth, white)
     if clear is not None:
         stripe &= clear
+    stripe = _unlike_the_cloth(stripe, a, b, cloth)
     ok = ~colour.has_hue[rows] & (stripe.sum(axis=1) >= _MIN_PIXELS)
     if not ok.any():
         return colour
@@ -391,6 +393,19 @@ def with_rim(
     strength[use] = _row_quantile(chroma, stripe, _STRENGTH_QUANTILE)[ok]
     has_hue[use] = from_rim[use] = True
     return replace(colour, hue=hue, strength=strength, has_hue=has_hue, rim=from_rim)
+
+
+def _unlike_the_cloth(stripe: np.ndarray, a: np.ndarray, b: np.ndarray, cloth: np.ndarray) -> np.ndarray:
+    """Of each rim's ``stripe`` pixels (M, R; opponent axes ``a``, ``b``), those whose hue is not the
+    cloth's (``cloth``: M, 3), where at least ``_MIN_PIXELS`` are: the cloth beside a ball can be lit more
+    than the cloth it is measured against, off every blend of white and it but of its very hue, and four
+    such pixels beside a maroon crescent's four once read a 15 as green. Where only pixels of the cloth's
+    hue are coloured (a green stripe on a green cloth), they stay its colour."""
+    ca, cb = _opponent(cloth)
+    turn = np.abs(np.angle(np.exp(1j * (np.arctan2(b, a) - np.arctan2(cb, ca)[:, None]))))
+    unlike = stripe & (turn > _CLOTH_HUE_TURN)
+    other = unlike.sum(axis=1) >= _MIN_PIXELS
+    return np.where(other[:, None], unlike, stripe)
 
 
 def markings(luma: np.ndarray, body: np.ndarray, offsets: np.ndarray) -> np.ndarray:
