@@ -91,6 +91,11 @@ def _opponent(bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return r - g, 0.5 * (r + g) - b
 
 
+def _wrapped(angle: np.ndarray) -> np.ndarray:
+    """Angles (radians) brought into (-pi, pi]: the turn from one hue to another, the short way round."""
+    return np.asarray(np.angle(np.exp(1j * angle)))
+
+
 def _row_quantile(values: np.ndarray, mask: np.ndarray, q: float) -> np.ndarray:
     """Per row, the ``q`` quantile of ``values`` where ``mask`` (NaN-free, no warnings; 0 for empty rows)."""
     n = mask.sum(axis=1)
@@ -173,7 +178,7 @@ class BallSet:
         shifts every ball's brightness and colour strength from a typical cloth's)."""
         lighting = lighting or Lighting()
         cost = _W_SHARES * np.abs(colour.shares[:, None, :] - self.shares[None, :, :]).sum(axis=2)
-        turn = np.abs(np.angle(np.exp(1j * (colour.hue[:, None] - lighting.hue - self.hue[None, :])))) / np.pi
+        turn = np.abs(_wrapped(colour.hue[:, None] - lighting.hue - self.hue[None, :])) / np.pi
         expected = np.maximum(self.strength[None, :] * math.exp(lighting.strength), EPS)
         strength = np.abs(np.log(np.maximum(colour.strength[:, None], EPS) / expected))
         hued = np.where(colour.has_hue[:, None], _W_HUE * turn + _W_STRENGTH * strength, _W_HUE)
@@ -231,7 +236,7 @@ class Lighting:
         if hued.sum() >= _LIGHTING_MIN_BALLS:
             ratio = np.maximum(colour.strength[hued], EPS) / balls.strength[choice[hued]]
             strength = float(np.median(np.log(ratio)))
-            turn = np.angle(np.exp(1j * (colour.hue[hued] - balls.hue[choice[hued]])))
+            turn = _wrapped(colour.hue[hued] - balls.hue[choice[hued]])
             hue = float(np.clip(np.median(turn), -_HUE_BOUND, _HUE_BOUND))
         b = _LIGHTING_BOUND
         return cls(float(np.clip(light, -b, b)), float(np.clip(strength, -b, b)), hue)
@@ -402,7 +407,7 @@ def _unlike_the_cloth(stripe: np.ndarray, a: np.ndarray, b: np.ndarray, cloth: n
     such pixels beside a maroon crescent's four once read a 15 as green. Where only pixels of the cloth's
     hue are coloured (a green stripe on a green cloth), they stay its colour."""
     ca, cb = _opponent(cloth)
-    turn = np.abs(np.angle(np.exp(1j * (np.arctan2(b, a) - np.arctan2(cb, ca)[:, None]))))
+    turn = np.abs(_wrapped(np.arctan2(b, a) - np.arctan2(cb, ca)[:, None]))
     unlike = stripe & (turn > _CLOTH_HUE_TURN)
     other = unlike.sum(axis=1) >= _MIN_PIXELS
     return np.where(other[:, None], unlike, stripe)
