@@ -139,6 +139,9 @@ class _ClipScore:
         true_cls = APPEARANCE_CLASSES.index(self.spec.look(bid).cls)
         self.counts[state]["found"] += 1
         self.counts[state]["detections"] += 1
+        if balls.blurred[i]:  # found in its own blur: placed, not named
+            self.counts[state]["blurred"] += 1
+            return
         self.counts[state]["correct_class"] += int(balls.cls[i] == true_cls)
         if balls.cls[i] != true_cls:
             self.confusion[(APPEARANCE_CLASSES[true_cls], APPEARANCE_CLASSES[balls.cls[i]])] += 1
@@ -159,7 +162,10 @@ class _ClipScore:
                 "precision": (c["detections"] - c["false"]) / c["detections"]
                 if c["detections"]
                 else float("nan"),
-                "class_accuracy": c["correct_class"] / c["found"] if c["found"] else float("nan"),
+                "class_accuracy": c["correct_class"] / (c["found"] - c["blurred"])
+                if c["found"] > c["blurred"]
+                else float("nan"),
+                "found_blurred": c["blurred"],
             }
         offsets = np.mean(self.offsets, axis=0).round(3).tolist() if self.offsets else [float("nan")] * 2
         out["centre_error_px"] = float(np.median(self.errors)) if self.errors else float("nan")

@@ -280,7 +280,7 @@ class BallTracker:
                 self._miss(tr, t)
         matched = {j for _, j in pairs}
         for j in usable:
-            if int(j) not in matched:
+            if int(j) not in matched and not detections.blurred[j]:  # a streak names no ball to be born
                 refound = self._birth(t, int(detections.cls[j]), xy_mm[j])
                 if refound is not None:
                     measured.add(id(refound))
@@ -300,7 +300,10 @@ class BallTracker:
         """(track, detection row) pairs: the assignment of least total distance among pairs of the same
         look within the track's gate, and detections of another look right where a ball is predicted (the
         ball misread, ``MISREAD_WITHIN``). A misread keeps the track's look: one frame's reading does not
-        rename a ball, nor give birth to a ball of the look it was misread as."""
+        rename a ball, nor give birth to a ball of the look it was misread as. A streak (a ball found in its
+        own blur, ``Detections.blurred``) has no look: it goes to a ball in view within the gate whatever its
+        look (the one moving there, or one at rest whose own detection is missing: it has just been struck),
+        never to a ball lost in the open, and no ball is born of it."""
         if not live or not len(usable):
             return []
         xy_mm = detections.xy_mm[usable]
@@ -311,10 +314,13 @@ class BallTracker:
         seen = [tr.xy for tr in live if tr.state is TrackState.CONFIRMED and not tr.lost and tr.misses == 0]
         beside = np.minimum(_nearest(xy_mm, xy_mm, itself=True), _nearest(xy_mm, np.reshape(seen, (-1, 2))))
         ghosts = beside < OVERLAP * diameter
+        blurred = detections.blurred[usable]
         for i, tr in enumerate(live):
             d = np.linalg.norm(xy_mm - np.array(tr.xy), axis=1)
             same = cls == tr.cls
-            ok = same & (d <= self._gate(tr, dt))
+            ok = same & ~blurred & (d <= self._gate(tr, dt))
+            if not tr.lost:  # a streak is whichever ball is there: moving, or one that just left its place
+                ok |= blurred & (d <= self.config.gate_mm + tr.speed * dt)
             far = d > self.config.gate_mm + tr.speed * dt
             ok &= ~(far & ghosts)  # found again far away: by a detection that is surely a ball
             if tr.speed < self.config.rest_speed_mm_s and not tr.lost:

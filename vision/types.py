@@ -41,6 +41,7 @@ class Detections:
     cls: np.ndarray  # (N,) int
     confidence: np.ndarray  # (N,) in [0, 1]
     xy_mm: np.ndarray = field(default=None)  # type: ignore[arg-type]  # (N, 2), NaN when not calibrated
+    blurred: np.ndarray = field(default=None)  # type: ignore[arg-type]  # (N,) bool, False when not given
 
     def __post_init__(self) -> None:
         n = len(np.asarray(self.radius_px).reshape(-1))
@@ -50,11 +51,13 @@ class Detections:
         object.__setattr__(self, "confidence", _column(self.confidence, n, None, np.float64, "confidence"))
         xy_mm = np.full((n, 2), np.nan) if self.xy_mm is None else self.xy_mm
         object.__setattr__(self, "xy_mm", _column(xy_mm, n, 2, np.float64, "xy_mm"))
+        blurred = np.zeros(n, bool) if self.blurred is None else self.blurred
+        object.__setattr__(self, "blurred", _column(blurred, n, None, np.bool_, "blurred"))
         if n and (self.cls.min() < 0 or self.cls.max() >= len(APPEARANCE_CLASSES)):
             raise ValueError(
                 f"Detections.cls must index APPEARANCE_CLASSES (0..{len(APPEARANCE_CLASSES) - 1})"
             )
-        for arr in (self.xy_px, self.radius_px, self.cls, self.confidence, self.xy_mm):
+        for arr in (self.xy_px, self.radius_px, self.cls, self.confidence, self.xy_mm, self.blurred):
             arr.setflags(write=False)
 
     @classmethod
@@ -72,10 +75,11 @@ class Detections:
             self.cls[index],
             self.confidence[index],
             self.xy_mm[index],
+            self.blurred[index],
         )
 
     def with_xy_mm(self, xy_mm: np.ndarray) -> Detections:
-        return Detections(self.xy_px, self.radius_px, self.cls, self.confidence, xy_mm)
+        return Detections(self.xy_px, self.radius_px, self.cls, self.confidence, xy_mm, self.blurred)
 
     @property
     def class_names(self) -> list[str]:
@@ -91,4 +95,5 @@ class Detections:
             np.concatenate([p.cls for p in parts]),
             np.concatenate([p.confidence for p in parts]),
             np.concatenate([p.xy_mm for p in parts]),
+            np.concatenate([p.blurred for p in parts]),
         )

@@ -305,3 +305,59 @@ def test_a_struck_ball_misread_as_another_look_is_followed_not_born_again():
     balls = {v.ball: v for v in views}
     assert set(balls) == {"white", "pink"} and tr.gone() == []
     assert balls["pink"].xy_mm[1] == pytest.approx(moving[-1][1], abs=30.0)
+
+
+def _with_streaks(balls: list[tuple[int, float, float]], streaks: list[tuple[float, float]]) -> Detections:
+    """``balls`` named as they look, and ``streaks``: balls found in their own blur (``blurred``, not named:
+    their ``cls`` is the white's, which must not matter)."""
+    plain = dets(*balls)
+    n = len(streaks)
+    blurred = Detections(
+        np.zeros((n, 2)), np.ones(n), np.full(n, WHITE), np.full(n, 0.35),
+        np.array(streaks, np.float64).reshape(n, 2), np.ones(n, bool),
+    )  # fmt: skip
+    return Detections.merge([plain, blurred])
+
+
+def test_a_ball_struck_into_its_own_blur_is_followed_by_its_streaks():
+    """The pink at rest is struck at 6 m/s and is only a streak for eight frames: the streaks are the pink
+    (the ball that just left its place), followed to where it is seen again; none is born as a ball, and
+    the white, seen throughout, keeps its own detections."""
+    tr = BallTracker(billiards("snooker"))
+    run(tr, [[(WHITE, 400.0, 400.0), (PINK, 800.0, 900.0)]] * 10)
+    views: list = []
+    for k in range(1, 9):
+        streak = (800.0, 900.0 + 100.0 * k)
+        views = tr.update((9 + k) / 60.0, _with_streaks([(WHITE, 400.0, 400.0)], [streak]))
+        pink = next(v for v in views if v.ball == "pink")
+        assert pink.measured and pink.xy_mm == pytest.approx((800.0, 900.0 + 100.0 * k), abs=40.0)
+    assert {v.ball for v in views} == {"white", "pink"}
+    white = next(v for v in views if v.ball == "white")
+    assert white.xy_mm == pytest.approx((400.0, 400.0), abs=1.0)
+
+
+def test_a_streak_beside_a_ball_seen_at_rest_does_not_move_it():
+    """A streak passing 100 mm from the yellow, which is seen where it lies, is not the yellow; with no ball
+    moving there, it is nobody's and no ball is born of it."""
+    tr = BallTracker(billiards("snooker"))
+    run(tr, [[(YELLOW, 600.0, 700.0)]] * 10)
+    for k in range(1, 6):
+        views = tr.update((9 + k) / 60.0, _with_streaks([(YELLOW, 600.0, 700.0)], [(700.0, 700.0)]))
+    assert [v.ball for v in views] == ["yellow"]
+    assert views[0].xy_mm == pytest.approx((600.0, 700.0), abs=1.0)
+
+
+def test_a_ball_lost_in_the_open_is_not_found_again_by_a_streak():
+    """A ball lost in the open is found again by a sighting of its look only: a streak far from where it was
+    lost is any ball's blur."""
+    tr = BallTracker(billiards("snooker"))
+    run(tr, [[(WHITE, 400.0, 400.0), (GREEN, 600.0, 700.0)]] * 10)
+    for k in range(1, 4):  # the green moves off, then is lost in the open
+        tr.update((9 + k) / 60.0, dets((WHITE, 400.0, 400.0), (GREEN, 600.0, 700.0 + 30.0 * k)))
+    for k in range(4, 12):
+        views = tr.update((9 + k) / 60.0, dets((WHITE, 400.0, 400.0)))
+    green = next(v for v in views if v.ball == "green")
+    held = green.xy_mm
+    views = tr.update(22 / 60.0, _with_streaks([(WHITE, 400.0, 400.0)], [(held[0] + 150.0, held[1])]))
+    green = next(v for v in views if v.ball == "green")
+    assert not green.measured and green.xy_mm == pytest.approx(held, abs=1.0)

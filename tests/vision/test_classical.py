@@ -19,6 +19,7 @@ from datasets.billiards.scene import BallState, SceneSample
 from datasets.billiards.synth import SynthConfig, synth_billiards
 from evaluation.detection import ball_radius_from_camera, evaluate_on_clip, table_mask_from_camera
 from vision.classical import ClassicalConfig, ClassicalDetector
+from vision.classical.streaks import StreakConfig
 from vision.cloth import ClothConfig
 
 W, H = 960, 540
@@ -328,3 +329,46 @@ def test_a_ball_creeping_to_a_stop_is_found_where_it_stops(bench) -> None:
     assert error < 0.5 * obj.radius_px, (
         f"found {error:.1f} px from where it is ({obj.radius_px:.1f} px radius)"
     )
+
+
+# ------------------------------------------------------------------------------------------------ streaks
+def _struck(renderer, ball: str, start: tuple[float, float], step: tuple[float, float], k: int, fast: bool):
+    """Frame ``k`` of ``ball`` moving ``step`` mm a frame from ``start``, the shutter open the whole frame
+    (eight samples) when ``fast``; one sample (no blur) otherwise."""
+    n = 8 if fast else 1
+    samples = []
+    for s in range(n):
+        f = k + (s + 0.5) / n - 0.5 if fast else k
+        xy = (start[0] + step[0] * f, start[1] + step[1] * f)
+        samples.append(SceneSample((k + (s + 0.5) / n) / 60.0, (BallState(ball, xy, moving=fast),)))
+    return renderer.render(samples)
+
+
+@pytest.mark.parametrize("ball", ["red:1", "blue", "black", "white"])
+def test_a_ball_in_its_own_blur_is_found_as_a_streak_not_named(bench, ball) -> None:
+    """A ball at 6 m/s (100 mm a 60 fps frame, a streak three diameters long) shows no outline or glint:
+    it is found as a streak at the middle of its blur, marked ``blurred``; at rest it is a named ball and
+    no streak."""
+    _, camera, renderer, _, mask = bench
+    detector = ClassicalDetector(SNOOKER, ball_radius_from_camera(camera, SNOOKER.table), mask)
+    start, step = (700.0, 1000.0), (30.0, 95.0)
+    for _ in range(3):
+        still = detector.detect(_struck(renderer, ball, start, step, 0, fast=False).image)
+        assert not still.blurred.any(), "a ball at rest is no streak"
+    for k in range(1, 7):
+        rendered = _struck(renderer, ball, start, step, k, fast=True)
+        found = detector.detect(rendered.image)
+        obj = rendered.objects[0]
+        streaks = found[found.blurred]
+        assert len(streaks) == len(found) == 1, f"frame {k}: {len(streaks)} streaks in {len(found)} finds"
+        error = float(np.linalg.norm(streaks.xy_px[0] - np.asarray(obj.xy_px)))
+        assert error < 1.5 * obj.radius_px, f"frame {k}: the streak's centre is {error:.1f} px off"
+
+
+def test_streaks_are_off_when_turned_off(bench) -> None:
+    _, camera, renderer, _, mask = bench
+    config = ClassicalConfig(streaks=StreakConfig(enabled=False))
+    detector = ClassicalDetector(SNOOKER, ball_radius_from_camera(camera, SNOOKER.table), mask, config)
+    for k in range(4):
+        found = detector.detect(_struck(renderer, "blue", (700.0, 1000.0), (30.0, 95.0), k, fast=k > 0).image)
+    assert not found.blurred.any()

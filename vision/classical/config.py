@@ -6,6 +6,8 @@ from dataclasses import dataclass, field
 
 from vision.cloth import ClothConfig
 
+from .streaks import StreakConfig
+
 
 @dataclass(frozen=True)
 class ClassicalConfig:
@@ -96,6 +98,8 @@ class ClassicalConfig:
     reuse_still: bool = True
     # Colour distance at which confidence halves: smaller makes the confidence stricter about colour.
     colour_scale: float = 0.5
+    # Balls in their own motion blur (``streaks``): found where they are, not named.
+    streaks: StreakConfig = field(default_factory=StreakConfig)
 
     def __post_init__(self) -> None:
         if not 1.5 <= self.coarse_radius_px <= self.fine_radius_px <= self.cluster_radius_px:

@@ -26,6 +26,7 @@ from .config import ClassicalConfig
 from .identity import BallSet, Colour, ColourMemo, balanced
 from .kernels import EPS, bound
 from .levels import Geometry, Pyramid, Scene
+from .streaks import find_streaks
 
 # A circle this near a spot (radii) is on it: a ball respotted there, or a candidate pulled off its centre
 # by the markings through it.
@@ -104,6 +105,7 @@ class ClassicalDetector:
         self._still: StillBlobs = StillBlobs(config.reuse_still)
         self._colours: ColourMemo = ColourMemo(config)
         self._last: Detections | None = None
+        self._last_score: np.ndarray | None = None  # the last frame's coarse foreground score (``streaks``)
         self._sized: bool = False  # whether a frame has confirmed the balls' radius (``_resized``)
         # Every circle of the last frame with the measures it was judged on: for tuning and diagnosis.
         self.last_candidates: dict[str, Any] | None = None
@@ -115,6 +117,7 @@ class ClassicalDetector:
         self._still.reset()
         self._colours.reset()
         self._last = None
+        self._last_score = None
 
     def detect(self, image: np.ndarray) -> Detections:
         """Every ball found in ``image`` (H x W x 3 BGR uint8). ``xy_mm`` is left NaN."""
@@ -151,15 +154,37 @@ class ClassicalDetector:
             levels.append(cv2.resize(levels[-1], None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA))
         moved = self._still.moved(levels[-1], geo)
         if moved is not None and self._last is not None and not moved.any():
-            return self._last  # nothing on the table changed since the last frame looked at
+            return self._last[~self._last.blurred]  # nothing on the table changed since the last frame
         if self._cloth is None:
             self._cloth = ClothModel(geo.masks[-1], self.config.cloth)
         fg = self._cloth.update(levels[-1].astype(np.float32))
         scene = Scene.of(tuple(levels), geo, self._pyramid, self.config, self._cloth)
         cand = self._candidates(scene, fg, moved)
         self.last_candidates = None
-        self._last = self._judge(scene, cand)
+        balls = self._judge(scene, cand)
+        self._last = Detections.merge([balls, self._streaks(geo, fg.score, balls)])
         return self._last
+
+    def _streaks(self, geo: Geometry, score: np.ndarray, balls: Detections) -> Detections:
+        """Balls in their own motion blur, away from ``balls`` (``streaks``): placed, not named."""
+        cfg = self.config.streaks
+        previous, self._last_score = self._last_score, score.copy()
+        if not cfg.enabled:
+            return Detections.empty()
+        q = 2**self._pyramid.coarse
+        origin = np.array([geo.x0, geo.y0], np.float64)
+        at = (balls.xy_px - origin + 0.5) / q - 0.5
+        found = find_streaks(score, previous, geo.masks[-1], at, self._pyramid.coarse_radius, cfg)
+        if not len(found):
+            return Detections.empty()
+        n = len(found)
+        return Detections(
+            q * (found + 0.5) - 0.5 + origin,
+            np.full(n, self.radius),
+            np.full(n, self._balls.cls[0]),
+            np.full(n, cfg.confidence),
+            blurred=np.ones(n, bool),
+        )
 
     def _geometry_for(self, image: np.ndarray) -> Geometry:
         h, w = image.shape[:2]
