@@ -26,11 +26,11 @@ from datasets.dice.render import StillRecipe, ThrowRecipe, render_dataset, throw
 from evaluation.dice import EvalError, EvalSet, evaluate_folder
 from evaluation.dice_bench import bench_dice
 from evaluation.dice_recipes import DiceTrainRecipe, FacesRecipe, FinderRecipe, cost_estimate
-from evaluation.train_dice import SWEEP_FLOOR, TrainingError, train_dice
+from evaluation.train_dice import SWEEP_FLOOR, TrainingError, rescore, train_dice
 from pipeline.dice import DiceRunOptions, referee_dice_video
 from vision.dice import DEFAULT_DICE_MODEL, DiceReader, DiceReaderConfig
 from vision.sources import FrameSource, SourceError
-from vision.yolo import ModelError
+from vision.yolo import MODELS_DIR, ModelError
 
 app = typer.Typer(
     help="Dice: read faces in photos, score on labelled photos, train, render, referee a video.",
@@ -273,11 +273,11 @@ def train_cmd(
     models/dice_faces.onnx and their record dice_reader.json (recipe, seeds, data counts, times, load, and
     the goal's figures on the unseen real photos). Needs torch (the train extra); reading needs neither."""
 
-    base = DiceTrainRecipe()
+    base = DiceTrainRecipe().with_steps(finder_iters, face_iters)
     recipe = DiceTrainRecipe(
         data=replace(base.data, renders=replace(base.data.renders, count=renders), limit=limit),
-        finder=replace(base.finder, iters=finder_iters, seed=seed),
-        faces=replace(base.faces, iters=face_iters, seed=seed + 1),
+        finder=replace(base.finder, seed=seed),
+        faces=replace(base.faces, seed=seed + 1),
     )
     typer.echo(cost_estimate(recipe), err=True)
     if estimate:
@@ -296,6 +296,26 @@ def train_cmd(
     except TrainingError as exc:
         fail(str(exc))
     typer.echo(json.dumps({"seconds": record["seconds"], "goal": _goal_lines(record.get("figures", {}))}))
+
+
+@app.command("rescore")
+def rescore_cmd(
+    models: Annotated[Path, typer.Option(help="The models whose record is scored again.")] = MODELS_DIR,
+    work: Annotated[Path, typer.Option(help="The training's work folder (its data/eval photos).")] = Path(
+        "work/dice"
+    ),
+) -> None:
+    """Score a trained model's record again on the held-out real photos with this code's reader defaults
+    (DiceReaderConfig), after its operating point was chosen on the validation photos; the record says so."""
+    command = " ".join(["arbiter dice rescore", *sys.argv[3:]])
+    eval_root = work / "data" / "eval"
+    if not eval_root.is_dir():
+        fail(f"{eval_root} not found: give the training's --work (its data/eval holds the held-out photos)")
+    try:
+        record = rescore(models, eval_root, command, log=lambda m: typer.echo(m, err=True))
+    except ModelError as exc:
+        fail(str(exc))
+    typer.echo(json.dumps({"defaults": record["reader"]["defaults"], "goal": _goal_lines(record["figures"])}))
 
 
 def _goal_lines(figures: dict[str, Any]) -> dict[str, Any]:

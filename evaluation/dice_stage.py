@@ -23,13 +23,23 @@ import numpy as np
 import torch
 
 from datasets.dice.training_data import training_images
-from evaluation.dice_nets import export_onnx
+from evaluation.dice_hard import finder_session, wait_for_checkpoint, write_checkpoint
+from evaluation.dice_nets import Finder, export_onnx
 from evaluation.dice_recipes import faces_recipe, finder_recipe
-from evaluation.train_dice_faces import face_sources, fit_temperature, plain_crops, predict, train_faces
+from evaluation.train_dice_faces import (
+    Source,
+    face_sources,
+    fit_temperature,
+    plain_crops,
+    predict,
+    train_faces,
+    with_mistakes,
+)
 from evaluation.train_dice_finder import finder_pools, train_finder
 from vision.dice_crops import CROP
 
 FILES = {"finder": "dice_finder.onnx", "faces": "dice_faces.onnx"}
+MINE_WAIT_S = 3600.0  # how long the face reader waits for the finder's checkpoint before giving up
 
 
 def _load(index: dict[str, Any], split: str) -> list[tuple[str, np.ndarray, np.ndarray]]:
@@ -40,11 +50,19 @@ def run_finder(
     index: dict[str, Any], recipe: dict[str, Any], out: Path, log: Callable[[str], None]
 ) -> dict[str, Any]:
     r = finder_recipe(recipe)
-    model = train_finder(finder_pools(_load(index, "train")), r, log)
-    torch.save(model.state_dict(), out / "finder.pt")
     side = r.long_side
-    export_onnx(model, str(out / FILES["finder"]), torch.rand(1, 3, side * 9 // 16 // 64 * 64 + 64, side),
-                "image", ["out"], {2: "height", 3: "width"})  # fmt: skip
+
+    def export(model: Finder, path: Path) -> None:
+        example = torch.rand(1, 3, side * 9 // 16 // 64 * 64 + 64, side)
+        export_onnx(model, str(path), example, "image", ["out"], {2: "height", 3: "width"})
+
+    def checkpoint(model: Finder) -> None:
+        write_checkpoint(lambda path: export(model, path), out, side)
+        log(f"finder checkpoint at step {r.checkpoint_at} written for the face reader's hard negatives")
+
+    model = train_finder(finder_pools(_load(index, "train")), r, log, checkpoint if r.checkpoint_at else None)
+    torch.save(model.state_dict(), out / "finder.pt")
+    export(model, out / FILES["finder"])
     return {}
 
 
@@ -54,7 +72,16 @@ def run_faces(
     r = faces_recipe(recipe)
     val_sources = face_sources(_load(index, "val"))
     val = {name: plain_crops(sources) for name, sources in val_sources.items()}
-    model = train_faces(face_sources(_load(index, "train")), val, r, log)
+    mined: dict[str, int] = {}
+
+    def mine(pools: dict[str, list[Source]]) -> dict[str, list[Source]]:
+        path, long_side = wait_for_checkpoint(out, MINE_WAIT_S, log)
+        pools, counts = with_mistakes(pools, finder_session(path), long_side, r.hard_min_score)
+        mined.update(counts)
+        log(f"faces step {r.hard_from}: the finder's mistakes on the training photos, per set: {counts}")
+        return pools
+
+    model = train_faces(face_sources(_load(index, "train")), val, r, log, mine)
     temperature = fit_temperature(model, val)
     torch.save(model.state_dict(), out / "faces.pt")
     export_onnx(model, str(out / FILES["faces"]), torch.rand(2, 3, CROP, CROP), "crops", ["logits", "box"],
@@ -64,7 +91,11 @@ def run_faces(
         for name, (vx, vy) in val.items()
         if len(vy)
     }
-    return {"temperature": temperature, "val_read_right_at_labelled_boxes": read_right}
+    return {
+        "temperature": temperature,
+        "val_read_right_at_labelled_boxes": read_right,
+        "hard_negatives_mined": mined,
+    }
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -29,8 +29,9 @@ from typing import Any
 from datasets.dice.real import REAL_ROOT
 from datasets.dice.training_data import build_training_data
 from evaluation.dice import evaluate_folder
+from evaluation.dice_hard import CHECKPOINT, CHECKPOINT_INFO
 from evaluation.dice_recipes import DiceTrainRecipe
-from vision.dice import DEFAULT_DICE_MODEL, READER_CLASSES, DiceReader, DiceReaderConfig
+from vision.dice import DEFAULT_DICE_MODEL, READER_CLASSES, DiceReader, DiceReaderConfig, model_record
 from vision.dice_crops import CROP, MARGIN
 from vision.dice_finder import STRIDE
 from vision.yolo import MODELS_DIR
@@ -68,8 +69,11 @@ def _stage_process(stage: str, index: Path, recipe: dict[str, Any], out: Path) -
 
 
 def run_stages(recipe: DiceTrainRecipe, index: Path, out: Path, log: Callable[[str], None]) -> dict[str, Any]:
-    """Both stages at once; their records (what each wrote into ``out``) once both are done."""
+    """Both stages at once; their records (what each wrote into ``out``) once both are done. A finder
+    checkpoint left by an earlier run is removed first: the face reader mines with this run's."""
     out.mkdir(parents=True, exist_ok=True)
+    for stale in (CHECKPOINT, CHECKPOINT_INFO):
+        (out / stale).unlink(missing_ok=True)
     recipes = {"finder": recipe.finder.to_dict(), "faces": recipe.faces.to_dict()}
     procs = {s: _stage_process(s, index, recipes[s], out) for s in STAGES}
 
@@ -162,6 +166,7 @@ def train_dice(
         | {"all_children": round(children.ru_utime + children.ru_stime, 1)},
         "machine": _machine(load_at_start, stages["finder"]["torch"]),
         "faces_val_read_right_at_labelled_boxes": stages["faces"]["val_read_right_at_labelled_boxes"],
+        "faces_hard_negatives_mined": stages["faces"].get("hard_negatives_mined", {}),
         "sizes_bytes": {f: (models / f).stat().st_size for f in FILES.values()},
         "command": command,
     }
@@ -191,3 +196,18 @@ def score_splits(
             log(f"scoring {model.parent} on the real {split} photos")
             out[split] = evaluate_folder(eval_root / split, reader.read, operating)
     return out
+
+
+def rescore(
+    models: Path, eval_root: Path, command: str, log: Callable[[str], None] = print
+) -> dict[str, Any]:
+    """The record in ``models`` scored again with this code's reader defaults (after the operating point is
+    chosen on the validation photos, which a training run cannot do before its models exist): its
+    ``reader.defaults`` and ``figures`` replaced, and a ``rescored`` entry saying when, how and from what."""
+    path, record = model_record(models)
+    before = record.get("reader", {}).get("defaults")
+    record.setdefault("reader", {})["defaults"] = DiceReaderConfig().__dict__
+    record["figures"] = score_splits(path, eval_root, log)
+    record["rescored"] = {"command": command, "defaults_before": before, "at": time.strftime("%Y-%m-%d")}
+    path.write_text(json.dumps(record, indent=1) + "\n")
+    return record

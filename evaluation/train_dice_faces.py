@@ -4,7 +4,8 @@
 A die's crop is made as at run time (``vision.dice_crops``) round a box moved and resized the way the
 finder's boxes err, so the reader learns to read and to re-box from where the finder leaves it. Crops of
 no die teach ``not_a_die``: empty table, busy places (drawn where the picture has edges: magnets, pieces,
-board print, the tray's wall) and single pips of big dice (what a finder sees as a small die).
+board print, the tray's wall), single pips of big dice (what a finder sees as a small die) and, from
+``FacesRecipe.hard_from`` on, the finder's own mistakes (``evaluation.dice_hard``).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -20,6 +21,7 @@ import torch
 import torch.nn.functional as F  # noqa: N812 - torch's own spelling
 
 from evaluation.dice_augment import crop_photometric
+from evaluation.dice_hard import finder_mistakes
 from evaluation.dice_nets import FaceNet
 from evaluation.dice_recipes import FacesRecipe
 from vision.dice import COCKED_CLASS, NOT_A_DIE
@@ -31,12 +33,14 @@ EDGE_CELL = 8  # the busy-place map is kept at this many pixels per cell
 
 @dataclass(frozen=True)
 class Source:
-    """One training image for crops: its dice (N, 5) and where it is busy (a sampling map)."""
+    """One training image for crops: its dice (N, 5), where it is busy (a sampling map) and what the finder
+    takes for dice there that is none (``hard``, once mined)."""
 
     set_name: str
     image: np.ndarray
     boxes: np.ndarray
     busy: np.ndarray  # (h / EDGE_CELL, w / EDGE_CELL) cumulative weights, flattened
+    hard: np.ndarray = field(default_factory=lambda: np.zeros((0, 4)))  # (K, 4) boxes, image pixels
 
 
 def busy_map(image: np.ndarray) -> np.ndarray:
@@ -100,8 +104,24 @@ def _clear_of_dice(src: Source, cx: float, cy: float, side: float) -> bool:
     return bool(np.hypot(centres[:, 0] - cx, centres[:, 1] - cy).min() > 0.35 * side)
 
 
-def _no_die_crop(src: Source, rng: np.random.Generator) -> np.ndarray | None:
-    """A crop of no die: a pip of a big die, a busy place, or anywhere; None when none was found."""
+def _mistake_crop(src: Source, rng: np.random.Generator) -> np.ndarray | None:
+    """A crop of one of the finder's mistakes, as the finder's box would be read (a little moved, resized
+    and turned); None when the crop would show a die."""
+    x0, y0, x1, y1 = src.hard[rng.integers(len(src.hard))]
+    side = max(x1 - x0, y1 - y0) * math.exp(rng.uniform(math.log(0.85), math.log(1.2)))
+    cx, cy = (x0 + x1) / 2 + rng.normal(0, 0.05) * side, (y0 + y1) / 2 + rng.normal(0, 0.05) * side
+    if not _clear_of_dice(src, cx, cy, side * MARGIN):
+        return None
+    return _warp(src.image, cx, cy, side * MARGIN, float(rng.uniform(-20, 20)), (0.0, 0.0))
+
+
+def _no_die_crop(src: Source, rng: np.random.Generator, hard_share: float = 0.0) -> np.ndarray | None:
+    """A crop of no die: one of the finder's mistakes (``hard_share`` of them, where the image has any), a
+    pip of a big die, a busy place, or anywhere; None when none was found."""
+    if len(src.hard) and rng.random() < hard_share:
+        crop = _mistake_crop(src, rng)
+        if crop is not None:
+            return crop
     h, w = src.image.shape[:2]
     sides = np.maximum(src.boxes[:, 3] - src.boxes[:, 1], src.boxes[:, 4] - src.boxes[:, 2])
     big = np.nonzero(sides >= 40)[0]
@@ -129,6 +149,7 @@ def _no_die_crop(src: Source, rng: np.random.Generator) -> np.ndarray | None:
 def batch(
     pools: dict[str, list[Source]], recipe: FacesRecipe, rng: np.random.Generator
 ) -> tuple[torch.Tensor, ...]:
+    """One batch of crops, labels, box targets and box weights; ``not_a_die_share`` of it crops of no die."""
     names = [k for k in recipe.set_weights if pools.get(k)]
     p = np.array([recipe.set_weights[k] for k in names])
     xs: list[np.ndarray] = []
@@ -139,7 +160,7 @@ def batch(
         pool = pools[names[rng.choice(len(names), p=p / p.sum())]]
         src = pool[rng.integers(len(pool))]
         if rng.random() < recipe.not_a_die_share or not len(src.boxes):
-            crop = _no_die_crop(src, rng)
+            crop = _no_die_crop(src, rng, recipe.hard_share)
             if crop is None:
                 continue
             label, target, weight = NOT_A_DIE, np.zeros(4, np.float32), 0.0
@@ -187,8 +208,10 @@ def train_faces(
     val: dict[str, tuple[torch.Tensor, torch.Tensor]],
     recipe: FacesRecipe,
     log: Callable[[str], None] = print,
+    mine: Callable[[dict[str, list[Source]]], dict[str, list[Source]]] | None = None,
 ) -> FaceNet:
-    """The face reader trained for ``recipe.iters`` steps; ``val``'s reading accuracy logged as it goes."""
+    """The face reader trained for ``recipe.iters`` steps; ``val``'s reading accuracy logged as it goes. At
+    step ``recipe.hard_from`` the pools are given the finder's mistakes by ``mine`` (None: never)."""
     rng = np.random.default_rng(recipe.seed)
     torch.manual_seed(recipe.seed)
     model: FaceNet = FaceNet().to(memory_format=torch.channels_last)
@@ -198,6 +221,8 @@ def train_faces(
     )
     started, data_s = time.time(), 0.0
     for it in range(recipe.iters):
+        if mine is not None and recipe.hard_from and it == recipe.hard_from:
+            pools = mine(pools)
         model.train()
         t0 = time.time()
         x, y, t, w = batch(pools, recipe, rng)
@@ -238,3 +263,22 @@ def face_sources(images: list[tuple[str, np.ndarray, np.ndarray]]) -> dict[str, 
     for name, image, boxes in images:
         pools.setdefault(name, []).append(Source(name, image, boxes, busy_map(image)))
     return pools
+
+
+def with_mistakes(
+    pools: dict[str, list[Source]], session: object, long_side: int, min_score: float
+) -> tuple[dict[str, list[Source]], dict[str, int]]:
+    """The pools with each real photo's finder mistakes (``evaluation.dice_hard``) and their count per set.
+    Renders are left alone: their scenes hold no look-alikes."""
+    out: dict[str, list[Source]] = {}
+    counts: dict[str, int] = {}
+    for name, sources in pools.items():
+        if name == "renders":
+            out[name] = sources
+            continue
+        out[name] = [
+            replace(src, hard=finder_mistakes(session, long_side, src.image, src.boxes, min_score))
+            for src in sources
+        ]
+        counts[name] = sum(len(src.hard) for src in out[name])
+    return out, counts

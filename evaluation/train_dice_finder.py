@@ -180,8 +180,14 @@ def finder_loss(
     return lh + size_weight * lsize + loff, (lh.item(), lsize.item(), loff.item())
 
 
-def train_finder(pools: Pool, recipe: FinderRecipe, log: Callable[[str], None] = print) -> Finder:
-    """The finder trained for ``recipe.iters`` steps of AdamW with a one-cycle learning rate."""
+def train_finder(
+    pools: Pool,
+    recipe: FinderRecipe,
+    log: Callable[[str], None] = print,
+    checkpoint: Callable[[Finder], None] | None = None,
+) -> Finder:
+    """The finder trained for ``recipe.iters`` steps of AdamW with a one-cycle learning rate; handed to
+    ``checkpoint`` as it is after step ``recipe.checkpoint_at`` (in eval mode; training goes on after)."""
     rng = np.random.default_rng(recipe.seed)
     torch.manual_seed(recipe.seed)
     model: Finder = Finder(recipe.widths, recipe.head).to(memory_format=torch.channels_last)
@@ -202,6 +208,9 @@ def train_finder(pools: Pool, recipe: FinderRecipe, log: Callable[[str], None] =
         loss.backward()
         opt.step()
         sched.step()
+        if checkpoint is not None and it + 1 == recipe.checkpoint_at:
+            checkpoint(model.eval())
+            model.to(memory_format=torch.channels_last).train()
         if it % 100 == 0 or it == recipe.iters - 1:
             log(
                 f"finder step {it}: loss {loss.item():.3f} (heat {parts[0]:.3f}, size {parts[1]:.3f}, "

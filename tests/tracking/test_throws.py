@@ -318,7 +318,7 @@ def test_a_rendered_throw_clip_is_refereed_as_pig(tmp_path):
 
 
 def test_network_output_becomes_readings_clipped_to_the_picture():
-    from vision.dice import COCKED_CLASS, NOT_A_DIE, READER_CLASSES, readings_from
+    from vision.dice import COCKED_CLASS, NOT_A_DIE, READER_CLASSES, DiceReaderConfig, readings_from
 
     boxes = np.array([[-5.0, 10.0, 40.0, 50.0], [600.0, 400.0, 700.0, 500.0], [10.0, 10.0, 10.5, 30.0]])
     probs = np.zeros((3, len(READER_CLASSES)))
@@ -327,7 +327,10 @@ def test_network_output_becomes_readings_clipped_to_the_picture():
     readings = readings_from(boxes, np.array([0.9, 0.9, 0.8]), probs, (640, 480))
     assert [r.box_px for r in readings] == [(0.0, 10.0, 40.0, 50.0), (600.0, 400.0, 640.0, 480.0)]
     assert [r.value for r in readings] == [5, None]
-    assert readings[0].confidence == pytest.approx(0.9 * 0.95) and not readings[0].unsure
+    # the finder's score times the face's probability, times the chance it is a die to the default power
+    die = 1.0 - probs[0, NOT_A_DIE]
+    assert readings[0].confidence == pytest.approx(0.9 * 0.95 * die ** DiceReaderConfig().die_power)
+    assert not readings[0].unsure
     assert readings[1].unsure and readings[1].probs[COCKED_CLASS] == pytest.approx(0.7)
     assert readings[1].to_dict()["cocked"] is True and readings[1].to_dict()["unsure"] is True
 
