@@ -372,3 +372,18 @@ def test_streaks_are_off_when_turned_off(bench) -> None:
     for k in range(4):
         found = detector.detect(_struck(renderer, "blue", (700.0, 1000.0), (30.0, 95.0), k, fast=k > 0).image)
     assert not found.blurred.any()
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"low": 1.5, "peak": 1.0},
+        {"area": (2.0, 1.0)},
+        {"width": (0.0, 1.0)},
+        {"confidence": 1.0},
+        {"new": 0.0},
+    ],
+)
+def test_bad_streak_settings_raise(kwargs) -> None:
+    with pytest.raises(ValueError):
+        StreakConfig(**kwargs)
