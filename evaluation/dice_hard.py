@@ -20,10 +20,13 @@ import os
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
-from vision.dice_finder import decode, finder_input, iou_matrix
+from vision.dice import onnx_session
+from vision.dice_finder import find_at, iou_matrix
+from vision.yolo import ModelError
 
 CHECKPOINT = "finder_checkpoint.onnx"
 CHECKPOINT_INFO = "finder_checkpoint.json"
@@ -63,27 +66,19 @@ def wait_for_checkpoint(out: Path, timeout_s: float, log: Callable[[str], None])
     return path, int(json.loads((out / CHECKPOINT_INFO).read_text())["long_side"])
 
 
-def finder_session(path: Path) -> object:  # an onnxruntime.InferenceSession
-    import onnxruntime as ort
-
-    opts = ort.SessionOptions()
-    opts.intra_op_num_threads = 1
-    opts.inter_op_num_threads = 1
+def finder_session(path: Path) -> Any:  # an onnxruntime.InferenceSession
     try:
-        return ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
-    except Exception as e:  # onnxruntime raises its own exception types for corrupt files
-        raise CheckpointError(f"the finder's checkpoint {path} cannot be read ({e})") from e
+        return onnx_session(path, threads=1)
+    except ModelError as e:
+        raise CheckpointError(f"the finder's checkpoint {path} cannot be read ({e.__cause__})") from e
 
 
 def finder_mistakes(
-    session: object, long_side: int, image: np.ndarray, dice: np.ndarray, min_score: float
+    session: Any, long_side: int, image: np.ndarray, dice: np.ndarray, min_score: float
 ) -> np.ndarray:
     """The finder's finds in ``image`` scored at least ``min_score`` that are no die: boxes (K, 4) in
     image pixels. ``dice`` (N, 5): the labelled dice (face, x0, y0, x1, y1)."""
-    h, w = image.shape[:2]
-    x, scale = finder_input(image, long_side)
-    out = session.run(None, {"image": x})[0]  # type: ignore[attr-defined]
-    boxes, _ = decode(out, scale, (w, h), min_score)
+    boxes, _ = find_at(session, image, long_side, min_score)
     if not len(boxes) or not len(dice):
         return np.asarray(boxes, np.float64).reshape(-1, 4)
     labelled = np.asarray(dice[:, 1:5], np.float64)

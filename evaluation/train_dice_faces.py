@@ -14,6 +14,7 @@ import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 import cv2
 import numpy as np
@@ -266,7 +267,7 @@ def face_sources(images: list[tuple[str, np.ndarray, np.ndarray]]) -> dict[str, 
 
 
 def with_mistakes(
-    pools: dict[str, list[Source]], session: object, long_side: int, min_score: float
+    pools: dict[str, list[Source]], session: Any, long_side: int, min_score: float
 ) -> tuple[dict[str, list[Source]], dict[str, int]]:
     """The pools with each real photo's finder mistakes (``evaluation.dice_hard``) and their count per set.
     Renders are left alone: their scenes hold no look-alikes."""

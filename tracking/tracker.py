@@ -319,9 +319,9 @@ class BallTracker:
             d = np.linalg.norm(xy_mm - np.array(tr.xy), axis=1)
             same = cls == tr.cls
             ok = same & ~blurred & (d <= self._gate(tr, dt))
-            if not tr.lost:  # a streak is whichever ball is there: moving, or one that just left its place
-                ok |= blurred & (d <= self.config.gate_mm + tr.speed * dt)
             far = d > self.config.gate_mm + tr.speed * dt
+            if not tr.lost:  # a streak is whichever ball is there: moving, or one that just left its place
+                ok |= blurred & ~far
             ok &= ~(far & ghosts)  # found again far away: by a detection that is surely a ball
             if tr.speed < self.config.rest_speed_mm_s and not tr.lost:
                 ok &= ~(far & unsure)  # ... and a ball at rest, missed a frame, is where it lay

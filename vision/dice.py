@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from vision.dice_crops import CROP, MARGIN, Box, box_from, crop_batch
-from vision.dice_finder import STRIDE, decode, finder_input, nms
+from vision.dice_finder import STRIDE, find_at, nms
 from vision.dice_pips import count_pips
 from vision.yolo import MODELS_DIR, ModelError
 
@@ -181,7 +181,8 @@ class DiceReaderConfig:
             raise ValueError(f"jitter must lie in [0, {MAX_JITTER}] of the box's side (got {self.jitter})")
 
 
-def _session(path: Path, threads: int) -> Any:  # an onnxruntime.InferenceSession
+def onnx_session(path: Path, threads: int) -> Any:  # an onnxruntime.InferenceSession
+    """An ONNX Runtime session of a dice network on the CPU; ``ModelError`` when the file cannot be read."""
     import onnxruntime as ort
 
     opts = ort.SessionOptions()
@@ -233,8 +234,8 @@ class DiceReader:
         for key in ("finder", "faces"):
             if not (path.parent / files[key]).exists():
                 raise ModelError(f"{path.parent / files[key]} not found: restore it from git or retrain")
-        self.finder = _session(path.parent / files["finder"], self.config.threads)
-        self.faces = _session(path.parent / files["faces"], self.config.threads)
+        self.finder = onnx_session(path.parent / files["finder"], self.config.threads)
+        self.faces = onnx_session(path.parent / files["faces"], self.config.threads)
         # A face reader of the first design has no box output (the finder's box is kept) and no
         # not-a-die class (a false find is left to the finder's score).
         self.box_head = len(self.faces.get_outputs()) > 1
@@ -242,13 +243,9 @@ class DiceReader:
 
     def find(self, image_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Candidate dice: boxes (N, 4) in frame pixels and the finder's scores, best first."""
-        h, w = image_bgr.shape[:2]
         coarse = self.config.coarse_long_side
-        looks = []
-        for side in (self.long_side,) if coarse in (None, self.long_side) else (self.long_side, coarse):
-            x, scale = finder_input(image_bgr, side)
-            looks.append(decode(self.finder.run(None, {"image": x})[0], scale, (w, h), self.config.min_score))
-        return pool_finds(looks)
+        sides = (self.long_side,) if coarse in (None, self.long_side) else (self.long_side, coarse)
+        return pool_finds([find_at(self.finder, image_bgr, side, self.config.min_score) for side in sides])
 
     def classify(
         self, image_bgr: np.ndarray, boxes: np.ndarray, scores: np.ndarray | None = None

@@ -9,6 +9,8 @@ anchor boxes competing for them.
 
 from __future__ import annotations
 
+from typing import Any
+
 import cv2
 import numpy as np
 
@@ -78,3 +80,13 @@ def nms(boxes: np.ndarray, scores: np.ndarray, iou: float) -> np.ndarray:
         if all(overlap[k, j] <= iou for j in keep):
             keep.append(k)
     return np.asarray(order[np.array(keep, dtype=int)])
+
+
+def find_at(
+    session: Any, image: np.ndarray, long_side: int, min_score: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """One look of the finder (an ONNX Runtime session of it) at ``image`` scaled to ``long_side``: boxes
+    (N, 4) in image pixels and their scores, best first."""
+    h, w = image.shape[:2]
+    x, scale = finder_input(image, long_side)
+    return decode(session.run(None, {"image": x})[0], scale, (w, h), min_score)
