@@ -23,6 +23,7 @@ NOTICE_LABELS = {
     "unsure": "UNSURE table",
     "cut": "camera cut",
     "resumed": "resumed",
+    "pins": "pins not watched",
 }
 
 CSS = """

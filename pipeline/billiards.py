@@ -14,6 +14,7 @@ was recorded is skipped, ``record.recorder``), a live source goes on with ``RunO
 from __future__ import annotations
 
 import json
+import math
 import time
 from collections.abc import Callable, Generator, Iterator, Mapping
 from dataclasses import dataclass, field, replace
@@ -151,7 +152,7 @@ def referee_video(
         )
         with (out / "events.jsonl").open("w") as ev_file, (out / "tracks.jsonl").open("w") as tr_file:
             _begin(ev_file, options, on_header)
-            run = _Run(options, calib, result, _Files(ev_file, tr_file, annotator, on_event), watch)
+            run = _Run(options, calib, result, _Files(ev_file, tr_file, annotator, on_event, say), watch)
             try:
                 for frame in _chain(head, frames):
                     if _enough(options, result) or (stop is not None and stop()):
@@ -202,6 +203,13 @@ def _sayer(
     return say
 
 
+_PINS_UNSEEN = (
+    "the pins are not watched: the {} detector cannot see their heads in this view (too small, or out of "
+    "the frame), so pins knocked down are not called; film the table closer or at a higher resolution, or "
+    "run with --detector yolo"
+)
+
+
 @dataclass(frozen=True)
 class _Stages:
     """The boxes of the flow for one run; pins are watched in five-pins when the detector sees them."""
@@ -227,6 +235,7 @@ class _Files:
     tracks: IO[str]
     annotator: Annotator | None
     on_event: Callable[[c.Event], None] | None
+    say: Callable[[Notice], None]
 
 
 class _Run:
@@ -260,13 +269,16 @@ class _Run:
             return
         if self.stages is None:
             self.stages = _Stages.build(self.options, self.calib, frame.image.shape)
+            if self.options.spec.table.pins and self.stages.pins is None:
+                self.files.say(Notice(t, "pins", _PINS_UNSEEN.format(self.options.detector)))
         s = self.stages
         dets = self._in_view(s.detector.detect(frame.image), frame.image.shape)
         if keep_detections:
             self.result.detections.append((t, dets))
         views = self.views = s.tracker.update(t, dets)
         falls = s.pins.update(t, s.detector.last_pins.standing_xy_mm, views) if s.pins else []
-        self._emit(s.events.update(t, views, s.tracker.gone(), falls))
+        pending = s.pins.pending_from() if s.pins else math.inf
+        self._emit(s.events.update(t, views, s.tracker.gone(), falls, pending))
         self.result.track_frames.append((t, {v.ball: v.xy_mm for v in views}))
         positions = {v.ball: (round(v.xy_mm[0], 2), round(v.xy_mm[1], 2)) for v in views}
         line = {"frame": frame.index, "t": round(t, 6), "balls": positions}

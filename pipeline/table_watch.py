@@ -66,17 +66,18 @@ class TableChoice:
 
 @dataclass(frozen=True)
 class Notice:
-    """Something the run must say: an unsure calibration, a cut, the table found again."""
+    """Something the run must say: an unsure calibration, a cut, the table found again, pins it cannot
+    watch."""
 
     t: float
-    kind: str  # "calibration", "unsure", "cut", "resumed"
+    kind: str  # "calibration", "unsure", "cut", "resumed", "pins"
     text: str
 
     def to_dict(self) -> dict[str, object]:
         return {"t": round(self.t, 3), "kind": self.kind, "text": self.text}
 
 
-NOTICE_KINDS = ("calibration", "unsure", "cut", "resumed")
+NOTICE_KINDS = ("calibration", "unsure", "cut", "resumed", "pins")
 
 
 def read_notices(path: Path) -> list[Notice]:

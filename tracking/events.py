@@ -157,10 +157,17 @@ class EventDetector:
 
     # -- public ---------------------------------------------------------------------------------------------
     def update(
-        self, t: float, views: list[TrackView], gone: Sequence[Track], found: Iterable[c.PinDown] = ()
+        self,
+        t: float,
+        views: list[TrackView],
+        gone: Sequence[Track],
+        found: Iterable[c.PinDown] = (),
+        pending_from: float = math.inf,
     ) -> list[SeenEvent]:
         """Feed one frame's tracks; returns the events that became certain, in time order. ``found`` are
-        timed events seen by other watchers this frame (pins down), merged into the same time order."""
+        timed events seen by other watchers this frame (pins down), merged into the same time order;
+        ``pending_from`` is the earliest time those watchers may still report one at (nothing later is
+        released before it)."""
         for event in found:
             self._events.push(event.t, event)
         if self._last_motion_t == -math.inf:
@@ -182,7 +189,7 @@ class EventDetector:
                 self._gone_seen.add(id(tr))
                 self._vanished(tr, t)
         self._settle(t, views)
-        held = min(self._pot_bound(views), self._sides_bound(t), self._touches_bound())
+        held = min(self._pot_bound(views), self._sides_bound(t), self._touches_bound(), pending_from)
         return self._events.release(min(t - self.config.hold_s, held))
 
     def finish(self, t: float, views: list[TrackView]) -> list[SeenEvent]:

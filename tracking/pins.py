@@ -3,7 +3,10 @@
 A pin is watched on its own spot (the table's ``PinSpec``). It is called down when its standing shape has
 been missing from the spot for ``down_frames`` frames in a row *and* a ball passed within reach of the spot
 just before: a pin only falls when a ball hits it, so an arm or the cue over a pin (the same missing shape)
-is not a fall. The ball that came nearest in that moment is the one that knocked it (``by``). A pin seen
+is not a fall. The ball that came nearest in that moment is the one that knocked it (``by``), and the fall
+is timed when it touched the pin (a ball over the pin hides it, so the pin is first seen missing a few frames
+after it was hit), or at the first frame missing if that was earlier (and within ``memory_s``);
+``pending_from`` tells the event stream how far back a fall not called yet may still be timed. A pin seen
 standing again (re-stood between shots) is watched afresh.
 """
 
@@ -64,6 +67,8 @@ class PinWatch:
         self.config = config or PinConfig()
         self.reach_mm = table.ball_radius_mm + max((p.base_diameter_mm for p in table.pins), default=0) / 2
         self.reach_mm += self.config.reach_mm
+        # A ball touches a standing pin at its head: centres this far apart (as the synthetic world knocks).
+        self.contact_mm = table.ball_radius_mm + max((p.head_diameter_mm for p in table.pins), default=0) / 2
         self._pins = [_Pin(p.id, np.asarray(p.xy_mm, dtype=float)) for p in table.pins]
         self._balls: deque[tuple[float, dict[str, tuple[float, float]]]] = deque()
 
@@ -90,18 +95,69 @@ class PinWatch:
             pin.missing_frames += 1
             if pin.missing_frames < cfg.down_frames:
                 continue
-            by = self._nearest_ball(pin)
-            if by is None:  # nothing came near: something is over the pin, it did not fall
+            nearest = self._nearest_ball(pin)
+            if nearest is None:  # nothing came near: something is over the pin, it did not fall
                 continue
-            falls.append(c.PinDown(t=round(pin.missing_since, 6), pin=pin.id, by=by))
+            by, t_hit = nearest
+            since = max(pin.missing_since, t - cfg.memory_s)  # an arm over it long before is not the fall
+            falls.append(c.PinDown(t=round(min(t_hit, since), 6), pin=pin.id, by=by))
             pin.standing, pin.missing_since, pin.missing_frames = False, None, 0
         return falls
 
-    def _nearest_ball(self, pin: _Pin) -> str | None:
+    def pending_from(self) -> float:
+        """The earliest time a fall not called yet may still be timed at (inf: none can): the first moment
+        in memory a ball was within reach of a pin standing, or a missing pin's first frame missing. The
+        event stream holds back what comes after it, so that a fall called late keeps its own time."""
+        if not self._balls:
+            return math.inf
+        floor = self._balls[-1][0] - self.config.memory_s
+        earliest = math.inf
+        for pin in self._pins:
+            if not pin.standing:
+                continue
+            if pin.missing_since is not None:
+                earliest = min(earliest, max(pin.missing_since, floor))
+            for t, balls in self._balls:
+                if t >= earliest:
+                    break
+                if any(
+                    math.hypot(x - pin.xy_mm[0], y - pin.xy_mm[1]) <= self.reach_mm for x, y in balls.values()
+                ):
+                    earliest = t
+                    break
+        return earliest
+
+    def _nearest_ball(self, pin: _Pin) -> tuple[str, float] | None:
+        """The ball that came nearest the pin in the last ``memory_s``, and when it touched it (``_touched``);
+        None if none came within reach."""
         best, best_d = None, math.inf
         for _, balls in self._balls:
             for ball, xy in balls.items():
                 d = math.hypot(xy[0] - pin.xy_mm[0], xy[1] - pin.xy_mm[1])
-                if d < best_d:
+                if d <= best_d:
                     best, best_d = ball, d
-        return best if best_d <= self.reach_mm else None
+        if best is None or best_d > self.reach_mm:
+            return None
+        return best, self._touched(pin, best)
+
+    def _touched(self, pin: _Pin, ball: str) -> float:
+        """When ``ball`` first came to ``contact_mm`` of the pin in memory, between the two frames around it
+        (the pin does not turn the ball, which goes on nearer: its nearest approach is a frame or two late);
+        its nearest approach (the latest, for a ball at rest beside the pin) where it never came that near;
+        inf where it touched it all along (the first frame missing times that fall)."""
+        prev: tuple[float, float] | None = None
+        nearest_t, nearest_d = math.inf, math.inf
+        for t, balls in self._balls:
+            if ball not in balls:
+                continue
+            xy = balls[ball]
+            d = math.hypot(xy[0] - pin.xy_mm[0], xy[1] - pin.xy_mm[1])
+            if d <= self.contact_mm:
+                if prev is None:  # touching it all along (at rest against it): when is not seen here
+                    return math.inf
+                t0, d0 = prev
+                return t0 + (t - t0) * (d0 - self.contact_mm) / (d0 - d)
+            if d <= nearest_d:
+                nearest_t, nearest_d = t, d
+            prev = (t, d)
+        return nearest_t

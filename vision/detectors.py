@@ -18,9 +18,10 @@ from arbiter.balls import APPEARANCE_CLASSES
 from arbiter.games import BilliardsSpec
 from vision.calibration import TableCalibration
 from vision.classical import ClassicalDetector
+from vision.pin_looks import PinLooks
 from vision.table_view import TableView
-from vision.types import Detections
-from vision.yolo import DEFAULT_MODEL, OnnxNetwork, Pins, YoloConfig, YoloDetector
+from vision.types import Detections, Pins
+from vision.yolo import DEFAULT_MODEL, OnnxNetwork, YoloConfig, YoloDetector
 
 
 class Detector(Protocol):
@@ -37,9 +38,8 @@ class Detector(Protocol):
 
 
 class ClassicalOnTable:
-    """The classical detector with its pixel detections carried onto the table by the calibration."""
-
-    sees_pins = False
+    """The classical detector with its pixel detections carried onto the table by the calibration, and in
+    five-pins the pins read on their spots (``vision.pin_looks``) where the image shows their heads."""
 
     def __init__(self, spec: BilliardsSpec, calib: TableCalibration, image_shape: tuple[int, ...]) -> None:
         table = spec.table
@@ -48,10 +48,17 @@ class ClassicalOnTable:
         radius_px = float(np.median(calib.radius_px(np.array([table.centre_xy_mm]), self.radius_mm)))
         spots_px = calib.mm_to_px(np.array(list(table.spots.values())).reshape(-1, 2), self.radius_mm)
         self.inner = ClassicalDetector(spec, radius_px, calib.table_mask(image_shape), spots_px=spots_px)
+        self.pins = PinLooks.of(table, calib, image_shape)
         self.last_pins = Pins.none()
+
+    @property
+    def sees_pins(self) -> bool:
+        return self.pins is not None
 
     def detect(self, image: np.ndarray) -> Detections:
         dets = self.inner.detect(image)
+        if self.pins is not None:
+            self.last_pins = self.pins.look(image, dets.xy_px, dets.radius_px)
         return dets.with_xy_mm(self.calib.px_to_mm(dets.xy_px, self.radius_mm)) if len(dets) else dets
 
 

@@ -97,3 +97,22 @@ class Detections:
             np.concatenate([p.xy_mm for p in parts]),
             np.concatenate([p.blurred for p in parts]),
         )
+
+
+@dataclass(frozen=True)
+class Pins:
+    """Pins seen in one frame (five-pins): table mm and whether each is down; a detector that reads pins
+    only on their spots (the classical one) gives the standing ones."""
+
+    xy_mm: np.ndarray  # (N, 2)
+    down: np.ndarray  # (N,) bool
+    confidence: np.ndarray  # (N,)
+
+    @classmethod
+    def none(cls) -> Pins:
+        return cls(np.zeros((0, 2)), np.zeros(0, dtype=bool), np.zeros(0))
+
+    @property
+    def standing_xy_mm(self) -> np.ndarray:
+        standing: np.ndarray = self.xy_mm[~self.down]
+        return standing

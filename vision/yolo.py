@@ -21,7 +21,7 @@ import numpy as np
 
 from arbiter.balls import APPEARANCE_CLASSES
 from vision.table_view import MmToPx, Rectifier, TableView
-from vision.types import Detections
+from vision.types import Detections, Pins
 
 MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
 DEFAULT_MODEL = MODELS_DIR / "billiards_yolo11n.onnx"
@@ -116,24 +116,6 @@ def letterbox(image: np.ndarray, long_side: int) -> tuple[np.ndarray, float]:
     out = np.full((-(-nh // 32) * 32, -(-nw // 32) * 32, 3), 114, dtype=np.uint8)
     out[:nh, :nw] = cv2.resize(image, (nw, nh), interpolation=cv2.INTER_AREA)
     return out, s
-
-
-@dataclass(frozen=True)
-class Pins:
-    """Pins seen in one frame: table mm and whether each is down."""
-
-    xy_mm: np.ndarray  # (N, 2)
-    down: np.ndarray  # (N,) bool
-    confidence: np.ndarray  # (N,)
-
-    @classmethod
-    def none(cls) -> Pins:
-        return cls(np.zeros((0, 2)), np.zeros(0, dtype=bool), np.zeros(0))
-
-    @property
-    def standing_xy_mm(self) -> np.ndarray:
-        standing: np.ndarray = self.xy_mm[~self.down]
-        return standing
 
 
 class YoloDetector:

@@ -93,9 +93,12 @@ def test_an_unknown_detector_is_refused_naming_the_choices(sample_calibration):
         build_detector("hough", billiards("snooker"), sample_calibration, (1080, 1920, 3))
 
 
-def test_only_the_network_reports_pins(sample_calibration):
+def test_the_classical_detector_reads_pins_only_on_a_table_with_pins(sample_calibration):
+    """The network looks for pins everywhere; the classical detector only on a five-pins table's spots
+    (``vision.pin_looks``, tested in ``tests/vision/test_pin_looks.py``)."""
     ok, image = cv2.VideoCapture(str(SAMPLE / "video.mp4")).read()
     assert ok
     classical = build_detector("classical", billiards("snooker"), sample_calibration, image.shape)
+    classical.detect(image)
     assert not classical.sees_pins and len(classical.last_pins.xy_mm) == 0
     assert build_detector("yolo", billiards("snooker"), sample_calibration, image.shape).sees_pins
