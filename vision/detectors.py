@@ -1,9 +1,9 @@
 """The detectors behind one interface: ``detect(image) -> Detections`` placed on the table (``xy_mm``).
 
-- ``classical``: cloth model, circles of the known ball size, colour (``vision.classical``). Fast; the
-  baseline and the fallback.
-- ``yolo``: the trained network on the table view (``vision.yolo``). Sees pins, and balls the colour rules
-  miss.
+- ``classical``: cloth model, circles of the known ball size, colour (``vision.classical``); five-pins'
+  pins read on their spots (``vision.pin_looks``). Fast; the baseline and the fallback.
+- ``yolo``: the trained network on the table view (``vision.yolo``). Finds pins anywhere, and balls the
+  colour rules miss.
 """
 
 from __future__ import annotations
