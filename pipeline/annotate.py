@@ -1,13 +1,15 @@
 """The annotated video of a billiards run: what the referee saw, to check it by eye.
 
 Every ball is circled in its own colour (white while detected, amber while predicted or held hidden), with
-its id and its recent trail; the latest events are captioned for a few seconds.
+its id and its recent trail; five-pins' pins are ringed on their spots while standing and crossed out once
+called down; the latest events are captioned for a few seconds.
 """
 
 from __future__ import annotations
 
 import math
 from collections import deque
+from collections.abc import Mapping
 from pathlib import Path
 
 import cv2
@@ -25,6 +27,8 @@ CAPTIONS = 4  # the latest events shown
 CAPTION_S = 3.0  # how long an event stays captioned
 _WHITE = (255, 255, 255)
 _HIDDEN_BGR = (0, 200, 255)  # the ring of a ball not detected in this frame
+_PIN_STANDING_BGR = (80, 220, 80)
+_PIN_DOWN_BGR = (60, 60, 230)
 
 Trails = dict[str, deque[tuple[int, int]]]
 Captions = deque[tuple[float, str]]
@@ -47,7 +51,10 @@ class Annotator:
         """Show ``event`` in the frames that follow."""
         self.captions.append((event.t, describe(event)))
 
-    def write(self, image: np.ndarray, views: list[TrackView], t: float) -> None:
+    def write(
+        self, image: np.ndarray, views: list[TrackView], t: float, pins: Mapping[str, str] | None = None
+    ) -> None:
+        """One frame, its balls and, in five-pins, its pins (``PinWatch.status``)."""
         if self._writer is None:
             h, w = image.shape[:2]
             self._writer = VideoWriter(self.path, w, h, self.fps)
@@ -61,6 +68,8 @@ class Annotator:
             t,
             self.spec.table.ball_radius_mm,
         )
+        if pins:
+            _draw_pins(drawn, pins, self.calib, self.spec)
         self._writer.write(drawn)
 
     def close(self) -> None:
@@ -96,6 +105,24 @@ def annotate(
             cv2.putText(img, text.strip(), (12, y), cv2.FONT_HERSHEY_SIMPLEX, 0.55, _WHITE, 2, cv2.LINE_AA)
             y += 22
     return img
+
+
+def _draw_pins(
+    img: np.ndarray, status: Mapping[str, str], calib: TableCalibration, spec: BilliardsSpec
+) -> None:
+    """A ring round each pin standing on its spot, a cross on the spot of each pin called down."""
+    pins = [p for p in spec.table.pins if status.get(p.id) in ("standing", "down")]
+    if not pins:
+        return
+    xy = calib.mm_to_px(np.array([p.xy_mm for p in pins]), 0.0)
+    reach = max(3, round(float(calib.radius_px(np.array([pins[0].xy_mm]), spec.table.ball_radius_mm)[0]) / 3))
+    for pin, p in zip(pins, xy, strict=True):
+        x, y = int(np.rint(p[0])), int(np.rint(p[1]))
+        if status[pin.id] == "standing":
+            cv2.circle(img, (x, y), reach, _PIN_STANDING_BGR, 1, cv2.LINE_AA)
+        else:
+            cv2.line(img, (x - reach, y - reach), (x + reach, y + reach), _PIN_DOWN_BGR, 1, cv2.LINE_AA)
+            cv2.line(img, (x - reach, y + reach), (x + reach, y - reach), _PIN_DOWN_BGR, 1, cv2.LINE_AA)
 
 
 def _bgr(spec: BilliardsSpec, ball: str) -> tuple[int, int, int]:

@@ -284,7 +284,7 @@ class _Run:
         line = {"frame": frame.index, "t": round(t, 6), "balls": positions}
         self.files.tracks.write(json.dumps(line, separators=(",", ":")) + "\n")
         if self.files.annotator is not None:
-            self.files.annotator.write(frame.image, views, t)
+            self.files.annotator.write(frame.image, views, t, s.pins.status() if s.pins else None)
         self.result.frames += 1
 
     def _paused(self, frame: Frame) -> bool:

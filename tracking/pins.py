@@ -55,6 +55,7 @@ class _Pin:
     id: str
     xy_mm: np.ndarray
     standing: bool = False  # seen standing (stand_frames in a row) since it was last called down
+    down: bool = False  # called down, not seen standing again since
     seen_frames: int = 0  # consecutive frames seen standing
     missing_since: float | None = None
     missing_frames: int = 0
@@ -86,6 +87,7 @@ class PinWatch:
                 pin.seen_frames += 1
                 pin.missing_since, pin.missing_frames = None, 0
                 pin.standing = pin.standing or pin.seen_frames >= cfg.stand_frames
+                pin.down = pin.down and not pin.standing
                 continue
             pin.seen_frames = 0
             if not pin.standing:
@@ -101,8 +103,13 @@ class PinWatch:
             by, t_hit = nearest
             since = max(pin.missing_since, t - cfg.memory_s)  # an arm over it long before is not the fall
             falls.append(c.PinDown(t=round(min(t_hit, since), 6), pin=pin.id, by=by))
-            pin.standing, pin.missing_since, pin.missing_frames = False, None, 0
+            pin.standing, pin.down, pin.missing_since, pin.missing_frames = False, True, None, 0
         return falls
+
+    def status(self) -> dict[str, str]:
+        """Each pin as the watch has it: "standing" (watched), "down" (called down, not stood up again) or
+        "unknown" (not yet seen standing long enough to be watched): what the annotated video shows."""
+        return {p.id: "standing" if p.standing else "down" if p.down else "unknown" for p in self._pins}
 
     def pending_from(self) -> float:
         """The earliest time a fall not called yet may still be timed at (inf: none can): the first moment

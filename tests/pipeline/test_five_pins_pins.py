@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 from arbiter import contract as c
@@ -66,12 +67,23 @@ def _clip(path: Path, size: tuple[int, int], hit_s: float | None) -> tuple[Path,
 def test_a_pin_knocked_down_is_called_with_the_ball_that_hit_it(tmp_path: Path) -> None:
     hit_s = 1.5 + 0.6  # the white reaches the north pin's spot
     clip, camera = _clip(tmp_path, (1280, 720), hit_s)
-    options = RunOptions(spec=SPEC, corners=_corners(camera), annotate=False)
+    options = RunOptions(spec=SPEC, corners=_corners(camera))
     result = referee_video(FrameSource(clip), options, tmp_path / "out")
     falls = [e for e in result.events if isinstance(e, c.PinDown)]
     assert [(f.pin, f.by) for f in falls] == [("pin:n", "white")], result.events
-    assert abs(falls[0].t - hit_s) <= 0.1, falls  # timed at the white's nearest approach, not seconds later
+    assert abs(falls[0].t - hit_s) <= 0.1, falls  # timed when the white touched it, not frames later
     assert not [n for n in result.notices if n.kind == "pins"]
+    # The annotated video crosses the fallen pin's spot out in red and rings the standing ones in green.
+    cap = cv2.VideoCapture(str(tmp_path / "out" / "annotated.mp4"))
+    cap.set(cv2.CAP_PROP_POS_FRAMES, result.frames - 1)
+    ok, last = cap.read()
+    assert ok
+    for pid, (rb, gb) in {"pin:n": (True, False), "pin:s": (False, True)}.items():
+        x, y = (int(v) for v in np.rint(camera.project(np.array([[*SPOTS[pid], 0.0]]))[0]))
+        near = last[y - 8 : y + 9, x - 8 : x + 9].reshape(-1, 3).astype(int)
+        red = (near[:, 2] > near[:, 1] + 80).sum()
+        green = ((near[:, 1] > near[:, 2] + 100) & (near[:, 1] > 180)).sum()
+        assert (red >= 4) == rb and (green >= 4) == gb, (pid, red, green)
 
 
 def test_pins_too_small_to_see_are_said_not_watched(tmp_path: Path) -> None:

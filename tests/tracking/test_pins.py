@@ -121,3 +121,16 @@ def test_a_pin_hidden_long_holds_the_stream_back_no_more_than_the_memory():
     for k in range(1, 120):  # an arm over the centre pin for two seconds
         watch.update(k * DT, _standing("pin:c"), [])
     assert watch.pending_from() == pytest.approx(119 * DT - watch.config.memory_s)
+
+
+def test_the_status_of_each_pin_follows_the_watch():
+    watch = PinWatch(TABLE)
+    assert set(watch.status().values()) == {"unknown"}  # not yet seen standing long enough
+    near = [_view("white", SPOTS["pin:w"] + [0.0, -30.0])]
+    _stood(watch, 0.0, near)
+    assert set(watch.status().values()) == {"standing"}
+    for k in range(1, 6):
+        watch.update(k * DT, _standing("pin:w"), near)
+    assert watch.status()["pin:w"] == "down" and watch.status()["pin:c"] == "standing"
+    _stood(watch, 1.0, [])  # stood up for the next shot
+    assert watch.status()["pin:w"] == "standing"
