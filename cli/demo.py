@@ -52,7 +52,7 @@ def demo(
         decisions = [x for x in record.lines(match_id) if isinstance(x, contract.Decision)]
     typer.echo(
         f"{result.frames} frames at {result.fps:.1f} fps; files in {out}/ (events.jsonl, tracks.jsonl, "
-        f"annotated.mp4, and the match record {DEMO_DB})"
+        f"detections.jsonl, annotated.mp4, and the match record {DEMO_DB})"
     )
     for line in narrate.summarise(result.events):
         typer.echo(line)

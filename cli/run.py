@@ -98,7 +98,7 @@ def run(
     ],
     game: Annotated[str, typer.Option(help=f"One of: {', '.join(GAME_IDS)}.")],
     out: Annotated[
-        Path, typer.Option(help="Output folder: events.jsonl, tracks.jsonl, annotated.mp4.")
+        Path, typer.Option(help="Output folder: events.jsonl, tracks.jsonl, detections.jsonl, annotated.mp4.")
     ] = Path("out/run"),
     calibration: Annotated[Path | None, typer.Option(help="A saved camera profile (JSON) to use.")] = None,
     players: Annotated[str, typer.Option(help="Players in turn order, comma separated.")] = "A,B",

@@ -2,7 +2,8 @@
 
 ``referee_video`` is what ``arbiter run`` and ``arbiter eval`` call. It writes as it goes: every event is
 appended and flushed to ``events.jsonl`` the moment it is certain, so a run that is killed loses nothing
-already written; ``tracks.jsonl`` holds every frame's balls; ``annotated.mp4`` shows it all.
+already written; ``tracks.jsonl`` holds every frame's balls as tracked, ``detections.jsonl`` every frame's
+balls as the detector saw them; ``annotated.mp4`` shows it all.
 
 A run ends one of two ways. The source ends (a file played to its end, or cut by ``max_frames``): a shot
 still in play is closed with the balls where they are, as a clip cut mid-shot shows it. Or the run is cut
@@ -122,8 +123,8 @@ def referee_video(
     on_notice: Callable[[Notice], None] | None = None,
     on_header: Callable[[c.Match], object] | None = None,
 ) -> RunResult:
-    """Run the whole pipeline over ``source``; write ``events.jsonl``, ``tracks.jsonl``, ``annotated.mp4``,
-    ``camera_profile.json`` and ``notices.jsonl``.
+    """Run the whole pipeline over ``source``; write ``events.jsonl``, ``tracks.jsonl``, ``detections.jsonl``,
+    ``annotated.mp4``, ``camera_profile.json`` and ``notices.jsonl``.
 
     ``on_header(header)`` hears the header before any event (``_begin``), ``on_frame(frames, fps)`` after
     every frame, ``on_event(event)`` as each event is written, ``on_notice(notice)`` as the run says
@@ -150,9 +151,14 @@ def referee_video(
             if options.annotate
             else None
         )
-        with (out / "events.jsonl").open("w") as ev_file, (out / "tracks.jsonl").open("w") as tr_file:
+        with (
+            (out / "events.jsonl").open("w") as ev_file,
+            (out / "tracks.jsonl").open("w") as tr_file,
+            (out / "detections.jsonl").open("w") as det_file,
+        ):
             _begin(ev_file, options, on_header)
-            run = _Run(options, calib, result, _Files(ev_file, tr_file, annotator, on_event, say), watch)
+            files = _Files(ev_file, tr_file, det_file, annotator, on_event, say)
+            run = _Run(options, calib, result, files, watch)
             try:
                 for frame in _chain(head, frames):
                     if _enough(options, result) or (stop is not None and stop()):
@@ -181,6 +187,33 @@ def _begin(file: IO[str], options: RunOptions, on_header: Callable[[c.Match], ob
     if on_header is not None:
         on_header(header)
     c.append_event(file, header)
+
+
+def detections_line(index: int, t: float, dets: Detections) -> str:
+    """One frame of ``detections.jsonl``: every ball the detector saw in it, before any tracking (a photo
+    of a folder of stills has its balls here even where the tracker, which takes a ball for one once seen
+    in two frames, has none yet): its look, centre (px, and table mm), radius (px), confidence, and
+    whether it was seen only as its motion blur (placed, not named)."""
+    balls = [
+        {
+            "look": look,
+            "xy_px": [round(float(p[0]), 2), round(float(p[1]), 2)],
+            "xy_mm": [round(float(m[0]), 2), round(float(m[1]), 2)] if np.isfinite(m).all() else None,
+            "radius_px": round(float(r), 2),
+            "confidence": round(float(q), 3),
+            **({"blurred": True} if b else {}),
+        }
+        for look, p, m, r, q, b in zip(
+            dets.class_names,
+            dets.xy_px,
+            dets.xy_mm,
+            dets.radius_px,
+            dets.confidence,
+            dets.blurred,
+            strict=True,
+        )
+    ]
+    return json.dumps({"frame": index, "t": round(t, 6), "balls": balls}, separators=(",", ":"))
 
 
 def _sized(spec: BilliardsSpec, calib: TableCalibration) -> BilliardsSpec:
@@ -233,6 +266,7 @@ class _Files:
 
     events: IO[str]
     tracks: IO[str]
+    detections: IO[str]
     annotator: Annotator | None
     on_event: Callable[[c.Event], None] | None
     say: Callable[[Notice], None]
@@ -275,6 +309,7 @@ class _Run:
         dets = self._in_view(s.detector.detect(frame.image), frame.image.shape)
         if keep_detections:
             self.result.detections.append((t, dets))
+        self.files.detections.write(detections_line(frame.index, t, dets) + "\n")
         views = self.views = s.tracker.update(t, dets)
         falls = s.pins.update(t, s.detector.last_pins.standing_xy_mm, views) if s.pins else []
         pending = s.pins.pending_from() if s.pins else math.inf
@@ -316,6 +351,7 @@ class _Run:
         """A frame not refereed (paused): it still counts, and shows nothing."""
         if keep_detections:
             self.result.detections.append((frame.t, Detections.empty()))
+        self.files.detections.write(detections_line(frame.index, frame.t, Detections.empty()) + "\n")
         self.result.track_frames.append((frame.t, {}))
         if self.files.annotator is not None:
             self.files.annotator.write(frame.image, [], frame.t)

@@ -107,6 +107,33 @@ def test_run_command_on_an_image_folder_and_a_saved_profile(clip, tmp_path):
     assert wrong.exit_code == 2 and "is for snooker" in wrong.output
 
 
+def test_a_single_photo_has_its_balls_in_the_detections(clip, tmp_path):
+    """A folder of stills: the tracker confirms a ball over a few frames, so one photo's balls are in no
+    track yet; ``detections.jsonl`` has them, frame by frame, as the detector saw them."""
+    _, out = clip
+    shot = out / "shot_000"
+    ok, image = cv2.VideoCapture(str(shot / "video.mp4")).read()
+    assert ok
+    (tmp_path / "photo").mkdir()
+    cv2.imwrite(str(tmp_path / "photo" / "table.png"), image)
+    result = referee_video(
+        FrameSource(tmp_path / "photo"), RunOptions(spec=billiards("snooker")), tmp_path / "o"
+    )
+    lines = (tmp_path / "o" / "detections.jsonl").read_text().splitlines()
+    assert len(lines) == result.frames == 1
+    seen = json.loads(lines[0])
+    truth = json.loads((shot / "frames.jsonl").read_text().splitlines()[0])["balls"]
+    on_table = [b for b in truth.values() if not b["pocketed"] and not b["hidden"]]
+    assert seen["frame"] == 0 and len(seen["balls"]) >= 0.9 * len(on_table), (
+        len(seen["balls"]),
+        len(on_table),
+    )
+    ball = seen["balls"][0]
+    assert set(ball) >= {"look", "xy_px", "xy_mm", "radius_px", "confidence"}
+    tracked = json.loads((tmp_path / "o" / "tracks.jsonl").read_text().splitlines()[0])
+    assert tracked["balls"] == {}  # no track confirmed on one frame: what the detections file is for
+
+
 @pytest.mark.parametrize(
     ("make", "message"),
     [
