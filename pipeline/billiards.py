@@ -160,23 +160,43 @@ def referee_video(
             files = _Files(ev_file, tr_file, det_file, annotator, on_event, say)
             run = _Run(options, calib, result, files, watch)
             try:
-                for frame in _chain(head, frames):
-                    if _enough(options, result) or (stop is not None and stop()):
-                        break
-                    run.step(frame, keep_detections)
-                    if on_frame:
-                        on_frame(result.frames, result.frames / max(time.perf_counter() - started, 1e-9))
-                stopped = stop is not None and stop()
-                if stopped or (source.live and not _enough(options, result)):  # a live source ends when lost
-                    run.interrupt(source.live)
-                else:
-                    run.finish()
+                _play(
+                    run, _chain(head, frames), source.live, _Hooks(stop, on_frame, keep_detections, started)
+                )
             finally:
                 if annotator is not None:
                     annotator.close()
     result.bad_frames = source.stats.bad_frames - skipped
     result.seconds = time.perf_counter() - started
     return result
+
+
+@dataclass(frozen=True)
+class _Hooks:
+    """What ``referee_video``'s caller gave for the frame loop: the stop asked before every frame, the
+    progress told after it, whether to keep detections, and when the run started."""
+
+    stop: Callable[[], bool] | None
+    on_frame: Callable[[int, float], None] | None
+    keep_detections: bool
+    started: float
+
+
+def _play(run: _Run, frames: Iterator[Frame], live: bool, hooks: _Hooks) -> None:
+    """Every frame through ``run`` until the source ends, enough are refereed or a stop is asked; then the
+    run finishes, or is interrupted when cut short (a stop, a live source lost)."""
+    result = run.result
+    for frame in frames:
+        if _enough(run.options, result) or (hooks.stop is not None and hooks.stop()):
+            break
+        run.step(frame, hooks.keep_detections)
+        if hooks.on_frame:
+            hooks.on_frame(result.frames, result.frames / max(time.perf_counter() - hooks.started, 1e-9))
+    stopped = hooks.stop is not None and hooks.stop()
+    if stopped or (live and not _enough(run.options, result)):  # a live source ends when lost
+        run.interrupt(live)
+    else:
+        run.finish()
 
 
 def _begin(file: IO[str], options: RunOptions, on_header: Callable[[c.Match], object] | None) -> None:
