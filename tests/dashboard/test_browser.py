@@ -146,19 +146,25 @@ def _rules_page_from_a_call(page) -> None:
 
 def _opened_click_image(page, label: str, timeout_s: float = 90):
     """The clickable frame inside the expander ``label``, opened. The page may still be re-running when the
-    expander is first clicked, and a re-render can close it again: open it until its image is drawn."""
+    expander is first clicked, and a re-render can close it again: open it until its image is drawn. A
+    component frame laid out while the page was busy can stay empty: after three waits in vain the expander
+    is closed and opened again, which draws it afresh."""
     expander = page.locator('[data-testid="stExpander"]', has_text=label).first
     expander.wait_for(timeout=30_000)
     image = expander.frame_locator(f'iframe[title="{CLICK_COMPONENT}"]').locator("img")
     deadline = time.monotonic() + timeout_s
+    misses = 0
     while time.monotonic() < deadline:
         if expander.locator("details[open]").count() == 0:
             expander.locator("summary").click()
+        elif misses and misses % 3 == 0:
+            expander.locator("summary").click()  # close it; the next turn opens it again
+            continue
         try:
             image.wait_for(state="visible", timeout=5_000)
             return image
         except sync_api.TimeoutError:
-            continue
+            misses += 1
     opened = expander.locator("details[open]").count() > 0
     frames = expander.locator(f'iframe[title="{CLICK_COMPONENT}"]').count()
     pytest.fail(f"no frame drawn to click in '{label}' in {timeout_s:.0f} s (open {opened}, frames {frames})")
