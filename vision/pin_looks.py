@@ -13,7 +13,7 @@ followed slowly after, and the pin reads standing while it keeps ``keep`` of it.
 A ball over a pin or beside it hides what is to be measured: ring pixels inside a detected ball are left
 out, and a pin whose head is under a ball, or whose ring is mostly covered, keeps what it last read (a pin
 is only down once the ball that knocked it has moved off its spot; ``tracking.pins`` times the fall at the
-ball's nearest approach). The output is the pins read standing, at their spots, as the network's
+ball's touch). The output is the pins read standing, at their spots, as the network's
 detector gives them (``Pins``); ``tracking.pins.PinWatch`` turns missing pins into ``pin_down`` events.
 
 Heads too small to measure (``min_head_px``, a radius) are not looked at: ``PinLooks.of`` returns None and
@@ -88,7 +88,6 @@ class _Pin:
 
     xy_mm: np.ndarray
     head_px: np.ndarray  # (2,) the head's centre in the image
-    head_radius_px: float
     window: tuple[slice, slice]
     disc: np.ndarray  # (n,) indices of the disc's pixels in the window, row-major
     disc_xy: np.ndarray  # (n, 2) their image coordinates
@@ -109,7 +108,7 @@ class _Pin:
         d = np.linalg.norm(xy - head_px, axis=1)
         disc, ring = np.flatnonzero(d <= looked), np.flatnonzero((d >= inner) & (d <= outer))
         window = (slice(cy - reach, cy + reach + 1), slice(cx - reach, cx + reach + 1))
-        return cls(xy_mm, head_px, radius, window, disc, xy[disc], ring, xy[ring], outer, [])
+        return cls(xy_mm, head_px, window, disc, xy[disc], ring, xy[ring], outer, [])
 
 
 class PinLooks:
@@ -148,11 +147,6 @@ class PinLooks:
             return None
         pins = [_Pin.at(xy[k], heads[k], float(radii[k]), cfg) for k in range(len(xy))]
         return cls(pins, cfg)
-
-    @property
-    def head_radius_px(self) -> float:
-        """The smallest head's radius in the image (px)."""
-        return min(p.head_radius_px for p in self._pins)
 
     def look(self, image: np.ndarray, balls_xy_px: np.ndarray, balls_radius_px: np.ndarray) -> Pins:
         """The pins standing in ``image`` (H x W x 3 uint8), the balls detected in it given (px centres and
