@@ -16,6 +16,7 @@ from arbiter.games import GAME_IDS, BilliardsSpec, DiceSpec, GameSpec
 from cli import dice
 from cli.common import billiards_spec, fail, game_spec, parse_points, table_size
 from pipeline.billiards import RunOptions, referee_video
+from pipeline.photos import referee_photos
 from pipeline.table_watch import Notice, TableChoice, find_table, notice
 from record.recorder import Recorder, recording
 from record.store import MatchRecord, RecordError
@@ -32,6 +33,10 @@ TABLE_HELP = (
 CORNERS_HELP = (
     "Typed table points in pixels, 'bl=x,y;br=x,y;tl=x,y;tr=x,y' (playing-area corners at the cushion "
     "noses): the way round a table not found, or found unsure."
+)
+FPS_HELP = (
+    "An image folder's frame rate: its images are then the frames of a video, followed as one; without it "
+    "each image is a photo refereed on its own."
 )
 
 
@@ -115,11 +120,13 @@ def run(
     ] = None,
     table: Annotated[str | None, typer.Option(help=TABLE_HELP)] = None,
     corners: Annotated[str | None, typer.Option(help=CORNERS_HELP)] = None,
+    fps: Annotated[float | None, typer.Option(help=FPS_HELP, min=0.1)] = None,
 ) -> None:
     """Referee a video or a live camera: find the table, follow the balls, write the event stream.
     The table is found from the video itself (frames of its first seconds are tried until the calibration
     is sure; an unsure one is said loudly); --corners or --calibration are the way round it. A cut to
-    another camera pauses the events until the table is found again.
+    another camera pauses the events until the table is found again. An image folder (or one image) is
+    photos, each refereed on its own (its table, its balls named; --fps: a video's frames instead).
     With --db every event and the referee's decision on it are recorded as they happen."""
     spec = game_spec(game)
     if isinstance(spec, DiceSpec):  # a camera over a game table: dice are followed, not balls
@@ -127,14 +134,8 @@ def run(
         return
     if not isinstance(spec, BilliardsSpec):
         fail(f"{spec.id} has no camera pipeline yet; referee its event stream with 'arbiter referee'")
-    size = table_size(spec, table)
-    typed = parse_points(corners) if corners else None
-    if typed is not None and calibration is not None:
-        fail("give either --corners or --calibration, not both")
-    try:
-        src = FrameSource(source)
-    except SourceError as exc:
-        fail(str(exc))
+    size, typed = table_size(spec, table), _typed(corners, calibration)
+    src, photos = _opened(source, fps, db is not None)
     names = tuple(p.strip() for p in players.split(",") if p.strip())
     rec, names, size = _recording_of(db, resume, spec, names, source, src.live, size)
     # A live source resumed mid-shot goes on with that shot; a replayed file finds its start again.
@@ -149,9 +150,34 @@ def run(
         detector=detector,
         shot_open=shot_open,
     )
+    if photos:
+        _run_photos(src, options, out)
+        return
     _run_billiards(src, options, out, rec)
     if rec is not None:
         typer.echo(f"recorded as match {rec.match_id} in {db}")
+
+
+def _typed(corners: str | None, calibration: Path | None) -> dict[str, tuple[float, float]] | None:
+    """The typed corners (``--corners``), refused beside a saved profile (``--calibration``)."""
+    typed = parse_points(corners) if corners else None
+    if typed is not None and calibration is not None:
+        fail("give either --corners or --calibration, not both")
+    return typed
+
+
+def _opened(source: str, fps: float | None, recorded: bool) -> tuple[FrameSource, bool]:
+    """The source, and whether it is photos (an image folder or one image, with no ``--fps`` saying they
+    are a video's frames); photos cannot be recorded as a match."""
+    try:
+        src = FrameSource(source, folder_fps=fps or 30.0)
+    except SourceError as exc:
+        fail(str(exc))
+    photos = src.photos is not None and fps is None
+    if photos and recorded:
+        fail(f"{source} holds photos, which make no match to record: leave out --db, or give --fps to "
+             "follow its images as the frames of a video")  # fmt: skip
+    return src, photos
 
 
 def _run_billiards(src: FrameSource, options: RunOptions, out: Path, rec: _Recording | None) -> None:
@@ -208,6 +234,33 @@ def _run_billiards(src: FrameSource, options: RunOptions, out: Path, rec: _Recor
     if result.shot_open:
         resume = f"; resume the match with --resume {rec.match_id}" if rec is not None else ""
         typer.echo(f"{src.spec} was lost in the middle of a shot: it is left open, not judged{resume}")
+
+
+def _run_photos(src: FrameSource, options: RunOptions, out: Path) -> None:
+    """Every photo of ``src`` on its own (``pipeline.photos``), with a progress bar; then how many had
+    their table found, and where the files are."""
+    bar = tqdm(total=src.frame_count, unit="photo", disable=None, file=sys.stderr)
+
+    def on_notice(notice: Notice) -> None:
+        bar.clear()
+        _say(notice)
+        bar.refresh()
+
+    try:
+        result = referee_photos(src, options, out, on_frame=lambda n, fps: bar.update(1), on_notice=on_notice)
+    except (CalibrationError, ModelError, ValueError) as exc:
+        bar.close()
+        fail(str(exc))
+    bar.close()
+    unsure = sum(n.kind == "unsure" for n in result.notices)
+    balls = sum(len(balls) for _, balls in result.track_frames)
+    typer.echo(
+        f"{result.frames} photos ({result.bad_frames} unreadable skipped): the table found on "
+        f"{result.frames - result.paused_frames} ({unsure} calibration(s) UNSURE), {balls} balls named; "
+        f"each photo's balls in {out / 'tracks.jsonl'}, drawn in {out / 'annotated'}"
+    )
+    if unsure or result.paused_frames:
+        typer.secho("check the photos the warnings above name (annotated/), or give --corners", fg="yellow")
 
 
 def _say(notice: Notice) -> None:

@@ -24,6 +24,7 @@ NOTICE_LABELS = {
     "cut": "camera cut",
     "resumed": "resumed",
     "pins": "pins not watched",
+    "no_table": "no table",
 }
 
 CSS = """

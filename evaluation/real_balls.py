@@ -8,8 +8,12 @@ pipeline builds it (``vision.detectors.build_detector``), in two settings:
   whose length in ball diameters is nearest the labels' (a render's own table for the renders), so the
   mask and the expected radius are what a user typing the corners gets; an image without corners in view
   is looked at without a table (the detector finds the cloth) and with the labels' median radius;
-- ``auto``: the automatic calibration (``calibrate_auto``), used only where it says it is sure, as a run
-  does; an unsure one is reported and not scored.
+- ``auto``: the automatic calibration (``calibrate_auto``), used only where it says it is sure; an unsure
+  one is reported and not scored;
+- ``photos``: what ``arbiter run`` gives for a folder of photos (``pipeline.photos.photo_balls``): the
+  automatic calibration used sure or not (the run says it is unsure, and goes on; where it finds no table,
+  no ball is written and every labelled one is missed), the balls named under the game's ball set, scored
+  where the calibration places each named ball.
 
 The real photos are also scored under coloured light (``LIGHTS``: the whole image multiplied by a colour
 ramp, what a projector over the table does to every ball and the cloth alike), since no labelled photo
@@ -43,13 +47,15 @@ from arbiter.games import billiards
 from arbiter.tables import TableModel
 from datasets.billiards.real import TableImage, photos
 from datasets.billiards.second_look import renders
-from vision.calibration import CalibrationError, calibrate_auto, calibrate_manual
+from pipeline.billiards import RunOptions
+from pipeline.photos import photo_balls
+from vision.calibration import CalibrationError, TableCalibration, calibrate_auto, calibrate_manual
 from vision.classical import ClassicalDetector
 from vision.detectors import build_detector
 from vision.table_geometry import choose_size
 from vision.types import Detections
 
-SETTINGS = ("labelled", "auto")
+SETTINGS = ("labelled", "auto", "photos")
 # Coloured light over the whole image: per-channel (B, G, R) gains at the image's left and right edges,
 # blended across it. A projector's light is not white and not even; these span the casts that move a
 # snooker ball's hue the most (blue light greys the reds and browns, magenta turns green cloth grey).
@@ -222,32 +228,48 @@ def _labelled_detector(image: TableImage, pixels: np.ndarray) -> Any:
     return build_detector("classical", replace(spec, table=table), calib, pixels.shape)
 
 
-def _auto_detector(image: TableImage, pixels: np.ndarray) -> tuple[Any | None, str]:
-    """The detector on the automatic calibration, or None and why when it is unsure or fails."""
-    spec = billiards(image.game)
+Auto = TableCalibration | str  # the automatic calibration of an image, or why there is none
+
+
+def _auto_calibration(image: TableImage, pixels: np.ndarray) -> Auto:
     try:
-        calib = calibrate_auto(pixels, spec.table)
+        return calibrate_auto(pixels, billiards(image.game).table)
     except CalibrationError as exc:
-        return None, f"no table: {str(exc).split(';')[0][:60]}"
-    if not calib.verdict.sure:
-        return None, "calibration unsure: not used"
-    return build_detector("classical", replace(spec, table=calib.table), calib, pixels.shape), ""
+        return f"no table: {str(exc).split(';')[0][:60]}"
 
 
-def _run(image: TableImage, pixels: np.ndarray, setting: str, light: str) -> BallRow:
-    base = BallRow(image.name, image.real, image.view, setting, light, None)
+def _found(image: TableImage, pixels: np.ndarray, setting: str, auto: Auto) -> tuple[np.ndarray, list[str]]:
+    """Where the balls are found in ``pixels`` (px) and the look each is named, in ``setting``."""
+    spec = billiards(image.game)
+    if setting == "photos":
+        assert isinstance(auto, TableCalibration)
+        sized = spec.resized(auto.table.size) if auto.table.size else spec
+        _, views = photo_balls(pixels, auto, sized, RunOptions(spec=sized))
+        xy_mm = np.array([v.xy_mm for v in views], float).reshape(-1, 2)
+        return auto.mm_to_px(xy_mm, sized.table.ball_radius_mm), [sized.looks[v.ball].cls for v in views]
     if setting == "auto":
-        detector, note = _auto_detector(image, pixels)
-        if detector is None:
-            return replace(base, note=note)
+        assert isinstance(auto, TableCalibration)
+        detector = build_detector("classical", replace(spec, table=auto.table), auto, pixels.shape)
     else:
         detector = _labelled_detector(image, pixels)
-    shown = lit(pixels, light)
+    found: Detections = detector.detect(pixels)
+    return found.xy_px, list(found.class_names)
+
+
+def _run(image: TableImage, pixels: np.ndarray, setting: str, light: str, auto: Auto) -> BallRow:
+    base = BallRow(image.name, image.real, image.view, setting, light, None)
+    if setting == "photos" and isinstance(auto, str):
+        # No table: the run writes no ball, so every labelled ball is missed.
+        score, missed, _ = score_detections(image, np.zeros((0, 2)), [])
+        return replace(base, score=score, missed=missed, note=auto)
+    if setting != "labelled" and isinstance(auto, str):
+        return replace(base, note=auto)
+    if setting == "auto" and isinstance(auto, TableCalibration) and not auto.verdict.sure:
+        return replace(base, note="calibration unsure: not used")
     started = time.perf_counter()
-    found: Detections = detector.detect(shown)
+    xy_px, names = _found(image, lit(pixels, light), setting, auto)
     ms = 1000.0 * (time.perf_counter() - started)
-    names = list(found.class_names)
-    score, missed, misnamed = score_detections(image, found.xy_px, names)
+    score, missed, misnamed = score_detections(image, xy_px, names)
     extra = score.found - score.matched - score.on_hidden
     return replace(base, score=score, missed=missed, misnamed=misnamed, extra=extra, ms=ms)
 
@@ -264,11 +286,12 @@ def evaluate_real_balls(
     rows = []
     for image in chosen:
         pixels = image.load()
+        auto = _auto_calibration(image, pixels) if set(settings) - {"labelled"} else "not asked"
         for setting in settings:
             for light in lights:
                 if light != "as shot" and (setting != "labelled" or not image.real):
                     continue
-                row = _run(image, pixels, setting, light)
+                row = _run(image, pixels, setting, light, auto)
                 rows.append(row)
                 if on_row is not None:
                     on_row(row)
@@ -281,9 +304,11 @@ GROUPS: tuple[tuple[str, _Pick], ...] = (
     ("real overhead, labelled", lambda r: r.real and "overhead" in r.view and r.setting == "labelled"),
     ("real, labelled", lambda r: r.real and r.setting == "labelled"),
     ("real, auto (where sure)", lambda r: r.real and r.setting == "auto"),
+    ("real, as arbiter run names a photo's", lambda r: r.real and r.setting == "photos"),
     ("renders, labelled", lambda r: not r.real and r.setting == "labelled"),
     ("renders overhead, labelled", lambda r: not r.real and "overhead" in r.view and r.setting == "labelled"),
     ("renders, auto (where sure)", lambda r: not r.real and r.setting == "auto"),
+    ("renders, as arbiter run names a photo's", lambda r: not r.real and r.setting == "photos"),
 )
 
 

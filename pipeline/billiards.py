@@ -126,8 +126,8 @@ def referee_video(
     """Run the whole pipeline over ``source``; write ``events.jsonl``, ``tracks.jsonl``, ``detections.jsonl``,
     ``annotated.mp4``, ``camera_profile.json`` and ``notices.jsonl``.
 
-    ``on_header(header)`` hears the header before any event (``_begin``), ``on_frame(frames, fps)`` after
-    every frame, ``on_event(event)`` as each event is written, ``on_notice(notice)`` as the run says
+    ``on_header(header)`` hears the header before any event (``begin_stream``), ``on_frame(frames, fps)``
+    after every frame, ``on_event(event)`` as each event is written, ``on_notice(notice)`` as the run says
     something a person must know (the calibration and its verdict, a cut, the table found again);
     ``keep_detections`` keeps every frame's detections in the result (for
     scoring the detector); ``stop()`` is asked before every frame, and True cuts the run short (the
@@ -136,13 +136,13 @@ def referee_video(
     started = time.perf_counter()
     result = RunResult()
     with (out / "notices.jsonl").open("w") as notices_file:
-        say = _sayer(result, notices_file, on_notice)
+        say = sayer(result, notices_file, on_notice)
         calib, head, frames, skipped, graphics = _calibrate(source, options, say)
         result.calibration_seconds = time.perf_counter() - started
         calib.save(out / "camera_profile.json")
         result.calibration = calib
         options = replace(
-            options, spec=_sized(options.spec, calib)
+            options, spec=sized_spec(options.spec, calib)
         )  # the run's spec: the table found or given
         fixed = options.calibration is not None or options.corners is not None
         watch = TableWatch(calib, say, fixed, graphics) if options.watch_cuts else None
@@ -156,7 +156,7 @@ def referee_video(
             (out / "tracks.jsonl").open("w") as tr_file,
             (out / "detections.jsonl").open("w") as det_file,
         ):
-            _begin(ev_file, options, on_header)
+            begin_stream(ev_file, options, on_header)
             files = _Files(ev_file, tr_file, det_file, annotator, on_event, say)
             run = _Run(options, calib, result, files, watch)
             try:
@@ -199,7 +199,7 @@ def _play(run: _Run, frames: Iterator[Frame], live: bool, hooks: _Hooks) -> None
         run.finish()
 
 
-def _begin(file: IO[str], options: RunOptions, on_header: Callable[[c.Match], object] | None) -> None:
+def begin_stream(file: IO[str], options: RunOptions, on_header: Callable[[c.Match], object] | None) -> None:
     """The stream's header: it carries the table found or given (``Match.table``), so the engines judge on
     its spots and lines; ``on_header`` hears it first (a match record started before the calibration takes
     its table: ``record.recorder.Recorder``)."""
@@ -210,10 +210,9 @@ def _begin(file: IO[str], options: RunOptions, on_header: Callable[[c.Match], ob
 
 
 def detections_line(index: int, t: float, dets: Detections) -> str:
-    """One frame of ``detections.jsonl``: every ball the detector saw in it, before any tracking (a photo
-    of a folder of stills has its balls here even where the tracker, which takes a ball for one once seen
-    in two frames, has none yet): its look, centre (px, and table mm), radius (px), confidence, and
-    whether it was seen only as its motion blur (placed, not named)."""
+    """One frame of ``detections.jsonl``: every ball the detector saw in it, before any tracking (the
+    tracker takes a ball for one once seen in two frames): its look, centre (px, and table mm), radius
+    (px), confidence, and whether it was seen only as its motion blur (placed, not named)."""
     balls = [
         {
             "look": look,
@@ -236,12 +235,12 @@ def detections_line(index: int, t: float, dets: Detections) -> str:
     return json.dumps({"frame": index, "t": round(t, 6), "balls": balls}, separators=(",", ":"))
 
 
-def _sized(spec: BilliardsSpec, calib: TableCalibration) -> BilliardsSpec:
+def sized_spec(spec: BilliardsSpec, calib: TableCalibration) -> BilliardsSpec:
     """The game's spec on the calibration's table: every geometry after vision is that table's."""
     return spec.resized(calib.table.size) if calib.table.size else spec
 
 
-def _sayer(
+def sayer(
     result: RunResult, file: IO[str], on_notice: Callable[[Notice], None] | None
 ) -> Callable[[Notice], None]:
     """Keep, write (``notices.jsonl``, flushed) and pass on every notice of the run."""
@@ -315,6 +314,7 @@ class _Run:
         self.watch = watch
         self.t = 0.0  # the time of the last frame stepped
         self.views: list[TrackView] = []
+        self.pins_seen: bool | None = None  # whether the last stages built watch the pins (None: none built)
 
     def step(self, frame: Frame, keep_detections: bool) -> None:
         self.t = t = frame.t
@@ -323,8 +323,7 @@ class _Run:
             return
         if self.stages is None:
             self.stages = _Stages.build(self.options, self.calib, frame.image.shape)
-            if self.options.spec.table.pins and self.stages.pins is None:
-                self.files.say(Notice(t, "pins", _PINS_UNSEEN.format(self.options.detector)))
+            self._say_pins(t, self.stages.pins is not None)
         s = self.stages
         dets = self._in_view(s.detector.detect(frame.image), frame.image.shape)
         if keep_detections:
@@ -341,6 +340,12 @@ class _Run:
         if self.files.annotator is not None:
             self.files.annotator.write(frame.image, views, t, s.pins.status() if s.pins else None)
         self.result.frames += 1
+
+    def _say_pins(self, t: float, seen: bool) -> None:
+        """Say that five-pins' pins are not watched, once until a view after a cut watches them again."""
+        if self.options.spec.table.pins and not seen and self.pins_seen is not False:
+            self.files.say(Notice(t, "pins", _PINS_UNSEEN.format(self.options.detector)))
+        self.pins_seen = seen
 
     def _paused(self, frame: Frame) -> bool:
         """Whether the watch has the run paused at this frame. At a cut what the stages held back is written

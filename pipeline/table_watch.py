@@ -67,17 +67,17 @@ class TableChoice:
 @dataclass(frozen=True)
 class Notice:
     """Something the run must say: an unsure calibration, a cut, the table found again, pins it cannot
-    watch."""
+    watch, a photo with no table."""
 
     t: float
-    kind: str  # "calibration", "unsure", "cut", "resumed", "pins"
+    kind: str  # "calibration", "unsure", "cut", "resumed", "pins", "no_table" (a photo)
     text: str
 
     def to_dict(self) -> dict[str, object]:
         return {"t": round(self.t, 3), "kind": self.kind, "text": self.text}
 
 
-NOTICE_KINDS = ("calibration", "unsure", "cut", "resumed", "pins")
+NOTICE_KINDS = ("calibration", "unsure", "cut", "resumed", "pins", "no_table")
 
 
 def read_notices(path: Path) -> list[Notice]:
@@ -155,7 +155,7 @@ def _search(frames: Iterator[Frame], spec: BilliardsSpec, size: str | None, fps:
         else:
             if calib.sure:
                 return Found(calib, frame, frame is not first, overlay)
-            if best is None or _worse(best[0], calib):
+            if best is None or worse(best[0], calib):
                 best = (calib, frame)
         if k // every + 1 >= CALIBRATION_TRIES:
             break
@@ -167,15 +167,18 @@ def _search(frames: Iterator[Frame], spec: BilliardsSpec, size: str | None, fps:
     return Found(*best, True, overlay)
 
 
-def notice(found: Found) -> Notice:
+def notice(found: Found, photo: str | None = None) -> Notice:
     """What the run says of its calibration: how it was made, the table, the verdict; an unsure one
-    (``kind`` "unsure") is said loudly, with what to do."""
+    (``kind`` "unsure") is said loudly, with what to do. ``photo``: the file name of the photo it was made
+    on (``pipeline.photos``), named instead of the time, its annotated copy instead of the video."""
     calib = found.calib
     how = {"auto": "found automatically", "manual": "fitted to typed points"}[calib.method]
-    text = f"table {how} at {found.frame.t:.2f} s: {calib.table.name} ({calib.table.size or 'standard'}); "
+    where = f"{photo}: table {how}" if photo else f"table {how} at {found.frame.t:.2f} s"
+    text = f"{where}: {calib.table.name} ({calib.table.size or 'standard'}); "
     if calib.sure:
         return Notice(found.frame.t, "calibration", text + calib.verdict.message())
     why = "; ".join(r.detail for r in calib.verdict.doubts)
+    drawn = f"annotated/{Path(photo).stem}.jpg" if photo else "annotated.mp4"
     searched = (
         f" (no frame of the first {CALIBRATION_SECONDS:.0f} s gave a sure one)" if found.searched else ""
     )
@@ -183,11 +186,11 @@ def notice(found: Found) -> Notice:
         found.frame.t,
         "unsure",
         f"{text}the calibration is UNSURE{searched}: {why}. It is used, so balls and pockets may be placed "
-        f"wrongly: check annotated.mp4, or {TYPE_CORNERS}",
+        f"wrongly: check {drawn}, or {TYPE_CORNERS}",
     )
 
 
-def _worse(a: TableCalibration, b: TableCalibration) -> bool:
+def worse(a: TableCalibration, b: TableCalibration) -> bool:
     """Whether ``a`` is a worse unsure calibration than ``b``: more doubts, then a larger residual."""
     return (len(a.verdict.doubts), a.reprojection_error_px) > (len(b.verdict.doubts), b.reprojection_error_px)
 
@@ -233,13 +236,13 @@ class TableWatch:
         small = _shrunk(frame.image)
         if self._frames % OVERLAY_EVERY == 1:
             self.overlay.update(small)
-        # A picture of another size is another camera (a folder of photos from several), whatever the
-        # shrunk copies say: two sizes of one aspect shrink alike.
+        # A picture of another size is another camera (a video's frames in a folder, from several), whatever
+        # the shrunk copies say: two sizes of one aspect shrink alike.
         was, self._shape = self._shape, frame.image.shape[:2]
         cut = self.cuts.update(small) or was != self._shape
         if self.paused_at is None and cut and not self._fits(frame.image):
             calib = self._refind(frame.image)
-            if calib is not None and _same_view(calib, self.calib):
+            if calib is not None and same_view(calib, self.calib):
                 return False  # found again where it was: the picture changed over the table, no cut
             self.paused_at, self._next_try = frame.t, frame.t + REFIND_S
             self.cuts.set_region(None)
@@ -269,16 +272,9 @@ class TableWatch:
         return self.overlay.mask(shape) if self.overlay.ready else None
 
     def _fits(self, image: np.ndarray) -> bool:
-        """Whether the frame still fits the run's calibration (``check_calibration``): the picture changed
-        at once (a cue whipped away, a player's body, a flash) but the table is where it was: no cut. A
-        frame of another size than the calibration's never fits."""
-        if frame_size(image) != tuple(self.calib.image_size):
-            return False
-        try:
-            check_calibration(self.calib, image)
-        except CameraMovedError:
-            return False
-        return True
+        """Whether the frame still fits the run's calibration: the picture changed at once (a cue whipped
+        away, a player's body, a flash) but the table is where it was: no cut."""
+        return fits(self.calib, image)
 
     def _refind(self, image: np.ndarray) -> TableCalibration | None:
         """The calibration to resume with: the one the run had if this frame fits it, else (found
@@ -295,6 +291,18 @@ class TableWatch:
         return calib if calib.sure else None
 
 
+def fits(calib: TableCalibration, image: np.ndarray) -> bool:
+    """Whether an image still fits a calibration (``check_calibration``): the cushions where it puts them.
+    An image of another size than the calibration's never fits."""
+    if frame_size(image) != tuple(calib.image_size):
+        return False
+    try:
+        check_calibration(calib, image)
+    except CameraMovedError:
+        return False
+    return True
+
+
 def _shrunk(image: np.ndarray) -> np.ndarray:
     """A copy of about ``WATCH_PX`` on its long side, by plain subsampling (0.02 ms at 1920 x 1080): the
     cut detector and the overlay blur and shrink it further, and at full size their own shrinking costs
@@ -306,7 +314,7 @@ def _shrunk(image: np.ndarray) -> np.ndarray:
     return cv2.resize(image, (w // step, h // step), interpolation=cv2.INTER_NEAREST)
 
 
-def _same_view(a: TableCalibration, b: TableCalibration) -> bool:
+def same_view(a: TableCalibration, b: TableCalibration) -> bool:
     """Whether two calibrations of one picture size put every corner within SAME_VIEW of the table's
     length (in pixels) of each other: the same camera, still."""
     if tuple(a.image_size) != tuple(b.image_size):

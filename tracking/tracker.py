@@ -519,9 +519,10 @@ class BallTracker:
 
     def _birth(self, t: float, cls: int, xy_mm: np.ndarray) -> Track | None:
         """A detection no track took: a look-alike seen going into a pocket and seen again by it (no pot);
-        else a new ball if the game has a free id of its look; else a lost look-alike seen again further
-        than the gate (returned, as it is measured now); else nothing (more balls of this look than the
-        game has: a false detection)."""
+        else a new ball if the game has a free id of its look (returned when it is a ball at once,
+        ``n_init`` 1: measured now); else a lost look-alike seen again further than the gate (returned, as
+        it is measured now); else nothing (more balls of this look than the game has: a false
+        detection)."""
         pending = [
             tr
             for tr in self.tracks
@@ -547,9 +548,10 @@ class BallTracker:
         xy = (float(xy_mm[0]), float(xy_mm[1]))
         tr = Track(ball, cls, _kalman(xy, self.config), last_seen_t=t)
         tr.history.append((t, *xy, True))
+        self.tracks.append(tr)
         if self.config.n_init <= 1:
             tr.state = TrackState.CONFIRMED
-        self.tracks.append(tr)
+            return tr
         return None
 
     # -- lookups --------------------------------------------------------------------------------------------

@@ -32,8 +32,8 @@ class SourceStats:
 
 
 class FrameSource:
-    """Iterate ``Frame``s from ``spec``: a path to a video file or an image folder, a camera index
-    (``"0"``), or a stream URL (``rtsp://``, ``http://``)."""
+    """Iterate ``Frame``s from ``spec``: a path to a video file, an image folder or one image, a camera
+    index (``"0"``), or a stream URL (``rtsp://``, ``http://``)."""
 
     def __init__(self, spec: str | Path, folder_fps: float = 30.0, reconnect_s: float = 10.0) -> None:
         self.spec = str(spec)
@@ -50,6 +50,8 @@ class FrameSource:
         self._folder = (
             sorted(p for p in path.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
             if (not self.live and path.is_dir())
+            else [path]
+            if (not self.live and path.suffix.lower() in IMAGE_SUFFIXES)
             else None
         )
         if self._folder is not None and not self._folder:
@@ -64,6 +66,12 @@ class FrameSource:
             count = int(cap.get(cv2.CAP_PROP_FRAME_COUNT))
             self.frame_count = count if count > 0 and not self.live else None
             cap.release()
+
+    @property
+    def photos(self) -> list[Path] | None:
+        """The images of an image folder (or the one image file), in order: ``Frame.index`` is the index of
+        its file here; None for a video, camera or stream."""
+        return list(self._folder) if self._folder is not None else None
 
     def _open(self) -> cv2.VideoCapture:
         target: int | str = int(self.spec) if self.spec.isdigit() else self.spec

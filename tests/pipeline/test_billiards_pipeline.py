@@ -108,8 +108,9 @@ def test_run_command_on_an_image_folder_and_a_saved_profile(clip, tmp_path):
 
 
 def test_a_single_photo_has_its_balls_in_the_detections(clip, tmp_path):
-    """A folder of stills: the tracker confirms a ball over a few frames, so one photo's balls are in no
-    track yet; ``detections.jsonl`` has them, frame by frame, as the detector saw them."""
+    """One frame refereed as a video: the tracker confirms a ball over a few frames, so its balls are in no
+    track yet; ``detections.jsonl`` has them, frame by frame, as the detector saw them (a folder of photos
+    is refereed photo by photo instead: ``tests/pipeline/test_photos.py``)."""
     _, out = clip
     shot = out / "shot_000"
     ok, image = cv2.VideoCapture(str(shot / "video.mp4")).read()
