@@ -39,18 +39,8 @@ def test_a_resumed_match_goes_on_with_the_table_it_was_recorded_on(tmp_path: Pat
     db = tmp_path / "m.db"
     with MatchRecord.open(db) as record:
         match_id = record.start_match(c.Match(game="snooker", players=("A", "B"), table="6ft"))
-    args = [
-        "run",
-        str(frames),
-        "--fps",
-        "30",
-        "--game",
-        "snooker",
-        "--db",
-        str(db),
-        "--resume",
-        str(match_id),
-    ]
+    video_frames = ["run", str(frames), "--fps", "30", "--game", "snooker"]
+    args = [*video_frames, "--db", str(db), "--resume", str(match_id)]
     result = CliRunner().invoke(app, [*args, "--table", "9ft"])
     assert result.exit_code == 2
     assert "recorded on the 6ft table" in result.output and "--table 6ft" in result.output
@@ -68,17 +58,8 @@ def test_a_photo_of_another_size_without_a_table_is_a_cut_the_run_outlives(tmp_p
     frames.mkdir()
     cv2.imwrite(str(frames / "000.png"), first)
     cv2.imwrite(str(frames / "001.png"), np.full((360, 640, 3), 90, np.uint8))
-    args = [
-        "run",
-        str(frames),
-        "--fps",
-        "30",
-        "--game",
-        "snooker",
-        "--out",
-        str(tmp_path / "out"),
-        "--no-annotate",
-    ]
+    video_frames = ["run", str(frames), "--fps", "30", "--game", "snooker"]
+    args = [*video_frames, "--out", str(tmp_path / "out"), "--no-annotate"]
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 0, result.output
     h, w = first.shape[:2]
