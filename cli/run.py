@@ -254,8 +254,9 @@ def _run_photos(src: FrameSource, options: RunOptions, out: Path) -> None:
     bar.close()
     unsure = sum(n.kind == "unsure" for n in result.notices)
     balls = sum(len(balls) for _, balls in result.track_frames)
+    skipped = f": {', '.join(src.stats.unreadable)}" if src.stats.unreadable else ""
     typer.echo(
-        f"{result.frames} photos ({result.bad_frames} unreadable skipped): the table found on "
+        f"{result.frames} photos ({result.bad_frames} unreadable skipped{skipped}): the table found on "
         f"{result.frames - result.paused_frames} ({unsure} calibration(s) UNSURE), {balls} balls named; "
         f"each photo's balls in {out / 'tracks.jsonl'}, drawn in {out / 'annotated'}"
     )

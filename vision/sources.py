@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import cv2
@@ -29,6 +29,7 @@ class SourceStats:
     frames: int = 0
     bad_frames: int = 0
     reconnects: int = 0
+    unreadable: list[str] = field(default_factory=list)  # an image folder's files that could not be read
 
 
 class FrameSource:
@@ -95,6 +96,7 @@ class FrameSource:
             image = cv2.imread(str(path), cv2.IMREAD_COLOR)
             if image is None:
                 self.stats.bad_frames += 1
+                self.stats.unreadable.append(path.name)
                 continue
             self.stats.frames += 1
             yield Frame(i, i / self.folder_fps, image)

@@ -104,7 +104,7 @@ def test_the_run_command_takes_a_folder_as_photos_unless_given_a_frame_rate(rend
     runner = CliRunner()
     out = runner.invoke(app, ["run", str(folder), "--game", "snooker", "--out", str(tmp_path / "a")])
     assert out.exit_code == 0, out.output
-    assert "3 photos (1 unreadable skipped): the table found on 2" in out.output
+    assert "3 photos (1 unreadable skipped: 3.png): the table found on 2" in out.output
     assert "2.png: no table found" in out.output
     tracks = _lines(tmp_path / "a" / "tracks.jsonl")
     assert [t["image"] for t in tracks] == ["0.png", "1.png", "2.png"] and tracks[2]["balls"] == {}
