@@ -7,9 +7,11 @@ What cannot be opened at all raises ``SourceError`` saying what was wrong and wh
 
 from __future__ import annotations
 
+import queue
+import threading
 import time
-from collections.abc import Iterator
-from dataclasses import dataclass, field
+from collections.abc import Generator, Iterator
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import cv2
@@ -17,6 +19,7 @@ import numpy as np
 
 from .types import Frame
 
+READ_AHEAD = 8  # frames of a file decoded ahead of the run by default (8 frames of 1080p: 50 MB)
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff")
 
 
@@ -36,10 +39,18 @@ class FrameSource:
     """Iterate ``Frame``s from ``spec``: a path to a video file, an image folder or one image, a camera
     index (``"0"``), or a stream URL (``rtsp://``, ``http://``)."""
 
-    def __init__(self, spec: str | Path, folder_fps: float = 30.0, reconnect_s: float = 10.0) -> None:
+    def __init__(
+        self,
+        spec: str | Path,
+        folder_fps: float = 30.0,
+        reconnect_s: float = 10.0,
+        read_ahead: int = READ_AHEAD,
+    ) -> None:
+        """``read_ahead``: frames of a file or folder decoded ahead on a thread of their own (0: none)."""
         self.spec = str(spec)
         self.folder_fps = folder_fps
         self.reconnect_s = reconnect_s
+        self.read_ahead = read_ahead
         self.stats = SourceStats()
         self.live = self.spec.isdigit() or "://" in self.spec
         path = Path(self.spec)
@@ -86,22 +97,43 @@ class FrameSource:
         return cap
 
     def __iter__(self) -> Iterator[Frame]:
-        if self._folder is not None:
-            yield from self._images()
+        if self.live or self.read_ahead <= 0:
+            yield from self._frames(self.stats)
         else:
-            yield from self._video()
+            yield from self._read_ahead()
 
-    def _images(self) -> Iterator[Frame]:
+    def _frames(self, stats: SourceStats) -> Generator[Frame]:
+        """Every frame, read here; what was read and skipped counted in ``stats``."""
+        if self._folder is not None:
+            yield from self._images(stats)
+        else:
+            yield from self._video(stats)
+
+    def _read_ahead(self) -> Iterator[Frame]:
+        """The frames decoded on a thread of their own, up to ``read_ahead`` ahead of the one the run works
+        on: OpenCV's decoder and most of the work on a frame let go of the interpreter, so two cores decode
+        and referee side by side. ``stats`` says what was read up to the frame given, as without it; an
+        error reading is raised here; a run that stops early stops the thread and releases the file."""
+        ahead = _ReadAhead(self, self.read_ahead)
+        try:
+            for frame, read in ahead:
+                _copy_stats(read, self.stats)
+                if frame is not None:
+                    yield frame
+        finally:
+            ahead.stop()
+
+    def _images(self, stats: SourceStats) -> Iterator[Frame]:
         for i, path in enumerate(self._folder or []):
             image = cv2.imread(str(path), cv2.IMREAD_COLOR)
             if image is None:
-                self.stats.bad_frames += 1
-                self.stats.unreadable.append(path.name)
+                stats.bad_frames += 1
+                stats.unreadable.append(path.name)
                 continue
-            self.stats.frames += 1
+            stats.frames += 1
             yield Frame(i, i / self.folder_fps, image)
 
-    def _video(self) -> Iterator[Frame]:
+    def _video(self, stats: SourceStats) -> Iterator[Frame]:
         cap: cv2.VideoCapture | None = self._open()
         started = time.monotonic()
         index = 0
@@ -114,7 +146,7 @@ class FrameSource:
                     t = (time.monotonic() - started) if self.live else cap.get(cv2.CAP_PROP_POS_MSEC) / 1000.0
                     if not self.live and t <= 0 and index > 0:
                         t = index / self.fps  # containers without timestamps
-                    self.stats.frames += 1
+                    stats.frames += 1
                     yield Frame(index, t, image)
                     index += 1
                     continue
@@ -126,18 +158,18 @@ class FrameSource:
                     ):
                         # A damaged frame inside the file: skip it and carry on.
                         failures += 1
-                        self.stats.bad_frames += 1
+                        stats.bad_frames += 1
                         index += 1
                         cap.set(cv2.CAP_PROP_POS_FRAMES, index)
                         continue
                     return
                 cap.release()
-                cap = self._reconnect(started)  # None: the source is gone for good
+                cap = self._reconnect(started, stats)  # None: the source is gone for good
         finally:
             if cap is not None:
                 cap.release()
 
-    def _reconnect(self, started: float) -> cv2.VideoCapture | None:
+    def _reconnect(self, started: float, stats: SourceStats) -> cv2.VideoCapture | None:
         """A live source dropped: try again, waiting longer each time, until ``reconnect_s``."""
         deadline = time.monotonic() + self.reconnect_s
         wait = 0.2
@@ -148,9 +180,66 @@ class FrameSource:
                 cap = self._open()
             except SourceError:
                 continue
-            self.stats.reconnects += 1
+            stats.reconnects += 1
             return cap
         return None
 
 
 MAX_BAD_RUN = 25  # consecutive unreadable frames in a file before it is taken as ending there
+
+
+class _ReadAhead:
+    """A source's frames read on a thread of its own into a queue of ``size``: iterate it for (frame, what
+    was read up to it), then (None, everything read) at the end; ``stop`` ends the thread early."""
+
+    def __init__(self, source: FrameSource, size: int) -> None:
+        self._queue: queue.Queue[tuple[Frame | None, SourceStats] | BaseException] = queue.Queue(size)
+        self._stopped = threading.Event()
+        self._thread = threading.Thread(target=self._read, args=(source,), name="frame-reader", daemon=True)
+        self._thread.start()
+
+    def __iter__(self) -> Iterator[tuple[Frame | None, SourceStats]]:
+        while True:
+            item = self._queue.get()
+            if isinstance(item, BaseException):
+                raise item
+            yield item
+            if item[0] is None:
+                return
+
+    def _read(self, source: FrameSource) -> None:
+        stats = SourceStats()
+        frames = source._frames(stats)
+        try:
+            for frame in frames:
+                if not self._put((frame, _snapshot(stats))):
+                    return
+            self._put((None, _snapshot(stats)))
+        except Exception as exc:  # raised to the reader, in the run's own thread
+            self._put(exc)
+        finally:
+            frames.close()  # the file released, on the thread that opened it
+
+    def _put(self, item: tuple[Frame | None, SourceStats] | BaseException) -> bool:
+        """Queue ``item`` as soon as there is room; False once stopped."""
+        while not self._stopped.is_set():
+            try:
+                self._queue.put(item, timeout=0.05)
+            except queue.Full:
+                continue
+            return True
+        return False
+
+    def stop(self) -> None:
+        self._stopped.set()
+        self._thread.join(timeout=5.0)
+
+
+def _snapshot(stats: SourceStats) -> SourceStats:
+    return replace(stats, unreadable=list(stats.unreadable))
+
+
+def _copy_stats(read: SourceStats, into: SourceStats) -> None:
+    """``into`` made to say what ``read`` says, kept the same object (callers hold it)."""
+    into.frames, into.bad_frames, into.reconnects = read.frames, read.bad_frames, read.reconnects
+    into.unreadable[:] = read.unreadable

@@ -101,7 +101,8 @@ class _Throttle:
 
 
 def one_core() -> None:
-    """A worker is one core: OpenCV's own thread pool would make N workers fight over N cores."""
+    """A worker is one core: OpenCV's own thread pool would make N workers fight over N cores (and so its
+    video is read in line, not decoded ahead on a second thread)."""
     cv2.setNumThreads(1)
 
 
@@ -112,7 +113,7 @@ def referee_task(task: VideoTask, models: Models, report: ReportFrames | None = 
     with tempfile.TemporaryDirectory(prefix="arbiter-review-") as scratch:
         work = Path(scratch)
         try:
-            source = FrameSource(task.video)
+            source = FrameSource(task.video, read_ahead=0)  # one core: no thread decoding ahead
             frames = _run(task, models, source, work, _Throttle(task.position, report))
         except (SourceError, CalibrationError, ModelError, ValueError) as exc:
             return VideoOutcome(task.position, 0, 0.0, time.perf_counter() - started, error=str(exc))
