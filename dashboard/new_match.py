@@ -55,6 +55,10 @@ def _source(desk: s.Desk) -> tuple[str | None, str | None]:
         value = st.text_input("stream URL", key="source_url", placeholder="rtsp://host:554/stream")
     elif kind == "folder":
         value = st.text_input("image folder", key="source_folder")
+        st.caption(
+            "its images are refereed as the frames of one video, in name order at 30 fps; photos of "
+            "different moments are refereed one by one with `arbiter run FOLDER --game GAME`"
+        )
     try:
         return s.source_spec(kind, value), kind
     except s.DeskError as exc:

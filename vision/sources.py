@@ -114,10 +114,11 @@ class FrameSource:
         on: OpenCV's decoder and most of the work on a frame let go of the interpreter, so two cores decode
         and referee side by side. ``stats`` says what was read up to the frame given, as without it; an
         error reading is raised here; a run that stops early stops the thread and releases the file."""
+        before = _snapshot(self.stats)  # what earlier passes over the source read: counted on, as in line
         ahead = _ReadAhead(self, self.read_ahead)
         try:
             for frame, read in ahead:
-                _copy_stats(read, self.stats)
+                _add_stats(before, read, self.stats)
                 if frame is not None:
                     yield frame
         finally:
@@ -239,7 +240,9 @@ def _snapshot(stats: SourceStats) -> SourceStats:
     return replace(stats, unreadable=list(stats.unreadable))
 
 
-def _copy_stats(read: SourceStats, into: SourceStats) -> None:
-    """``into`` made to say what ``read`` says, kept the same object (callers hold it)."""
-    into.frames, into.bad_frames, into.reconnects = read.frames, read.bad_frames, read.reconnects
-    into.unreadable[:] = read.unreadable
+def _add_stats(before: SourceStats, read: SourceStats, into: SourceStats) -> None:
+    """``into`` made to say ``before`` and ``read`` together, kept the same object (callers hold it)."""
+    into.frames = before.frames + read.frames
+    into.bad_frames = before.bad_frames + read.bad_frames
+    into.reconnects = before.reconnects + read.reconnects
+    into.unreadable[:] = before.unreadable + read.unreadable

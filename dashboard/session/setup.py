@@ -29,7 +29,7 @@ SOURCE_KINDS: Mapping[str, str] = {
     "file": "a video file on this machine",
     "camera": "a camera (index)",
     "rtsp": "a stream (rtsp:// URL)",
-    "folder": "a folder of images",
+    "folder": "a folder of a video's frames",
     "manual": "no video: enter the events by hand",
 }
 

@@ -448,3 +448,9 @@ def test_a_match_is_finished_from_the_page_and_then_takes_corrections_only(db):
     assert any("status: finished" in m for m in apptest.texts(at, "caption"))
     assert any("finished: correct it in the Correct tab" in m for m in apptest.texts(at, "info"))
     assert not [b for b in at.button if b.label == "Finish the match"]
+
+
+def test_an_image_folder_is_said_to_be_a_videos_frames(db):
+    at = _go(apptest.app(), "New match")
+    at.radio(key="source_kind").set_value("folder").run()
+    assert any("frames of one video" in c and "arbiter run FOLDER" in c for c in apptest.texts(at, "caption"))

@@ -61,3 +61,15 @@ def test_an_error_in_the_reader_is_raised_in_the_run(monkeypatch: pytest.MonkeyP
     with pytest.raises(MemoryError, match=r"no room to decode 1\.png"):
         list(FrameSource(tmp_path, read_ahead=2))
     assert not _readers()
+
+
+def test_a_second_pass_over_a_source_counts_on_as_read_in_line(tmp_path: Path) -> None:
+    for name in ("1.png", "3.png"):
+        cv2.imwrite(str(tmp_path / name), np.zeros((8, 8, 3), np.uint8))
+    (tmp_path / "2.png").write_bytes(b"not an image")
+    ahead, in_line = FrameSource(tmp_path, read_ahead=2), FrameSource(tmp_path, read_ahead=0)
+    for source in (ahead, in_line):
+        next(iter(source))  # a table searched for on the first frames, then the source read from its start
+        assert len(list(source)) == 2
+    assert ahead.stats == in_line.stats
+    assert (ahead.stats.frames, ahead.stats.bad_frames, ahead.stats.unreadable) == (3, 1, ["2.png"])
