@@ -98,16 +98,15 @@ def ransac_line(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The line through most of ``pts`` (within ``tol``), refitted to its inliers: point, unit direction
     and the inlier mask."""
-    best = np.zeros(len(pts), bool)
-    for _ in range(RANSAC_ITERS):
-        i, j = rng.choice(len(pts), 2, replace=False)
-        d = pts[j] - pts[i]
-        length = np.linalg.norm(d)
-        if length < 1e-9:
-            continue
-        inl = np.abs((pts - pts[i]) @ (np.array([-d[1], d[0]]) / length)) < tol
-        if inl.sum() > best.sum():
-            best = inl
+    pairs = np.array([rng.choice(len(pts), 2, replace=False) for _ in range(RANSAC_ITERS)])
+    d = pts[pairs[:, 1]] - pts[pairs[:, 0]]
+    length = np.linalg.norm(d, axis=1)
+    normal = np.stack([-d[:, 1], d[:, 0]], axis=1) / np.maximum(length, 1e-9)[:, None]
+    # Every draw's inliers at once (draws x points); the first draw with the most wins, as drawn in turn.
+    inliers = np.abs(np.einsum("knd,kd->kn", pts[None, :, :] - pts[pairs[:, 0]][:, None, :], normal)) < tol
+    inliers[length < 1e-9] = False
+    counts = inliers.sum(axis=1)
+    best = inliers[int(np.argmax(counts))] if counts.max() > 0 else np.zeros(len(pts), bool)
     if best.sum() < 2:
         best[:] = True
     vx, vy, x0, y0 = cv2.fitLine(pts[best].astype(np.float32), cv2.DIST_L2, 0, 0.01, 0.01).ravel()

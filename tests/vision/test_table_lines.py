@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.table_lines import SideFit, to_the_bed
+from vision.table_lines import RANSAC_ITERS, SideFit, ransac_line, to_the_bed
 
 CLOTH = (40, 150, 40)  # BGR
 NOSE_Y, FOOT_Y = 100, 107
@@ -62,3 +62,30 @@ def test_the_bed_falling_off_towards_a_cushion_is_no_face() -> None:
     for k, f in enumerate(ramp):
         img[NOSE_Y + k, 60:580] = (np.array(CLOTH) * f).astype(np.uint8)
     assert moved_to(img) == pytest.approx(NOSE_Y - 0.5)
+
+
+def _ransac_in_turn(pts: np.ndarray, tol: float, rng: np.random.Generator) -> np.ndarray:
+    """The inliers RANSAC keeps drawing its pairs one at a time: the first pair with the most."""
+    best = np.zeros(len(pts), bool)
+    for _ in range(RANSAC_ITERS):
+        i, j = rng.choice(len(pts), 2, replace=False)
+        d = pts[j] - pts[i]
+        if np.linalg.norm(d) < 1e-9:
+            continue
+        inl = np.abs((pts - pts[i]) @ (np.array([-d[1], d[0]]) / np.linalg.norm(d))) < tol
+        if inl.sum() > best.sum():
+            best = inl
+    return best
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_ransac_keeps_the_line_of_most_points_past_an_arm_over_the_cushion(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    x = rng.uniform(0, 400, 160)
+    side = np.column_stack([x, 100 + 0.05 * x + rng.normal(0, 0.4, len(x))])
+    arm = np.column_stack([rng.uniform(150, 200, 40), rng.uniform(116, 160, 40)])
+    pts = np.vstack([side, arm, side[:3]])  # a repeated point: a pair of one point is drawn and skipped
+    p, v, inliers = ransac_line(pts, 2.0, np.random.default_rng(seed))
+    assert np.array_equal(inliers, _ransac_in_turn(pts, 2.0, np.random.default_rng(seed)))
+    assert inliers[: len(side)].mean() > 0.95 and not inliers[len(side) : len(side) + len(arm)].any()
+    assert abs(v[1] / v[0] - 0.05) < 0.005 and abs(p[1] - (100 + 0.05 * p[0])) < 0.5
