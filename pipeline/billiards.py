@@ -209,10 +209,11 @@ def begin_stream(file: IO[str], options: RunOptions, on_header: Callable[[c.Matc
     c.append_event(file, header)
 
 
-def detections_line(index: int, t: float, dets: Detections) -> str:
+def detections_line(index: int, t: float, dets: Detections, image: str | None = None) -> str:
     """One frame of ``detections.jsonl``: every ball the detector saw in it, before any tracking (the
     tracker takes a ball for one once seen in two frames): its look, centre (px, and table mm), radius
-    (px), confidence, and whether it was seen only as its motion blur (placed, not named)."""
+    (px), confidence, and whether it was seen only as its motion blur (placed, not named); ``image``: the
+    photo's file name, where the frame is a photo (``pipeline.photos``)."""
     balls = [
         {
             "look": look,
@@ -232,7 +233,8 @@ def detections_line(index: int, t: float, dets: Detections) -> str:
             strict=True,
         )
     ]
-    return json.dumps({"frame": index, "t": round(t, 6), "balls": balls}, separators=(",", ":"))
+    named = {"image": image} if image is not None else {}
+    return json.dumps({"frame": index, "t": round(t, 6), "balls": balls, **named}, separators=(",", ":"))
 
 
 def sized_spec(spec: BilliardsSpec, calib: TableCalibration) -> BilliardsSpec:

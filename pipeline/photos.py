@@ -153,8 +153,7 @@ def _write(
     keep_detections: bool,
 ) -> None:
     """The photo's lines: its detections, and its balls by id (``tracks.jsonl``), each naming the photo."""
-    line = json.loads(detections_line(frame.index, frame.t, dets))
-    photos.detections.write(json.dumps({**line, "image": name}, separators=(",", ":")) + "\n")
+    photos.detections.write(detections_line(frame.index, frame.t, dets, image=name) + "\n")
     balls = {v.ball: (round(v.xy_mm[0], 2), round(v.xy_mm[1], 2)) for v in views}
     tracked = {"frame": frame.index, "t": round(frame.t, 6), "image": name, "balls": balls}
     photos.tracks.write(json.dumps(tracked, separators=(",", ":")) + "\n")
