@@ -11,10 +11,10 @@ import cv2
 import typer
 from typer.core import TyperGroup
 
-from cli.common import fail, parse_size
+from cli.common import billiards_spec, fail, parse_size
 from datasets.billiards.detector_data import DatasetRecipe
 from datasets.billiards.render import bench
-from evaluation import real_tables
+from evaluation import real_tables, table_sizes
 from evaluation.bench import PEER_LONG_SIDE, bench_pipeline
 from evaluation.billiards import evaluate_dir
 from evaluation.cross_look import SCENES, VIEWS_PER_SCENE, evaluate_cross_look, format_report, generate_views
@@ -50,6 +50,9 @@ def eval_(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
     detector: Annotated[str, typer.Option(help="classical or yolo.")] = "classical",
     shots: Annotated[int | None, typer.Option(help="Score only the first N shots.")] = None,
+    table: Annotated[
+        str | None, typer.Option(help="Give the table's size (as arbiter run --table); default: found.")
+    ] = None,
 ) -> None:
     """Run the whole pipeline on synthetic shots and score it against their truth, beside ByteTrack."""
 
@@ -58,8 +61,8 @@ def eval_(
             typer.echo(f"{name}: {info['frames']} frames at {info['fps']} fps", err=True)
 
     try:
-        figures = evaluate_dir(root, work, on_shot=progress, detector=detector, max_shots=shots)
-    except FileNotFoundError as exc:
+        figures = evaluate_dir(root, work, progress, detector, shots, table)
+    except (FileNotFoundError, ValueError) as exc:
         fail(str(exc))
     typer.echo(json.dumps(figures, indent=None if as_json else 1))
 
@@ -86,6 +89,28 @@ def eval_real(
         lights=tuple(LIGHTS) if lights else (real_tables.AS_SHOT,),
     )
     typer.echo(json.dumps(report.to_dict()) if as_json else real_tables.format_report(report))
+
+
+@app.command("table-sizes")
+def eval_table_sizes(
+    shots: Annotated[int, typer.Option(help="Shots per game, size and room.")] = table_sizes.SHOTS,
+    game: Annotated[
+        list[str] | None, typer.Option(help="Only this game (repeat for several); default every one.")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Automatic calibration on rendered tables of every size of each game's catalogue, in a classic room
+    and under a projector's light: the size chosen, the corners within 1 %, sure or not."""
+
+    def progress(row: table_sizes.SizeRow) -> None:
+        if not as_json:
+            found = f"{row.found} ({'sure' if row.sure else 'unsure'})" if row.found else "failed"
+            typer.echo(f"{row.game} {row.size} {row.room} shot {row.shot}: {found}", err=True)
+
+    for g in game or ():
+        billiards_spec(g)  # an unknown game is named before anything is drawn
+    rows = table_sizes.evaluate_table_sizes(game or None, shots, on_row=progress)
+    typer.echo(json.dumps(table_sizes.to_dict(rows)) if as_json else table_sizes.format_report(rows))
 
 
 @app.command("real-balls")

@@ -19,6 +19,16 @@ app = typer.Typer(help="Generate synthetic worlds with exact ground truth.", no_
 GAME_NAMES = ", ".join(s.id for s in BILLIARDS_GAMES)
 
 
+def _say_shot(summary: dict[str, Any]) -> None:
+    """One line per shot written: its intent, first contact, pots, cushions and length."""
+    o = summary["outcome"]
+    pots = ", ".join(f"{b}->{p}" for b, p in o["pots"]) or "-"
+    typer.echo(
+        f"shot {summary['shot']:3d}  {summary['intent']:<7} first={o['first_contact'] or '-':<8} "
+        f"pots={pots:<20} cushions={o['cushions']:<3} clip={summary['clip_s']:.1f}s"
+    )
+
+
 @app.command("billiards")
 def synth_billiards(
     game: Annotated[str, typer.Option(help=f"One of: {GAME_NAMES}.")],
@@ -40,6 +50,10 @@ def synth_billiards(
         str,
         typer.Option(help=f"Cameras and rooms drawn: {', '.join(VARIETIES)} (broadcast views: some or all)."),
     ] = "classic",
+    table: Annotated[
+        str | None,
+        typer.Option(help="The table's size, from the game's catalogue (e.g. 6ft); default the game's own."),
+    ] = None,
 ) -> None:
     """Simulate billiard shots with pooltool and film them: truth, frames, video and YOLO data."""
     width, height = parse_size(size)
@@ -59,20 +73,12 @@ def synth_billiards(
             video=video,
             intents=dict.fromkeys(intent, 1.0) if intent else dict(INTENT_WEIGHTS),
             variety=VARIETIES[variety],
+            table=table,
         )
     except ValueError as exc:
         fail(str(exc))
     started = time.perf_counter()
-
-    def report(summary: dict[str, Any]) -> None:
-        o = summary["outcome"]
-        pots = ", ".join(f"{b}->{p}" for b, p in o["pots"]) or "-"
-        typer.echo(
-            f"shot {summary['shot']:3d}  {summary['intent']:<7} first={o['first_contact'] or '-':<8} "
-            f"pots={pots:<20} cushions={o['cushions']:<3} clip={summary['clip_s']:.1f}s"
-        )
-
-    synthesise(cfg, out, on_shot=report)
+    synthesise(cfg, out, on_shot=_say_shot)
     typer.echo(
         f"wrote {shots} shot(s) of {spec.id} to {out} in {time.perf_counter() - started:.1f} s "
         f"(data.yaml lists the YOLO images)"

@@ -13,9 +13,13 @@ import numpy as np
 
 from arbiter import contract as c
 from arbiter.games import BilliardsSpec, billiards
+from arbiter.tables import TableModel
+from datasets.billiards.camera import Camera
+from evaluation.real_tables import TOLERANCE
 from evaluation.scoring import DetectionScore, EventScore, TrackScore, rename
+from evaluation.table_sizes import corners_off
 from pipeline.billiards import RunOptions, RunResult, referee_video
-from vision.calibration import CalibrationError
+from vision.calibration import CalibrationError, TableCalibration
 from vision.sources import FrameSource
 from vision.types import Detections
 
@@ -57,6 +61,34 @@ def _on_table(record: dict[str, Any]) -> dict[str, tuple[float, float]]:
     return {k: tuple(b["xy_mm"]) for k, b in record["balls"].items() if not b["pocketed"]}
 
 
+def calibration_row(shot: Path, calib: TableCalibration, table: TableModel) -> dict[str, Any]:
+    """How the run's automatic calibration of ``shot`` compares with the camera that filmed it: the table
+    size chosen (the truth: ``table``), sure or not, and the worst corner's distance from the true one as a
+    share of the table's length (``table_sizes.corners_off``)."""
+    camera = Camera.from_dict(json.loads((shot / "camera.json").read_text()))
+    return {
+        "shot": shot.name,
+        "table": calib.table.size,
+        "table_right": calib.table.size == table.size,
+        "sure": calib.sure,
+        "corner_error": round(corners_off(camera, calib, table), 5),
+    }
+
+
+def calibration_summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """The shots' calibrations counted: right (corners within ``TOLERANCE``), sure, sure but wrong."""
+    right = [r["corner_error"] <= TOLERANCE for r in rows]
+    return {
+        "shots": len(rows),
+        "table_size_right": sum(r["table_right"] for r in rows),
+        "corners_within_1pct": sum(right),
+        "sure": sum(r["sure"] for r in rows),
+        "sure_but_wrong": sum(r["sure"] and not ok for r, ok in zip(rows, right, strict=True)),
+        "worst_corner_error": max((r["corner_error"] for r in rows), default=None),
+        "per_shot": rows,
+    }
+
+
 def in_truth_names(shot: Path, result: RunResult, match_mm: float) -> list[object]:
     """The run's events with its ball ids read as the truth's: look-alike balls (reds) are numbered in the
     order the tracker met them, so each track takes the name of the true ball it followed most."""
@@ -72,6 +104,7 @@ class _DirScore:
     """Everything ``evaluate_dir`` counts over the shots of a folder."""
 
     spec: BilliardsSpec
+    table: TableModel  # the table the shots were played on (the truth header's size)
     events: EventScore = field(default_factory=EventScore.new)
     ours: TrackScore = field(init=False)
     peer: TrackScore = field(init=False)
@@ -80,6 +113,7 @@ class _DirScore:
     seconds: float = 0.0
     latency_ms: dict[str, list[float]] = field(default_factory=dict)
     failed: list[str] = field(default_factory=list)
+    calibrations: list[dict[str, Any]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.ours = TrackScore(match_mm=self.spec.table.ball_diameter_mm)
@@ -103,6 +137,8 @@ class _DirScore:
         ):
             self.peer.add_frame(_on_table(record), tracked)
         self.events.add(truth, in_truth_names(shot, result, self.spec.table.ball_diameter_mm))
+        if result.calibration is not None:
+            self.calibrations.append(calibration_row(shot, result.calibration, self.table))
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -120,6 +156,7 @@ class _DirScore:
                 }
                 for kind, v in sorted(self.latency_ms.items())
             },
+            "calibration": calibration_summary(self.calibrations),
             "calibration_failures": self.failed,
         }
 
@@ -130,19 +167,21 @@ def evaluate_dir(
     on_shot: Callable[[str, dict[str, Any]], None] | None = None,
     detector: str = "classical",
     max_shots: int | None = None,
+    table_size: str | None = None,
 ) -> dict[str, Any]:
     """Score every ``shot_*`` under ``root`` (the first ``max_shots``) with ``detector`` (one of
-    ``vision.detectors.DETECTORS``); pipeline outputs go under ``work``."""
+    ``vision.detectors.DETECTORS``), the table's size found by the run or given (``table_size``, as
+    ``arbiter run --table``); pipeline outputs go under ``work``."""
     shots = sorted(p for p in root.glob("shot_*") if (p / "video.mp4").exists())[:max_shots]
     if not shots:
         raise FileNotFoundError(f"{root}: no shot_*/video.mp4; make one with 'arbiter synth billiards'")
     header, _ = c.read_stream(shots[0] / "truth.jsonl")
-    spec = billiards(header.game)
-    score = _DirScore(spec)
+    spec = billiards(header.game)  # run as a user would: the table's size found, not given
+    score = _DirScore(spec, spec.resized(header.table).table)
     for shot in shots:
         _, truth = c.read_stream(shot / "truth.jsonl")
         source = FrameSource(shot / "video.mp4")
-        options = RunOptions(spec=spec, annotate=False, detector=detector)
+        options = RunOptions(spec=spec, annotate=False, detector=detector, table_size=table_size)
         try:
             result = referee_video(source, options, work / shot.name, keep_detections=True)
         except CalibrationError as exc:
@@ -151,4 +190,10 @@ def evaluate_dir(
         score.add(shot, truth, result, source.fps)
         if on_shot:
             on_shot(shot.name, {"frames": result.frames, "fps": round(result.fps, 1)})
-    return {"game": spec.id, "detector": detector, "shots": len(shots), **score.as_dict()}
+    return {
+        "game": spec.id,
+        "detector": detector,
+        "table_given": table_size,
+        "shots": len(shots),
+        **score.as_dict(),
+    }

@@ -539,6 +539,8 @@ class EventDetector:
             frame = (t_last - measured[-2][0]) if len(measured) > 1 else 0.0
             dist = max(0.0, math.dist((x, y), mouth) - self.r)
             latest = POT_CONFIRM_MAX_S if tr.pot_unsure else frame
+            if speed < self.config.rest_mm_s:  # knocked in from rest off the lip: it drops at once
+                latest = frame
             t = t_last + min(dist / speed if speed > 0 else frame, latest)
             self._events.push(
                 t, c.Pot(t=round(t, 6), ball=tr.ball, pocket=tr.gone_near, unsure=tr.pot_unsure)

@@ -28,10 +28,17 @@ from arbiter.games import BilliardsSpec
 from arbiter.tables import Pocket, TableModel
 from vision.types import Detections
 
+from .paths import into_mouth, nearest_distance, to_segment
+
 XY = tuple[float, float]
 # Another ball seen within this many ball diameters of where a ball vanished: the detector may have merged
 # the two, so a pot there is unsure.
 MERGED_WITHIN = 0.9
+# A ball at rest in a pocket's jaws that a moving ball touched (its centre within STRUCK_WITHIN diameters of
+# the resting ball's) at most STRUCK_S before it was last seen, and lost at once, was knocked in: a black
+# ball struck softly off the lip drops into the black hole before it has moved enough to be seen moving.
+STRUCK_WITHIN = 1.25
+STRUCK_S = 0.05
 # A ball heads into a pocket when this share of its speed takes it out through the pocket's mouth (about
 # 75 degrees off the pocket's axis at most): a ball rolling along a cushion past a middle pocket does not.
 HEADING_IN = 0.25
@@ -208,39 +215,6 @@ def _heading(tr: Track) -> XY:
     return (float(v[0]), float(v[1]))
 
 
-def _into_mouth(pocket: Pocket, xy: XY, velocity: XY) -> bool:
-    """Whether a ball at ``xy`` going straight on at ``velocity`` crosses the line between the pocket's jaws
-    between them (its centre within half the opening of the mouth's middle)."""
-    mx, my = pocket.mouth_xy_mm
-    ix, iy = pocket.inward
-    depth = (xy[0] - mx) * ix + (xy[1] - my) * iy  # how far inside the table, from the mouth's line
-    toward = -(velocity[0] * ix + velocity[1] * iy)  # speed toward that line
-    if toward <= 0:
-        return False
-    u = depth / toward  # seconds to the line
-    return math.dist((xy[0] + velocity[0] * u, xy[1] + velocity[1] * u), (mx, my)) <= pocket.opening_mm / 2
-
-
-def _nearest(xy: np.ndarray, places: np.ndarray, itself: bool = False) -> np.ndarray:
-    """The distance from each point (N x 2) to the nearest of ``places`` (M x 2; inf when there are none).
-    ``itself``: the places are the points, and none is its own nearest."""
-    if not len(xy) or not len(places):
-        return np.full(len(xy), np.inf)
-    apart = np.linalg.norm(xy[:, None, :] - places[None, :, :], axis=2)
-    if itself:
-        np.fill_diagonal(apart, np.inf)
-    return np.asarray(apart.min(axis=1))
-
-
-def _to_segment(p: XY, a: XY, b: XY) -> float:
-    """The distance from ``p`` to the segment from ``a`` to ``b``."""
-    ab = (b[0] - a[0], b[1] - a[1])
-    length2 = ab[0] ** 2 + ab[1] ** 2
-    f = 0.0 if length2 == 0 else ((p[0] - a[0]) * ab[0] + (p[1] - a[1]) * ab[1]) / length2
-    f = min(1.0, max(0.0, f))
-    return math.dist(p, (a[0] + f * ab[0], a[1] + f * ab[1]))
-
-
 class BallTracker:
     """Tracks the balls of one game in table millimetres. ``update`` once per frame."""
 
@@ -312,7 +286,8 @@ class BallTracker:
         cost = np.full((len(live), len(usable)), _NO_MATCH)
         diameter = self.table.ball_diameter_mm
         seen = [tr.xy for tr in live if tr.state is TrackState.CONFIRMED and not tr.lost and tr.misses == 0]
-        beside = np.minimum(_nearest(xy_mm, xy_mm, itself=True), _nearest(xy_mm, np.reshape(seen, (-1, 2))))
+        others = nearest_distance(xy_mm, xy_mm, itself=True)
+        beside = np.minimum(others, nearest_distance(xy_mm, np.reshape(seen, (-1, 2))))
         ghosts = beside < OVERLAP * diameter
         blurred = detections.blurred[usable]
         for i, tr in enumerate(live):
@@ -411,11 +386,14 @@ class BallTracker:
         the jaws with no other ball where it vanished (two balls the detector merged into one look like a
         pot); else it is marked unsure. A ball last seen in the jaws past the line of the cushions' noses is
         in the mouth whatever its heading (a slow ball rolling along a jaw drops): potted, unsure. Any other
-        moving ball last seen off the cloth left the table (pocket None)."""
+        moving ball last seen off the cloth left the table (pocket None). A ball at rest in the jaws that a
+        moving ball touched just before it vanished was knocked in (``_struck``): potted, unsure."""
         last = next(((h[1], h[2]) for h in reversed(tr.history) if h[3]), None)
         if last is None:
             return None
-        pocket = self._nearest_pocket(last) if moving else None  # a ball at rest never drops by itself
+        struck = not moving and self._struck(tr, last)
+        # A ball at rest never drops by itself; one just struck may drop before it is seen moving.
+        pocket = self._nearest_pocket(last) if moving or struck else None
         if pocket is not None:
             jaws_mm = pocket.opening_mm / 2 + self.table.ball_diameter_mm
             in_jaws = math.dist(pocket.mouth_xy_mm, last) < jaws_mm
@@ -423,10 +401,12 @@ class BallTracker:
             outward = -(heading[0] * pocket.inward[0] + heading[1] * pocket.inward[1])  # out through it
             # In the jaws, any heading out of the table; short of them, a path that crosses the mouth.
             out = outward > HEADING_IN * math.hypot(*heading)
-            if (in_jaws and out) or _into_mouth(pocket, last, heading):
+            if (in_jaws and out) or into_mouth(pocket, last, heading):
                 return pocket.id, not in_jaws or self._merged(tr, last)
             if in_jaws and not self.table.on_table(last):  # past the noses' line: only a mouth lets it there
                 return pocket.id, True  # heading along the jaws, not out: unsure
+            if in_jaws and struck:  # knocked off the lip and gone at once: unsure, no heading to go by
+                return pocket.id, True
         if moving and not self.table.on_table(last):
             return None, False
         return None
@@ -440,7 +420,7 @@ class BallTracker:
             return None
         xy = (last[1], last[2])
         for pocket in self.table.pockets:
-            if _into_mouth(pocket, xy, heading):
+            if into_mouth(pocket, xy, heading):
                 mx, my = pocket.mouth_xy_mm
                 depth = (xy[0] - mx) * pocket.inward[0] + (xy[1] - my) * pocket.inward[1]
                 toward = -(heading[0] * pocket.inward[0] + heading[1] * pocket.inward[1])
@@ -462,7 +442,7 @@ class BallTracker:
             for h in reversed(other.history):
                 if h[0] <= last[0]:
                     break
-                if h[3] and _to_segment((h[1], h[2]), (last[1], last[2]), end) < self.table.ball_diameter_mm:
+                if h[3] and to_segment((h[1], h[2]), (last[1], last[2]), end) < self.table.ball_diameter_mm:
                     return True
         return False
 
@@ -507,6 +487,19 @@ class BallTracker:
         ball.lost, ball.pot_pending = False, None
         self.tracks.remove(new)
         return ball
+
+    def _struck(self, tr: Track, xy: XY) -> bool:
+        """Whether a moving ball was seen touching ``tr`` (last seen at ``xy``) just before ``tr`` was lost:
+        within STRUCK_WITHIN diameters of it, at most STRUCK_S before its last sighting."""
+        reach = STRUCK_WITHIN * self.table.ball_diameter_mm
+        since = tr.last_seen_t - STRUCK_S
+        return any(
+            o is not tr
+            and o.state is TrackState.CONFIRMED
+            and o.speed >= self.config.rest_speed_mm_s
+            and any(h[3] and h[0] >= since and math.dist((h[1], h[2]), xy) < reach for h in o.history[-6:])
+            for o in self.tracks
+        )
 
     def _merged(self, tr: Track, xy: XY) -> bool:
         """Whether another ball seen this frame overlaps where ``tr`` was last seen: the detector may have

@@ -52,19 +52,24 @@ EDGE_SHARE = 0.4  # an outline's edge is at least this share of the typical ray'
 OUTLINE_FIT = 0.12  # edge points this far (share of the radius) off the fitted ellipse are not the ball
 MIN_OUTLINE = 0.5  # share of the rays that must agree on the outline
 MAX_STRETCH = 1.6  # long axis over short: a sphere 50 degrees off the axis; more is two balls or a hand
-# What the median ball says: nothing with fewer than MIN_BALLS, with balls under MIN_BALL_PX across in the
-# image itself, or with sizes that disagree by more than SPREAD (interquartile range over the median).
-MIN_BALLS = 4
-MIN_BALL_PX = 12.0
+# What the balls say: the largest group of outlines whose sizes agree within SPREAD of each other (the
+# balls; a spot, a chalk mark or a ball half under a cue is an odd one out), read as its median. Nothing
+# when that group holds fewer than MIN_BALLS or under MAJORITY of the outlines (the sizes disagree: a ball
+# set of the cloth's own colour shows only highlights), or when its balls are under MIN_BALL_PX across in
+# the image itself. Two balls are enough: a frame's end or a practice table holds few, and the game's own
+# size taken silently in their place put a 6 ft table's two balls on a 12 ft table.
+MIN_BALLS = 2
+MAJORITY = 0.6
+MIN_BALL_PX = 10.0
 SPREAD = 0.2
 
 
 def ball_diameter_share(view: np.ndarray, cloth: ClothColourModel, length_px: float) -> float | None:
     """The balls' diameter as a share of the table's length: the median short axis of the outlines of
-    round blobs off the cloth in ``view`` (a top view whose height is the table's length). None with fewer
-    than MIN_BALLS, with a median ball under MIN_BALL_PX across in the image itself (``length_px`` is the
-    table's length there), or when the sizes disagree: an empty table, or one too small in the frame, says
-    nothing of its size."""
+    round blobs off the cloth in ``view`` (a top view whose height is the table's length) that agree with
+    each other (``agreeing_sizes``). None with fewer than MIN_BALLS (two) agreeing, or under MAJORITY of
+    the outlines, with a median ball under MIN_BALL_PX across in the image itself (``length_px`` is the
+    table's length there): an empty table, or one too small in the frame, says nothing of its size."""
     diff = _cloth_difference(cv2.cvtColor(view, cv2.COLOR_BGR2LAB), cloth)
     h = diff.shape[0]
     edges = _edge_strength(view)
@@ -73,12 +78,22 @@ def ball_diameter_share(view: np.ndarray, cloth: ClothColourModel, length_px: fl
         axes = _outline_axes(edges, centre, radius)
         if axes is not None and axes[1] <= MAX_STRETCH * axes[0]:
             sizes.append(axes[0] / h)
-    if len(sizes) < MIN_BALLS:
+    group = agreeing_sizes(sizes)
+    if len(group) < max(MIN_BALLS, MAJORITY * len(sizes)):
         return None
-    q1, median, q3 = np.percentile(sizes, [25, 50, 75])
-    if median * length_px < MIN_BALL_PX or (q3 - q1) > SPREAD * median:
-        return None
-    return float(median)
+    median = float(np.median(group))
+    return None if median * length_px < MIN_BALL_PX else median
+
+
+def agreeing_sizes(sizes: list[float]) -> list[float]:
+    """The largest group of ``sizes`` within SPREAD of each other (the largest-sized such group on a tie)."""
+    ordered = sorted(sizes)
+    best: list[float] = []
+    for i, low in enumerate(ordered):
+        group = [s for s in ordered[i:] if s <= low * (1 + SPREAD)]
+        if len(group) >= len(best):
+            best = group
+    return best
 
 
 def _cloth_difference(lab: np.ndarray, cloth: ClothColourModel) -> np.ndarray:

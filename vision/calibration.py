@@ -202,16 +202,21 @@ def _table_size(
     length_px = max(sides[0] + sides[2], sides[1] + sides[3]) / 2  # the long sides, in the image
     choice = geo.choose_size(table, ball_diameter_share(top, found.cloth, length_px))
     own = table.table_size(table.size) if table.sizes and table.size else None
-    if own is not None and choice.measured and geo.too_close_to_tell(own, choice.size):
+    measured = choice.nearest if choice.measured else None
+    if own is not None and measured is not None and geo.too_close_to_tell(own, measured):
         why = (
-            f"the balls measure the table as {choice.size.title}, too near the game's {own.title} to tell "
+            f"the balls measure the table as {measured.title}, too near the game's {own.title} to tell "
             f"apart by the balls: the {own.title} table is taken (give --table if it is another size)"
         )
         return table, [Reason(Doubt.SIZE_TOO_CLOSE, why)]
     sized = table.resized(choice.size.name) if table.sizes else table
     if not choice.measured:
-        why = f"no balls big enough in the frame to measure: the game's {choice.size.title} table is taken"
-        return sized, [Reason(Note.SIZE_ASSUMED, why)]
+        why = (
+            f"no balls big enough in the frame to measure the table's size: the game's {choice.size.title} "
+            "table is taken (give --table if it is another size)"
+        )
+        several = len(table.sizes) > 1
+        return sized, [Reason(Doubt.SIZE_UNMEASURED, why) if several else Reason(Note.SIZE_ASSUMED, why)]
     if choice.misfit > geo.SIZE_MISFIT:
         why = (
             f"the table is {choice.balls_per_length:.0f} ball diameters long, no catalogue size: the "

@@ -234,6 +234,7 @@ class SizeChoice:
     measured: bool
     misfit: float
     balls_per_length: float | None
+    nearest: TableSize | None = None  # the catalogue size nearest what was measured (None: not measured)
 
 
 def choose_size(table: TableModel, ball_share: float | None) -> SizeChoice:
@@ -241,7 +242,8 @@ def choose_size(table: TableModel, ball_share: float | None) -> SizeChoice:
     is about 2:1, so the aspect cannot tell them apart; the balls can, a 12 ft snooker table being 68 of
     them long and a 6 ft one 34): the game's own size unless the balls are off it by more than SIZE_PRIOR,
     then the nearest (a size too close to the game's own to tell apart, ``too_close_to_tell``, is the
-    caller's to doubt). Without balls, the game's own size."""
+    caller's to doubt, also where it is the nearest but within SIZE_PRIOR of the game's own). Without
+    balls, the game's own size."""
     own = table.table_size(table.size) if table.sizes and table.size else None
     if own is None:
         own = TableSize(table.size, table.size, table.length_mm, table.width_mm, "the game's table")
@@ -252,8 +254,9 @@ def choose_size(table: TableModel, ball_share: float | None) -> SizeChoice:
     def misfit(s: TableSize) -> float:
         return abs(math.log(per_length * table.ball_diameter_mm / s.length_mm))
 
-    best = own if misfit(own) <= SIZE_PRIOR else min(table.sizes, key=misfit)
-    return SizeChoice(best, True, misfit(best), per_length)
+    nearest = min(table.sizes, key=misfit)
+    best = own if misfit(own) <= SIZE_PRIOR else nearest
+    return SizeChoice(best, True, misfit(best), per_length, nearest)
 
 
 def too_close_to_tell(a: TableSize, b: TableSize) -> bool:

@@ -41,13 +41,17 @@ class Doubt(StrEnum):
     # (``table_geometry.TELL_APART``): the game's own size is taken, and a wrong one would misplace
     # every ball and spot by the sizes' ratio.
     SIZE_TOO_CLOSE = "size_too_close"
+    # No balls could be measured in a view that would show their size (an empty table, a rack of touching
+    # balls) and the game is played on tables of several sizes: the game's own is taken, and a wrong one
+    # would misplace every ball and spot. A video is calibrated again on later frames, where balls are.
+    SIZE_UNMEASURED = "size_unmeasured"
 
 
 class Note(StrEnum):
     """What a calibration assumed, without being unsure of it."""
 
     BOTTOM_BY_CONVENTION = "bottom_by_convention"  # no one-ended marking told the ends apart
-    SIZE_ASSUMED = "size_assumed"  # no balls to measure: the game's own table size taken
+    SIZE_ASSUMED = "size_assumed"  # a view too oblique to measure balls in: the game's own (match) size taken
     SIZE_NEAREST = "size_nearest"  # the balls fit no catalogue size well: the nearest taken
     EDGE_FIT_SKIPPED = "edge_fit_skipped"  # the cushion edges could not refine the corners' camera
     EDGES_CORRECTED = "edges_corrected"  # the cushion edges moved the corners, for a reason the finder knew

@@ -125,6 +125,19 @@ def opening(spec: BilliardsSpec, rng: np.random.Generator) -> dict[str, XY]:
     return layout
 
 
+def break_fits(spec: BilliardsSpec) -> bool:
+    """Whether the game's break position fits its table: on a smaller table of the catalogue the balls keep
+    their full size (``arbiter.tables.scaled``), and a snooker triangle of fifteen reds behind the pink then
+    reaches the black on its spot (6 ft)."""
+    layout = opening(spec, np.random.default_rng(0))
+    r = spec.table.ball_radius_mm
+    pts = np.array(list(layout.values()), dtype=float)
+    apart = np.linalg.norm(pts[:, None] - pts[None], axis=-1) + np.eye(len(pts)) * 1e9
+    return bool(apart.min() >= 2 * r * 0.999) and all(
+        spec.table.on_table(p, r * 0.999) for p in layout.values()
+    )
+
+
 def _still_on(spec: BilliardsSpec, thinning: Thinning, rng: np.random.Generator) -> list[str]:
     """The object balls still on the table later in a frame."""
     objects = [b for b in spec.balls if b != spec.cue_ball]

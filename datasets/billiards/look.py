@@ -98,6 +98,39 @@ class ScoreBar:
 
 
 @dataclass(frozen=True)
+class Projector:
+    """Light from a projector over the table (a training or scoring display): a colour cast over everything
+    in view, balls, cloth and arms alike, that changes across the frame (gains per RGB channel at one side,
+    ``from_gain``, and the other, ``to_gain``, along ``angle_deg``) and is strongest in a hot spot at
+    ``spot`` (fractions of the frame) that brightens by ``spot_gain`` and falls off over ``spot_sigma``."""
+
+    from_gain: tuple[float, float, float]
+    to_gain: tuple[float, float, float]
+    angle_deg: float
+    spot: UV = (0.5, 0.5)
+    spot_gain: float = 0.0
+    spot_sigma: float = 0.35
+
+    def __post_init__(self) -> None:
+        if min(*self.from_gain, *self.to_gain) <= 0 or self.spot_gain < 0 or self.spot_sigma <= 0:
+            raise ValueError(f"a projector's gains and spot size must be positive, got {self}")
+
+
+@dataclass(frozen=True)
+class RailMarkers:
+    """Printed square markers (fiducials, as a fixed camera rig puts on the rails to find the table): black
+    codes of ``cells`` x ``cells`` on white, ``size_mm`` across, ``count`` of them spread round the rails."""
+
+    count: int
+    size_mm: float
+    cells: int = 4
+
+    def __post_init__(self) -> None:
+        if self.count < 0 or self.size_mm <= 0 or self.cells < 2:
+            raise ValueError(f"rail markers need a count >= 0, a size > 0 and 2 cells or more, got {self}")
+
+
+@dataclass(frozen=True)
 class LookRanges:
     """How wide ``Look.random`` draws: wider ranges generalise better but make clips less typical."""
 
@@ -133,6 +166,8 @@ class LookRanges:
     bridge_probability: float = 0.8
     arm_probability: float = 0.3
     score_bar_probability: float = 0.0  # drawn last, only when > 0: a classic draw is unchanged
+    projector_probability: float = 0.0  # drawn after the rest of the room, only when > 0
+    rail_markers_probability: float = 0.0  # drawn after the projector, only when > 0
 
 
 @dataclass(frozen=True)
@@ -177,6 +212,8 @@ class Look:
     cue: CueLook | None = CueLook()
     arm: ArmLook | None = None
     score_bar: ScoreBar | None = None
+    projector: Projector | None = None
+    rail_markers: RailMarkers | None = None
 
     def __post_init__(self) -> None:
         for name in (
@@ -232,7 +269,7 @@ class Look:
         bar = None
         if r.score_bar_probability > 0 and rng.random() < r.score_bar_probability:
             bar = _random_score_bar(rng)
-        return cls(
+        look = cls(
             cloth_rgb=cloth,
             cloth_texture=u(r.cloth_texture),
             cloth_mottle=u(r.cloth_mottle),
@@ -261,6 +298,7 @@ class Look:
             arm=arm,
             score_bar=bar,
         )
+        return _with_rig(look, rng, r)  # after the rest of the room: a draw without them is the classic one
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-friendly (tuples become lists); ``from_dict`` restores an equal Look."""
@@ -282,7 +320,11 @@ class Look:
                 kw["arm"] = ArmLook(**_tuples(kw["arm"]))
             if kw.get("score_bar") is not None:
                 kw["score_bar"] = ScoreBar(**_tuples(kw["score_bar"]))
-            nested = ("lamps", "cue", "arm", "score_bar")
+            if kw.get("projector") is not None:
+                kw["projector"] = Projector(**_tuples(kw["projector"]))
+            if kw.get("rail_markers") is not None:
+                kw["rail_markers"] = RailMarkers(**kw["rail_markers"])
+            nested = ("lamps", "cue", "arm", "score_bar", "projector", "rail_markers")
             return cls(
                 **_tuples({k: v for k, v in kw.items() if k not in nested}),
                 **{k: kw[k] for k in nested if k in kw},
@@ -365,6 +407,44 @@ def _random_arm(rng: np.random.Generator) -> ArmLook:
 
 _BAR_RGB: tuple[RGB, ...] = ((20, 30, 70), (90, 16, 20), (16, 16, 18), (10, 60, 40), (230, 230, 230))
 _NAMES = ("ALPHA", "BRAVO", "CHEN", "DIAZ", "EVANS", "FORD", "GRAY", "HALL", "IVANOV", "JONES")
+
+
+def _with_rig(look: Look, rng: np.random.Generator, r: LookRanges) -> Look:
+    """``look`` with a projector over the table and markers on its rails, each drawn with its odds."""
+    if r.projector_probability > 0 and rng.random() < r.projector_probability:
+        look = dataclasses.replace(look, projector=_random_projector(rng))
+    if r.rail_markers_probability > 0 and rng.random() < r.rail_markers_probability:
+        markers = RailMarkers(int(rng.integers(4, 13)), float(rng.uniform(40.0, 80.0)))
+        look = dataclasses.replace(look, rail_markers=markers)
+    return look
+
+
+# A projector's casts (RGB gains): bluish, magenta, warm, greenish; each ramps towards a milder one.
+_PROJECTOR_CASTS = (
+    ((0.7, 0.9, 1.25), (0.8, 0.95, 1.1)),
+    ((1.2, 0.7, 1.1), (1.05, 0.8, 1.0)),
+    ((1.2, 0.95, 0.7), (1.05, 1.0, 0.9)),
+    ((0.8, 1.15, 0.85), (0.95, 1.05, 0.95)),
+)
+
+
+def _random_projector(rng: np.random.Generator) -> Projector:
+    """A projector's light: one of the casts, its ramp turned any way, a hot spot somewhere over the table."""
+    strong, mild = _PROJECTOR_CASTS[int(rng.integers(len(_PROJECTOR_CASTS)))]
+    k = float(rng.uniform(0.5, 1.0))  # how much of the cast: 1 the full gains, 0 none
+
+    def toward(g: tuple[float, float, float]) -> tuple[float, float, float]:
+        a, b, c = (1.0 + k * (x - 1.0) for x in g)
+        return (a, b, c)
+
+    return Projector(
+        toward(strong),
+        toward(mild),
+        float(rng.uniform(0.0, 360.0)),
+        (float(rng.uniform(0.3, 0.7)), float(rng.uniform(0.3, 0.7))),
+        float(rng.uniform(0.0, 0.35)),
+        float(rng.uniform(0.2, 0.45)),
+    )
 
 
 def _random_score_bar(rng: np.random.Generator) -> ScoreBar:

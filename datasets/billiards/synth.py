@@ -77,10 +77,14 @@ class SynthConfig:
     post_roll_s: float = 0.5
     intents: dict[str, float] = field(default_factory=lambda: dict(INTENT_WEIGHTS))
     variety: Variety = CLASSIC  # the cameras and rooms drawn (``variety``): CLASSIC keeps old seeds' clips
+    # The size of table played on, a name of the game's catalogue (``arbiter.tables``); None: the game's own.
+    # Physics, layouts, spots and camera all take that table, and the truth's header names it.
+    table: str | None = None
     spec: BilliardsSpec = field(init=False, repr=False, compare=False)  # the game's, resolved once here
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "spec", billiards(self.game))  # UnknownGameError names the billiards games
+        # UnknownGameError names the billiards games; ValueError lists the sizes the game is played on.
+        object.__setattr__(self, "spec", billiards(self.game).resized(self.table))
         if self.shots < 1:
             raise ValueError(f"shots must be at least 1 (got {self.shots})")
         if not 1 <= self.fps <= 1000:
@@ -94,6 +98,14 @@ class SynthConfig:
         unknown = set(self.intents) - set(shots.INTENTS)
         if unknown:
             raise ValueError(f"unknown intents {sorted(unknown)}; choose from {', '.join(shots.INTENTS)}")
+        if self.intents.get("break", 0.0) > 0 and not layouts.break_fits(self.spec):
+            if self.intents != INTENT_WEIGHTS:
+                raise ValueError(
+                    f"the {self.game} break does not fit a {self.spec.table.size} table (its balls keep "
+                    "their full size and the racked ones reach a spotted ball): leave out the break intent"
+                )
+            # The default mix on such a table: every intent but the break.
+            object.__setattr__(self, "intents", {k: v for k, v in self.intents.items() if k != "break"})
 
 
 def rng_for(seed: int, shot: int, stream: str) -> np.random.Generator:
@@ -177,7 +189,7 @@ def truth_events(cfg: SynthConfig, shot: SimulatedShot) -> list[c.JsonLine]:
     striker = shot.trace.strike.cue_ball
     owner = cfg.spec.cue_balls.index(striker) if striker in cfg.spec.cue_balls else 0
     first = cfg.players[owner]
-    header = c.Match(game=cfg.spec.id, players=tuple(cfg.players), options={"first": first})
+    header = c.Match(game=cfg.spec.id, players=tuple(cfg.players), options={"first": first}, table=cfg.table)
     events: list[tuple[float, int, c.Event]] = []
     for k, con in enumerate(shot.trace.contacts):
         t = round(shot.clip_time(con.t), 6)
@@ -355,6 +367,7 @@ def shot_summary(cfg: SynthConfig, shot: SimulatedShot, truth: list[c.JsonLine])
     return {
         "shot": shot.index,
         "game": cfg.spec.id,
+        "table": cfg.spec.table.size,
         "seed": cfg.seed,
         "fps": cfg.fps,
         "size": [cfg.width, cfg.height],

@@ -14,10 +14,13 @@ same definition and a trained model's record says which one it saw.
 - ``BROADCAST``: every shot from a broadcast's main camera with its score bar (``arbiter synth --variety
   broadcast``): the clips issue 10 measures broadcast pots on (``arbiter eval``), the rest of the look as
   ``CLASSIC``.
+- ``PROJECTOR``: a fixed overhead rig (``CLASSIC``'s cameras) with a projector's coloured light over the table
+  (``look.Projector``: a cast ramping across the frame, a hot spot) and printed markers on the rails
+  (``look.RailMarkers``), as the hidden real overhead set of issue 10 is filmed.
 
-Not drawn yet (the renderer has no such layer): logos and other graphics, whole players beside the table,
-projector light and its colour cast, tables of other sizes than the game's own (the physics and layouts use
-the game's table).
+Tables of other sizes than the game's own are ``SynthConfig.table`` (``arbiter synth --table 6ft``), with any
+variety. Not drawn yet (the renderer has no such layer): logos and other graphics, whole players beside the
+table.
 """
 
 from __future__ import annotations
@@ -85,4 +88,7 @@ WIDE = Variety(
     ),
 )
 BROADCAST = Variety(name="broadcast", broadcast_share=1.0, look=LookRanges(score_bar_probability=1.0))
-VARIETIES = {v.name: v for v in (CLASSIC, WIDE, BROADCAST)}
+PROJECTOR = Variety(
+    name="projector", look=LookRanges(projector_probability=1.0, rail_markers_probability=1.0)
+)
+VARIETIES = {v.name: v for v in (CLASSIC, WIDE, BROADCAST, PROJECTOR)}

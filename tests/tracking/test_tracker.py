@@ -147,6 +147,45 @@ def test_a_ball_at_rest_in_the_jaws_under_a_hand_is_held():
     assert tr.gone() == [] and [v.ball for v in views] == ["red:1"]
 
 
+def _kiss_on_the_lip():
+    """A red at rest on the middle-right pocket's lip, and the white's places: coming in from the left to
+    touch it (``None``), then going back ``k`` x 3 mm a frame for each ``k`` of a range."""
+    pocket = TABLE.pocket("mr")
+    lip = np.array(pocket.mouth_xy_mm) + 40.0 * np.array(pocket.inward)
+    touch = 1.02 * TABLE.ball_diameter_mm
+    left = np.array([-1.0, 0.0])
+
+    def white_at(back):
+        if back is None:
+            return _towards(lip + touch * left, lip + 400.0 * left)
+        return [lip + (touch + 3.0 * k) * left for k in back]
+
+    return lip, white_at
+
+
+def test_a_ball_at_rest_in_the_jaws_knocked_in_by_another_is_an_unsure_pot():
+    """A black ball on a middle pocket's lip, struck softly: it drops into the black hole before it is seen
+    moving. The white was seen touching it just before it vanished, so it was knocked in (unsure), unlike a
+    ball at rest in the jaws that a hand hides."""
+    tr = BallTracker(billiards("snooker"))
+    lip, white_at = _kiss_on_the_lip()
+    frames = [[(WHITE, *p), (RED, *lip)] for p in white_at(None)]
+    frames += [[(WHITE, *p)] for p in white_at(range(1, 40))]  # the white comes back, the red is gone
+    run(tr, frames)
+    (gone,) = tr.gone()
+    assert gone.ball == "red:1" and gone.gone_near == "mr" and gone.pot_unsure
+
+
+def test_a_ball_at_rest_in_the_jaws_touched_and_seen_again_is_no_pot():
+    """The same kiss, the ball merged into the white for a few frames and then seen again where it was."""
+    tr = BallTracker(billiards("snooker"))
+    lip, white_at = _kiss_on_the_lip()
+    frames = [[(WHITE, *p), (RED, *lip)] for p in white_at(None)] + [[(WHITE, *white_at(range(1))[0])]] * 4
+    frames += [[(WHITE, *p), (RED, *lip)] for p in white_at(range(1, 40))]
+    views = run(tr, frames)
+    assert tr.gone() == [] and sorted(v.ball for v in views) == ["red:1", "white"]
+
+
 def test_a_ball_lost_in_the_jaws_and_seen_again_is_no_pot():
     """Rattling in the jaws, the ball is lost for a few frames and seen again: it was never potted."""
     tr = BallTracker(billiards("snooker"))

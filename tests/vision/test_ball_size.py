@@ -52,6 +52,7 @@ def test_balls_too_small_in_the_frame_are_not_measured_and_the_game_s_size_is_ta
     cloth = estimate(working_copy(view)[0])
     assert cloth is not None
     assert ball_diameter_share(view, cloth, length_px=300.0) is None  # 9 px balls in the frame itself
+    assert ball_diameter_share(view, cloth, length_px=400.0) is not None  # 12 px balls
     choice = geo.choose_size(billiards("straight-pool").table, None)
     assert (choice.size.name, choice.measured) == ("9ft", False)
 

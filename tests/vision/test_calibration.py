@@ -251,10 +251,11 @@ def test_a_bad_profile_file_raises_a_clear_error(tmp_path: Path, change, message
 
 
 def test_the_profile_records_the_table_and_the_verdict(tmp_path: Path) -> None:
-    calib = auto("straight-pool", 0)
+    calib = auto("straight-pool", 0)  # a break: the racked balls touch, only the cue ball is measurable
     d = calib.to_dict()
     assert d["table"]["size"] == "9ft" and d["table"]["length_mm"] == 2540.0
-    assert d["verdict"]["sure"] is True
+    assert d["verdict"]["sure"] is False
+    assert [r["kind"] for r in d["verdict"]["doubts"]] == ["size_unmeasured"]
     assert Note.BOTTOM_BY_CONVENTION in {r.kind for r in calib.verdict.notes}
     path = tmp_path / "camera.json"
     calib.save(path)
@@ -423,3 +424,16 @@ def test_a_far_end_nothing_confirmed_needs_more_pixels_to_be_sure() -> None:
     assert far_end_doubt(corners, 2.0, confirmed=True) is None
     doubt = far_end_doubt(corners, 2.0, confirmed=False)
     assert doubt is not None and doubt.kind is Doubt.FAR_END and "nothing to confirm" in doubt.detail
+
+
+def test_a_table_without_balls_to_measure_is_sized_unsure() -> None:
+    """No ball on the cloth: the game is played on tables of several sizes, so the one taken is a doubt
+    (a video is calibrated again on later frames, where the balls are)."""
+    table = billiards("straight-pool").table
+    camera = Camera.random(table, W, H, np.random.default_rng([5, 1]))
+    look = replace(Look.random(np.random.default_rng([5, 2])), cue=None, arm=None)
+    empty = TableRenderer(billiards("straight-pool"), camera, look, seed=5).render([SceneSample(0.0, ())])
+    calib = calibrate_auto(empty.image, table)
+    assert calib.table.size == "9ft"
+    assert Doubt.SIZE_UNMEASURED in [r.kind for r in calib.verdict.doubts]
+    assert calibrate_auto(empty.image, table, size="9ft").sure  # the size given: nothing to doubt

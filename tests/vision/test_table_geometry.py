@@ -111,6 +111,15 @@ def test_the_game_s_own_size_is_kept_within_what_a_ball_is_measured_to() -> None
     assert choose_size(pool, 1 / 35.8).size.name == "7ft"  # a pooltool render of a 7 ft table
 
 
+def test_the_nearest_size_is_named_where_the_game_s_own_is_kept() -> None:
+    """Balls that measure an 8 ft pool table keep the game's own 9 ft (within what a ball is measured to)
+    but name 8 ft as the nearest, for the calibration to doubt: the two cannot be told apart."""
+    pool = billiards("straight-pool").table
+    choice = choose_size(pool, 1 / 41.0)  # 8 ft: 40.9 diameters long, 9 ft: 44.4
+    assert choice.size.name == "9ft" and choice.nearest is not None and choice.nearest.name == "8ft"
+    assert choose_size(pool, None).nearest is None
+
+
 def test_sizes_the_balls_cannot_tell_apart() -> None:
     """Calibration takes the game's own size, unsure, when the balls say one of these (vision.calibration)."""
     snooker, pool = billiards("snooker").table, billiards("straight-pool").table

@@ -23,6 +23,7 @@ from .graphics import draw_score_bar, score_bar_mask
 from .noise import SensorNoise
 from .occluders import Occluders, draw_occluders, occluder_mask
 from .pins import PinPainter
+from .projector import light_by_projector, projector_gains
 from .shadows import Shadows, shadow_centre
 
 
@@ -82,6 +83,7 @@ class TableRenderer:
         near_u8 = None if self._near is None else self._near.astype(np.uint8) * 255
         bar = score_bar_mask(look.score_bar, self._size)  # a broadcast's score graphic, over everything
         self._static_hide = bar if near_u8 is None else near_u8 if bar is None else np.maximum(near_u8, bar)
+        self._projector = projector_gains(look.projector, self._size)  # None: no projector over the table
 
     @property
     def background(self) -> np.ndarray:
@@ -122,6 +124,7 @@ class TableRenderer:
             np.copyto(img, bg, where=self._near[..., None])
         objects += self._pins.draw(img, mid.pins, gain, hide)
         draw_occluders(img, occluders, gain)
+        light_by_projector(img, self._projector)
         self._noise.add(img, t)
         draw_score_bar(img, self.look.score_bar)
         return RenderedFrame(t, img, tuple(objects))

@@ -38,6 +38,7 @@ CLOTH_NAP_SHARE = 0.6  # of look.cloth_texture; the rest is isotropic grain
 WOOD_GRAIN = 0.08  # relative luminance swing of the rails' grain
 WOOD_GRAIN_MM, WOOD_GRAIN_STREAK = 6.0, 12.0  # grain width and streak length (cells) along the rail
 RAIL_CORNER = 0.35  # outer rail corner radius, in rail widths
+MARKER_WHITE, MARKER_BLACK = (232.0, 234.0, 236.0), (22.0, 22.0, 24.0)  # printed markers' paper and ink (BGR)
 # --- pockets, as multiples of the opening (templates are not in tables.py) ---
 CORNER_HOLE_RADIUS = 0.56
 CORNER_HOLE_SETBACK = (0.5, 0.35)  # hole centre behind the mouth: openings, plus cushion widths
@@ -267,6 +268,41 @@ def _mark(img: np.ndarray, spec: BilliardsSpec, look: Look, tf: TextureFrame) ->
         fill(img, [tf.px(circle(c, DIAMOND_RADIUS_MM, 4)) for c in sights], bgr(look.marking_rgb))
 
 
+def _print_markers(
+    img: np.ndarray, table: TableModel, look: Look, tf: TextureFrame, rng: np.random.Generator
+) -> None:
+    """Printed square markers on the rails (``look.rail_markers``): spread evenly round the rail's centre
+    line from a random start, each a white square with a black border and a random code of black cells."""
+    markers = look.rail_markers
+    if markers is None or markers.count == 0:
+        return
+    off = table.cushion_width_mm + look.rail_width_mm / 2
+    w, length = table.width_mm + 2 * off, table.length_mm + 2 * off
+    perimeter = 2 * (w + length)
+    side = min(markers.size_mm, 0.8 * look.rail_width_mm)
+    n = markers.cells + 2  # the code and its black border
+    start = rng.uniform(0, perimeter)
+    for k in range(markers.count):
+        d = (start + k * perimeter / markers.count) % perimeter
+        if d < w:
+            x, y = d, 0.0
+        elif d < w + length:
+            x, y = w, d - w
+        elif d < 2 * w + length:
+            x, y = 2 * w + length - d, length
+        else:
+            x, y = 0.0, perimeter - d
+        code = np.zeros((n, n), bool)
+        code[1:-1, 1:-1] = rng.random((markers.cells, markers.cells)) < 0.5
+        x0, y0 = x - off - side / 2, y - off - side / 2
+        cell = side / n
+        paper = rect(x0 - cell, y0 - cell, x0 + side + cell, y0 + side + cell)  # a white margin round it
+        fill(img, [tf.px(paper)], MARKER_WHITE)
+        for i, j in zip(*np.nonzero(~code), strict=True):
+            cx, cy = x0 + j * cell, y0 + i * cell
+            fill(img, [tf.px(rect(cx, cy, cx + cell, cy + cell))], MARKER_BLACK)
+
+
 def table_texture(
     spec: BilliardsSpec, look: Look, rng: np.random.Generator, tf: TextureFrame
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -277,4 +313,5 @@ def table_texture(
     lum = _grain(spec.table, look, rng, tf, (rail_outer, cushion_outer))
     out = np.clip(img * lum[..., None], 0, 255).astype(np.uint8)
     _mark(out, spec, look, tf)
+    _print_markers(out, spec.table, look, tf, rng)
     return out, cushion_mask

@@ -6,12 +6,13 @@ import json
 import math
 from dataclasses import replace
 
+import cv2
 import numpy as np
 import pytest
 
 from arbiter.games import billiards
 from datasets.billiards.camera import Camera
-from datasets.billiards.look import ArmLook, CueLook, Look
+from datasets.billiards.look import ArmLook, CueLook, Look, LookRanges, Projector, RailMarkers
 from datasets.billiards.render import (
     Stroke,
     TableRenderer,
@@ -238,6 +239,55 @@ def test_look_round_trips_through_json() -> None:
         Look.from_dict({"colour": 1})
     with pytest.raises(ValueError, match="exposure"):
         replace(Look(), exposure=0.0)
+
+
+def test_a_projector_and_rail_markers_round_trip_and_leave_a_classic_draw_alone() -> None:
+    wide = LookRanges(projector_probability=1.0, rail_markers_probability=1.0)
+    for seed in range(10):
+        look = Look.random(np.random.default_rng(seed), wide)
+        assert look.projector is not None and look.rail_markers is not None
+        assert Look.from_dict(json.loads(json.dumps(look.to_dict()))) == look
+        # Drawn after everything else: the rest of the room is the classic draw of the same seed.
+        classic = Look.random(np.random.default_rng(seed))
+        assert replace(look, projector=None, rail_markers=None) == classic
+    with pytest.raises(ValueError, match="positive"):
+        Projector((1.0, 0.0, 1.0), (1.0, 1.0, 1.0), 0.0)
+    with pytest.raises(ValueError, match="cells"):
+        RailMarkers(4, 50.0, cells=1)
+
+
+def test_a_projectors_cast_falls_on_cloth_and_balls_and_ramps_across_the_frame(snooker) -> None:
+    _, camera, balls = snooker
+    bluish = Projector((0.7, 0.9, 1.25), (1.0, 1.0, 1.0), angle_deg=0.0)  # blue at the left, none at right
+    plain = TableRenderer(billiards("snooker"), camera, quiet_look(), seed=1).render(_scene(balls))
+    lit = TableRenderer(billiards("snooker"), camera, replace(quiet_look(), projector=bluish), seed=1).render(
+        _scene(balls)
+    )
+    assert lit.objects == plain.objects  # light changes no truth
+    ratio = (lit.image.astype(float) + 1) / (plain.image.astype(float) + 1)
+    left, right = ratio[:, : W // 8].reshape(-1, 3).mean(0), ratio[:, -W // 8 :].reshape(-1, 3).mean(0)
+    assert left[0] > 1.1 and left[2] < 0.8  # BGR: more blue, less red at the left
+    assert np.allclose(right, 1.0, atol=0.08)
+    white = next(o for o in plain.objects if o.id == "white")
+    x, y = (round(v) for v in white.xy_px)
+    b, _, r = lit.image[y, x].astype(int)
+    assert b > r  # the white ball takes the cast too
+
+
+def test_rail_markers_are_printed_on_the_rails_not_the_cloth(snooker) -> None:
+    _, camera, _ = snooker
+    table = billiards("snooker").table
+    look = replace(quiet_look(), rail_markers=RailMarkers(8, 60.0))
+    plain = TableRenderer(billiards("snooker"), camera, quiet_look(), seed=1).background
+    marked = TableRenderer(billiards("snooker"), camera, look, seed=1).background
+    changed = np.abs(marked.astype(int) - plain.astype(int)).max(axis=2) > 40
+    assert changed.sum() > 8 * 50  # eight markers of some pixels each
+    w, length = table.width_mm, table.length_mm
+    bed = camera.project(np.array([[0, 0, 0], [w, 0, 0], [w, length, 0], [0, length, 0]], float))
+    inside = np.zeros(changed.shape, np.uint8)
+    cv2.fillPoly(inside, [np.round(bed).astype(np.int32)], 1)
+    inside = cv2.erode(inside, np.ones((5, 5), np.uint8))  # the bed, its antialiased edge left out
+    assert not changed[inside > 0].any()
 
 
 def test_bench_reports_all_rates() -> None:

@@ -219,6 +219,29 @@ def test_yolo_every_0_writes_no_images_and_the_same_clip(tmp_path):
         ).read_bytes()
 
 
+def test_a_smaller_table_is_played_on_filmed_and_named_in_the_truth(tmp_path):
+    cfg = SynthConfig(game="snooker", shots=1, seed=5, table="6ft", video=False, **SMALL)
+    synth_billiards(cfg, tmp_path)
+    shot = tmp_path / "shot_000"
+    header, _ = c.read_stream(shot / "truth.jsonl")
+    assert header.table == "6ft"
+    assert json.loads((shot / "shot.json").read_text())["table"] == "6ft"
+    table = billiards("snooker").resized("6ft").table
+    assert (table.length_mm, table.width_mm) == (1785.0, 889.0)
+    first = _lines(shot / "frames.jsonl")[0]["balls"]
+    xy = np.array([b["xy_mm"] for b in first.values() if not b["pocketed"]])
+    r = table.ball_radius_mm
+    assert (xy >= r - 1e-6).all() and (xy[:, 0] <= table.width_mm - r + 1e-6).all()
+    assert (xy[:, 1] <= table.length_mm - r + 1e-6).all()
+    assert xy[:, 1].max() > 0.6 * table.length_mm  # the reds' triangle is at the 6 ft table's top end
+    # Fifteen full-size reds racked behind the pink reach the black on a 6 ft table: no break in the mix.
+    assert "break" not in cfg.intents and "break" in SynthConfig(game="snooker").intents
+    # The camera frames the smaller table: its corners project inside the frame.
+    camera = Camera.from_dict(json.loads((shot / "camera.json").read_text()))
+    corners = camera.project(np.array([[0, 0, 0], [table.width_mm, table.length_mm, 0]], float))
+    assert (corners >= 0).all() and (corners[:, 0] < cfg.width).all() and (corners[:, 1] < cfg.height).all()
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
@@ -228,6 +251,8 @@ def test_yolo_every_0_writes_no_images_and_the_same_clip(tmp_path):
         (["--game", "snooker", "--blur", "2"], "blur_samples must be odd"),
         (["--game", "snooker", "--yolo-every", "-1"], "yolo_every must be 0 (no YOLO images) or more"),
         (["--game", "snooker", "--intent", "jump"], "unknown intents ['jump']; choose from break, pot"),
+        (["--game", "snooker", "--table", "8ft"], "12ft, 10ft, 9ft, 6ft"),
+        (["--game", "snooker", "--table", "6ft", "--intent", "break"], "break does not fit a 6ft table"),
     ],
 )
 def test_bad_arguments_get_a_clear_message(args, message, tmp_path):

@@ -1,0 +1,37 @@
+"""``arbiter eval table-sizes``: tables of other sizes, found and sized from the balls, or said unsure."""
+
+from __future__ import annotations
+
+from typer.testing import CliRunner
+
+from cli.main import app
+from evaluation.table_sizes import SizeRow, evaluate_table_sizes, format_report, summary, totals
+
+
+def test_a_smaller_table_is_sized_and_one_too_near_the_game_s_own_is_said_unsure() -> None:
+    rows = evaluate_table_sizes(["straight-pool"], shots=1, rooms=("projector",), sizes=("8ft", "7ft"))
+    by_size = {r.size: r for r in rows}
+    assert set(by_size) == {"8ft", "7ft"}
+    seven, eight = by_size["7ft"], by_size["8ft"]
+    assert seven.found == "7ft" and seven.sure and seven.right
+    # 8 ft is within what a ball is measured to of the game's own 9 ft: the 9 ft is taken, never silently.
+    assert eight.found == "9ft" and not eight.sure and not eight.sure_but_wrong
+    assert totals(rows)["sure_but_wrong"] == 0
+    assert "| straight-pool | 7ft | projector | 1/1 |" in format_report(rows)
+
+
+def test_the_figures_count_right_sure_and_wrong() -> None:
+    rows = [
+        SizeRow("snooker", "6ft", "classic", 0, "6ft", True, 0.002),
+        SizeRow("snooker", "6ft", "classic", 1, "12ft", True, 0.002),  # sure but the wrong size
+        SizeRow("snooker", "6ft", "classic", 2, "6ft", False, 0.02),  # unsure, corners off
+        SizeRow("snooker", "6ft", "classic", 3, None, False, None, "no table found"),
+    ]
+    g = summary(rows)["snooker 6ft classic"]
+    assert (g["right"], g["sure_and_right"], g["sure_but_wrong"], g["unsure"], g["failed"]) == (1, 1, 1, 1, 1)
+    assert g["sizes_found"] == ["-", "12ft", "6ft"] and g["worst_corner_error"] == 0.02
+
+
+def test_an_unknown_game_is_named_before_anything_is_drawn() -> None:
+    result = CliRunner().invoke(app, ["eval", "table-sizes", "--game", "carom"])
+    assert result.exit_code == 2 and "unknown billiards game" in result.output
