@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from arbiter import contract as c
-from arbiter.balls import APPEARANCE_CLASSES
+from arbiter.balls import APPEARANCE_CLASSES, kind
 from arbiter.games import BilliardsSpec
 from vision.types import Detections
 
@@ -45,7 +45,9 @@ def _key(event: object) -> tuple[object, ...]:
         case c.Cushion():
             return (event.ball, event.side)
         case c.Pot():
-            return (event.ball, event.pocket)
+            # Which ball by its kind (issue 10: "pocket and colour right"): a red potted is a red potted,
+            # whichever of the reds the tracker's numbering followed (the rules look at the kind only).
+            return (kind(event.ball), event.pocket)
         case c.ShotStart() | c.OffTable():
             return (event.ball,)
         case c.PinDown():
@@ -133,7 +135,7 @@ class EventScore:
 
 
 def _pots_right(true_events: list[CameraEvent], found: list[CameraEvent], used: set[int]) -> bool:
-    """Every true pot matched (ball and pocket) and no pot called that was not."""
+    """Every true pot matched (ball by its kind, and pocket) and no pot called that was not."""
     true_pots = sum(isinstance(e, c.Pot) for e in true_events)
     matched = sum(isinstance(found[j], c.Pot) for j in used)
     return matched == true_pots == sum(isinstance(e, c.Pot) for e in found)

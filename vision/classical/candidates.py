@@ -18,8 +18,9 @@ class Candidates:
     cluster: np.ndarray  # (N,) bool, found in a blob of several balls
     seeded: np.ndarray  # (N,) bool, judged as a ball of the cloth's colour: a glint, or a lone blob of it
     radius: np.ndarray  # (N,) fitted radius, fine-level pixels
+    looked_for: np.ndarray  # (N,) bool, fitted on a spot where no blob gave a circle (``_with_spot_seeds``)
 
-    _FIELDS = ("xy", "coverage", "edge", "outline", "cluster", "seeded", "radius")
+    _FIELDS = ("xy", "coverage", "edge", "outline", "cluster", "seeded", "radius", "looked_for")
 
     @classmethod
     def empty(cls) -> Candidates:
@@ -31,6 +32,7 @@ class Candidates:
             np.zeros(0, bool),
             np.zeros(0, bool),
             np.zeros(0),
+            np.zeros(0, bool),
         )
 
     def __len__(self) -> int:

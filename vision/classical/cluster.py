@@ -79,6 +79,7 @@ def fit_cluster(scene: Scene, index: int, k: Kernels, box: tuple[int, int, int, 
         np.ones(n, bool),
         np.zeros(n, bool),
         np.full(n, k.radius * 2 ** (index - fine)),
+        np.zeros(n, bool),
     )
 
 

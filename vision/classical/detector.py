@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import numbers
+from dataclasses import replace
 from typing import Any
 
 import cv2
@@ -24,6 +25,7 @@ from .blobs import StillBlobs, find_blobs, fit_blobs, merged
 from .candidates import Candidates
 from .config import ClassicalConfig
 from .identity import BallSet, Colour, ColourMemo, balanced
+from .isolated import fit_isolated
 from .kernels import EPS, bound
 from .levels import Geometry, Pyramid, Scene
 from .streaks import find_streaks
@@ -31,6 +33,11 @@ from .streaks import find_streaks
 # A circle this near a spot (radii) is on it: a ball respotted there, or a candidate pulled off its centre
 # by the markings through it.
 _SPOT_REACH = 1.0
+# A circle is looked for on a spot only with no other circle within this many radii: a ball passing the
+# one on the spot (a white rolling behind the brown, seen from a broadcast camera) may share its blob, and a
+# circle fitted there, or the cluster's circle on the spot, is pulled.
+_SPOT_CLEAR = 3.5
+_SPOT_COVERED = 0.5  # share of a ball's disk round a spot that is not cloth before a circle is looked for
 _PACKED_OUTLINE = 0.5  # share of min_outline a ball packed between two found balls needs
 _TOUCH = (1.7, 2.3)  # radii between the centres of touching balls (perspective, fit error)
 _PACKED_ROUNDS = 3
@@ -203,7 +210,44 @@ class ClassicalDetector:
         blobs = find_blobs(scene, fg)
         found = fit_blobs(scene, blobs, self._still.recall(moved, blobs))
         self._still.remember(scene.coarse, blobs, found)
-        return merged(found, self.config.min_separation * self._pyramid.fine_radius)
+        cand = merged(found, self.config.min_separation * self._pyramid.fine_radius)
+        return self._with_spot_seeds(scene, fg, cand, moved)
+
+    def _with_spot_seeds(
+        self, scene: Scene, fg: Foreground, cand: Candidates, moved: np.ndarray | None
+    ) -> Candidates:
+        """``cand`` and a seed fitted on every spot where something ball-sized lies, no circle was found
+        and nothing moved nearby since the last frame (``moved``: a ball rolling past shares the blob, and a
+        circle fitted there is pulled): a ball of the cloth's colour on its spot whose blob the spot's
+        markings join to a line (snooker's green on the baulk line, lit by a projector) is a cluster with no
+        ball-thick part, where no glint is looked for; on its spot it is judged by its glint and dark disk
+        (``_balls_among``)."""
+        if not len(self._spots_px):
+            return cand
+        geo, p = scene.geo, self._pyramid
+        origin = np.array([geo.x0, geo.y0], np.float64)
+        fine = (self._spots_px - origin + 0.5) / 2**p.fine - 0.5
+        coarse = np.round((self._spots_px - origin + 0.5) / 2**p.coarse - 0.5).astype(np.int64)
+        h, w = fg.mask.shape
+        inside = (coarse[:, 0] >= 0) & (coarse[:, 0] < w) & (coarse[:, 1] >= 0) & (coarse[:, 1] < h)
+        # Something ball-sized lies there: half a ball's disk round the spot is not cloth (a spot's own
+        # white dot, or a ball's shadow beside it, is much less).
+        k = 2 * round(p.coarse_radius) + 1
+        covered = cv2.blur((fg.cloth == 0).astype(np.float32) * scene.geo.masks[-1], (k, k))
+        lies = np.zeros(len(fine), bool)
+        lies[inside] = covered[coarse[inside, 1], coarse[inside, 0]] >= _SPOT_COVERED
+        if len(cand):  # a circle on the spot, or a ball beside it whose blob this one may have joined
+            apart = np.linalg.norm(fine[:, None, :] - cand.xy[None, :, :], axis=2).min(axis=1)
+            lies &= apart > _SPOT_CLEAR * p.fine_radius
+        if moved is not None and lies.any():
+            reach = math.ceil(_SPOT_CLEAR * p.coarse_radius)
+            near = cv2.dilate(moved, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1,) * 2))
+            lies[inside] &= near[coarse[inside, 1], coarse[inside, 0]] == 0
+        if not lies.any():
+            return cand
+        seeds = fit_isolated(scene, fine[lies], np.ones(int(lies.sum()), bool))
+        seeds = replace(seeds, looked_for=np.ones(len(seeds), bool))
+        return Candidates.concat([cand, seeds]) if len(cand) else seeds
 
     def _judge(self, scene: Scene, cand: Candidates) -> Detections:
         """Keep the circles that are balls and name them."""
@@ -264,7 +308,8 @@ class ClassicalDetector:
         """Which circles are balls (N,: bool), and the coverage each needed (N,): covered, outlined, shiny,
         centred where a ball may lie; or packed between two balls, with half the outline; or a glint seed
         on a spot, on its glint and dark disk alone: the markings there (the spot; snooker's baulk line and
-        the D's end through the green's) cross its rim, so its outline is theirs as much as its own."""
+        the D's end through the green's) cross its rim, so its outline is theirs as much as its own (and
+        where they join its blob to a line, a circle of that cluster on the spot is judged the same way)."""
         cfg = self.config
         min_cov = np.where(
             cand.cluster,
@@ -282,12 +327,21 @@ class ClassicalDetector:
             cand.seeded & (colour.glint >= cfg.min_seed_glint) & (cand.outline >= cfg.min_seed_outline)
         )
         keep = plausible & round_ & ((cand.outline >= cfg.min_outline) | seed_outline)
+        # A circle of a cluster, or one looked for on a spot with no blob's circle, has not shown itself a
+        # ball by its blob: it needs one colour over its face (not lines and cloth), a face darker than the
+        # cloth (its shaded disk; not a projector's bright pool round a spot's white dot), and no other
+        # circle beside it (a ball rolling past one on its spot joins their blobs, and pulls the circle).
+        shown = cand.seeded & ~cand.cluster & ~cand.looked_for
+        apart = np.linalg.norm(cand.xy[:, None, :] - cand.xy[None, :, :], axis=2)
+        np.fill_diagonal(apart, np.inf)
+        alone = apart.min(axis=1) > _SPOT_CLEAR * self._pyramid.fine_radius
         keep |= (
-            cand.seeded
+            (cand.seeded | cand.cluster)
             & on_spot
             & centre_ok
             & (cand.coverage >= min_cov)
             & (colour.glint >= cfg.min_seed_glint)
+            & (shown | (alone & (colour.coherence >= cfg.min_coherence) & (colour.light < 0.0)))
         )
         keep |= _packed(
             cand.xy,

@@ -98,6 +98,7 @@ def fit_isolated(scene: Scene, xy0: np.ndarray, seeded: np.ndarray) -> Candidate
         np.zeros(len(start), bool),
         as_seed,
         radius,
+        np.zeros(len(start), bool),
     )
 
 
