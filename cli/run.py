@@ -253,14 +253,16 @@ def _run_photos(src: FrameSource, options: RunOptions, out: Path) -> None:
         fail(str(exc))
     bar.close()
     unsure = sum(n.kind == "unsure" for n in result.notices)
+    small = sum(n.kind == "too_small" for n in result.notices)
     balls = sum(len(balls) for _, balls in result.track_frames)
     skipped = f": {', '.join(src.stats.unreadable)}" if src.stats.unreadable else ""
+    too_small = f", {small} with balls too small to see" if small else ""
     typer.echo(
         f"{result.frames} photos ({result.bad_frames} unreadable skipped{skipped}): the table found on "
-        f"{result.frames - result.paused_frames} ({unsure} calibration(s) UNSURE), {balls} balls named; "
-        f"each photo's balls in {out / 'tracks.jsonl'}, drawn in {out / 'annotated'}"
+        f"{result.frames - result.paused_frames} ({unsure} calibration(s) UNSURE{too_small}), {balls} balls "
+        f"named; each photo's balls in {out / 'tracks.jsonl'}, drawn in {out / 'annotated'}"
     )
-    if unsure or result.paused_frames:
+    if unsure or small or result.paused_frames:
         typer.secho("check the photos the warnings above name (annotated/), or give --corners", fg="yellow")
 
 

@@ -25,6 +25,7 @@ NOTICE_LABELS = {
     "resumed": "resumed",
     "pins": "pins not watched",
     "no_table": "no table",
+    "too_small": "balls too small",
 }
 
 CSS = """

@@ -30,7 +30,7 @@ import numpy as np
 from arbiter.games import BilliardsSpec
 from tracking.tracker import BallTracker, TrackerConfig, TrackView
 from vision.calibration import CalibrationError, TableCalibration, calibrate_auto
-from vision.detectors import build_detector
+from vision.detectors import BallsTooSmallError, build_detector
 from vision.overlays import table_overlay
 from vision.sources import FrameSource
 from vision.types import Detections, Frame
@@ -124,7 +124,12 @@ def _referee_photo(
         return
     photos.calib = calib
     spec = sized_spec(options.spec, calib)
-    dets, views = photo_balls(frame.image, calib, spec, options)
+    try:
+        dets, views = photo_balls(frame.image, calib, spec, options)
+    except BallsTooSmallError as exc:  # this photo is too small a picture of the table: said, the next go on
+        photos.say(Notice(frame.t, "too_small", f"{name}: {exc}"))
+        _write(frame, name, Detections.empty(), [], photos, result, keep_detections)
+        return
     _write(frame, name, dets, views, photos, result, keep_detections)
     if photos.annotated is not None:
         drawn = table_overlay(frame.image, calib, spec.table)

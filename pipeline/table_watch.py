@@ -67,17 +67,17 @@ class TableChoice:
 @dataclass(frozen=True)
 class Notice:
     """Something the run must say: an unsure calibration, a cut, the table found again, pins it cannot
-    watch, a photo with no table."""
+    watch, a photo with no table, a photo whose balls are too small to see."""
 
     t: float
-    kind: str  # "calibration", "unsure", "cut", "resumed", "pins", "no_table" (a photo)
+    kind: str  # "calibration", "unsure", "cut", "resumed", "pins", "no_table", "too_small" (a photo)
     text: str
 
     def to_dict(self) -> dict[str, object]:
         return {"t": round(self.t, 3), "kind": self.kind, "text": self.text}
 
 
-NOTICE_KINDS = ("calibration", "unsure", "cut", "resumed", "pins", "no_table")
+NOTICE_KINDS = ("calibration", "unsure", "cut", "resumed", "pins", "no_table", "too_small")
 
 
 def read_notices(path: Path) -> list[Notice]:

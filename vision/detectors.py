@@ -17,7 +17,7 @@ import numpy as np
 from arbiter.balls import APPEARANCE_CLASSES
 from arbiter.games import BilliardsSpec
 from vision.calibration import TableCalibration
-from vision.classical import ClassicalDetector
+from vision.classical import MIN_BALL_RADIUS_PX, ClassicalDetector
 from vision.pin_looks import PinLooks
 from vision.table_view import TableView
 from vision.types import Detections, Pins
@@ -37,6 +37,10 @@ class Detector(Protocol):
     def detect(self, image: np.ndarray) -> Detections: ...
 
 
+class BallsTooSmallError(ValueError):
+    """The table is found, but its balls are too few pixels across in the picture to be seen."""
+
+
 class ClassicalOnTable:
     """The classical detector with its pixel detections carried onto the table by the calibration, and in
     five-pins the pins read on their spots (``vision.pin_looks``) where the image shows their heads."""
@@ -46,6 +50,11 @@ class ClassicalOnTable:
         self.calib = calib
         self.radius_mm = table.ball_radius_mm
         radius_px = float(np.median(calib.radius_px(np.array([table.centre_xy_mm]), self.radius_mm)))
+        if radius_px < MIN_BALL_RADIUS_PX:
+            raise BallsTooSmallError(
+                f"the balls are {2 * radius_px:.1f} px across in this picture, too small to be seen (at "
+                f"least {2 * MIN_BALL_RADIUS_PX:g} px): film the table closer or at a higher resolution"
+            )
         spots_px = calib.mm_to_px(np.array(list(table.spots.values())).reshape(-1, 2), self.radius_mm)
         self.inner = ClassicalDetector(spec, radius_px, calib.table_mask(image_shape), spots_px=spots_px)
         self.pins = PinLooks.of(table, calib, image_shape)

@@ -129,3 +129,25 @@ def test_one_image_file_is_a_photo(renders: Path, tmp_path: Path):
     (seen,) = _lines(tmp_path / "tracks.jsonl")
     assert seen["image"] == "1.png" and set(seen["balls"]) == set(LAYOUTS[1])
     assert not (tmp_path / "annotated").exists()
+
+
+def test_a_photo_whose_balls_are_too_small_to_see_is_said_and_the_others_refereed(
+    renders: Path, tmp_path: Path
+):
+    """A thumbnail among the photos: its table is found, but its balls are a pixel or two across. It is
+    said (a ``too_small`` notice naming it, what to do) and written with no balls; the photos after it are
+    refereed as ever, and the run ends as it should."""
+    folder = tmp_path / "photos"
+    folder.mkdir()
+    image = cv2.imread(str(renders / "0.png"))
+    cv2.imwrite(str(folder / "0-thumb.png"), cv2.resize(image, (160, 90), interpolation=cv2.INTER_AREA))
+    shutil.copy(renders / "1.png", folder / "1.png")
+    out = CliRunner().invoke(app, ["run", str(folder), "--game", "snooker", "--out", str(tmp_path / "out")])
+    assert out.exit_code == 0, out.output
+    assert "0-thumb.png: the balls are" in out.output and "film the table closer" in out.output
+    assert "1 with balls too small to see" in out.output
+    notices = _lines(tmp_path / "out" / "notices.jsonl")
+    assert [n["kind"] for n in notices if n["kind"] == "too_small"] == ["too_small"]
+    thumb, full = _lines(tmp_path / "out" / "tracks.jsonl")
+    assert thumb["image"] == "0-thumb.png" and thumb["balls"] == {}
+    assert full["image"] == "1.png" and set(full["balls"]) == set(LAYOUTS[1])

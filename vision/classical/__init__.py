@@ -45,6 +45,6 @@ blobs), ``isolated`` and ``cluster`` (the circle fits), ``coherence`` (how round
 from __future__ import annotations
 
 from .config import ClassicalConfig
-from .detector import ClassicalDetector
+from .detector import MIN_BALL_RADIUS_PX, ClassicalDetector
 
-__all__ = ["ClassicalConfig", "ClassicalDetector"]
+__all__ = ["MIN_BALL_RADIUS_PX", "ClassicalConfig", "ClassicalDetector"]

@@ -32,6 +32,7 @@ from .streaks import find_streaks
 
 # A circle this near a spot (radii) is on it: a ball respotted there, or a candidate pulled off its centre
 # by the markings through it.
+MIN_BALL_RADIUS_PX = 2.0  # a ball smaller than this in the picture cannot be told from noise and texture
 _SPOT_REACH = 1.0
 # A circle is looked for on a spot only with no other circle within this many radii: a ball passing the
 # one on the spot (a white rolling behind the brown, seen from a broadcast camera) may share its blob, and a
@@ -91,9 +92,10 @@ class ClassicalDetector:
         self._balls = BallSet.for_game(spec)
         if not isinstance(ball_radius_px, numbers.Real) or not math.isfinite(ball_radius_px):
             raise ValueError(f"ball_radius_px must be a finite number, got {ball_radius_px!r}")
-        if ball_radius_px < 2.0:
+        if ball_radius_px < MIN_BALL_RADIUS_PX:
             raise ValueError(
-                f"ball_radius_px must be at least 2 (a ball of {ball_radius_px} px cannot be told)"
+                f"ball_radius_px must be at least {MIN_BALL_RADIUS_PX:g} (a ball of {ball_radius_px} px "
+                "cannot be told)"
             )
         if table_mask is not None:
             table_mask = np.asarray(table_mask)
