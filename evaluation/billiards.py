@@ -76,12 +76,14 @@ def calibration_row(shot: Path, calib: TableCalibration, table: TableModel) -> d
 
 
 def calibration_summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
-    """The shots' calibrations counted: right (corners within ``TOLERANCE``), sure, sure but wrong."""
-    right = [r["corner_error"] <= TOLERANCE for r in rows]
+    """The shots' calibrations counted: the size right, the corners within ``TOLERANCE``, sure, and sure
+    but wrong (the size or the corners; as ``table_sizes.SizeRow`` counts it)."""
+    within = [r["corner_error"] <= TOLERANCE for r in rows]
+    right = [r["table_right"] and ok for r, ok in zip(rows, within, strict=True)]
     return {
         "shots": len(rows),
         "table_size_right": sum(r["table_right"] for r in rows),
-        "corners_within_1pct": sum(right),
+        "corners_within_1pct": sum(within),
         "sure": sum(r["sure"] for r in rows),
         "sure_but_wrong": sum(r["sure"] and not ok for r, ok in zip(rows, right, strict=True)),
         "worst_corner_error": max((r["corner_error"] for r in rows), default=None),

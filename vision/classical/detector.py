@@ -231,20 +231,20 @@ class ClassicalDetector:
         fine = (self._spots_px - origin + 0.5) / 2**p.fine - 0.5
         coarse = np.round((self._spots_px - origin + 0.5) / 2**p.coarse - 0.5).astype(np.int64)
         h, w = fg.mask.shape
-        inside = (coarse[:, 0] >= 0) & (coarse[:, 0] < w) & (coarse[:, 1] >= 0) & (coarse[:, 1] < h)
-        # Something ball-sized lies there: half a ball's disk round the spot is not cloth (a spot's own
-        # white dot, or a ball's shadow beside it, is much less).
-        k = 2 * round(p.coarse_radius) + 1
-        covered = cv2.blur((fg.cloth == 0).astype(np.float32) * scene.geo.masks[-1], (k, k))
-        lies = np.zeros(len(fine), bool)
-        lies[inside] = covered[coarse[inside, 1], coarse[inside, 0]] >= _SPOT_COVERED
+        lies = (coarse[:, 0] >= 0) & (coarse[:, 0] < w) & (coarse[:, 1] >= 0) & (coarse[:, 1] < h)
         if len(cand):  # a circle on the spot, or a ball beside it whose blob this one may have joined
             apart = np.linalg.norm(fine[:, None, :] - cand.xy[None, :, :], axis=2).min(axis=1)
             lies &= apart > _SPOT_CLEAR * p.fine_radius
-        if moved is not None and lies.any():
-            reach = math.ceil(_SPOT_CLEAR * p.coarse_radius)
-            near = cv2.dilate(moved, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1,) * 2))
-            lies[inside] &= near[coarse[inside, 1], coarse[inside, 0]] == 0
+        half, reach = round(p.coarse_radius), math.ceil(_SPOT_CLEAR * p.coarse_radius)
+        for i in np.nonzero(lies)[0]:  # a few spots, each read in its own window
+            x, y = coarse[i]
+            # Something ball-sized lies there: half a ball's disk round the spot is not cloth (a spot's own
+            # white dot, or a ball's shadow beside it, is much less) ...
+            disk = (slice(max(y - half, 0), y + half + 1), slice(max(x - half, 0), x + half + 1))
+            lies[i] = np.count_nonzero(fg.cloth[disk] == 0) >= _SPOT_COVERED * fg.cloth[disk].size
+            # ... and nothing moved nearby since the last frame.
+            near = (slice(max(y - reach, 0), y + reach + 1), slice(max(x - reach, 0), x + reach + 1))
+            lies[i] &= moved is None or not moved[near].any()
         if not lies.any():
             return cand
         seeds = fit_isolated(scene, fine[lies], np.ones(int(lies.sum()), bool))
@@ -334,9 +334,10 @@ class ClassicalDetector:
         # cloth (its shaded disk; not a projector's bright pool round a spot's white dot), and no other
         # circle beside it (a ball rolling past one on its spot joins their blobs, and pulls the circle).
         shown = cand.seeded & ~cand.cluster & ~cand.looked_for
-        apart = np.linalg.norm(cand.xy[:, None, :] - cand.xy[None, :, :], axis=2)
-        np.fill_diagonal(apart, np.inf)
-        alone = apart.min(axis=1) > _SPOT_CLEAR * self._pyramid.fine_radius
+        alone = np.zeros(len(cand), bool)
+        for i in np.nonzero(on_spot & ~shown)[0]:  # a few circles on spots
+            apart = np.linalg.norm(np.delete(cand.xy, i, axis=0) - cand.xy[i], axis=1)
+            alone[i] = not len(apart) or apart.min() > _SPOT_CLEAR * self._pyramid.fine_radius
         keep |= (
             (cand.seeded | cand.cluster)
             & on_spot
