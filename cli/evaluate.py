@@ -97,6 +97,9 @@ def eval_table_sizes(
     game: Annotated[
         list[str] | None, typer.Option(help="Only this game (repeat for several); default every one.")
     ] = None,
+    seed: Annotated[
+        int, typer.Option(help="The first size's seed (each size takes the next): another draw of frames.")
+    ] = table_sizes.SEED,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     """Automatic calibration on rendered tables of every size of each game's catalogue, in a classic room
@@ -109,7 +112,7 @@ def eval_table_sizes(
 
     for g in game or ():
         billiards_spec(g)  # an unknown game is named before anything is drawn
-    rows = table_sizes.evaluate_table_sizes(game or None, shots, on_row=progress)
+    rows = table_sizes.evaluate_table_sizes(game or None, shots, seed=seed, on_row=progress)
     typer.echo(json.dumps(table_sizes.to_dict(rows)) if as_json else table_sizes.format_report(rows))
 
 

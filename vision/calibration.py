@@ -32,7 +32,7 @@ from vision import camera_fit as cf
 from vision import edge_fit as ef
 from vision import table_finder as tf
 from vision import table_geometry as geo
-from vision.ball_size import ball_diameter_share
+from vision.ball_size import measure_balls
 from vision.camera_profile import Orientation, TableCalibration
 from vision.edge_fit import AutoConfig, named_points
 from vision.table_corners import TableCorners, find_corners
@@ -73,6 +73,11 @@ CORNER_PX = 4.0
 UNCONFIRMED_CORNER_PX = 5.0
 K1_EXPLAINS = 0.03  # an edge fit's k1 this far from the finder's explains why their corners differ
 MIDDLE_TOLERANCE = 0.015  # middle pockets this far (share of the length) from half-way: a cushion is off
+# Four corners that no camera sees as the game's table to within this share of its length are no table's:
+# the whole tables measured here, real and rendered, fit to 2.5 % at worst (a toy table of its own shape);
+# a photo of one corner of a table, its outline closed along the frame's edges, came out 13.6 % off, and
+# its "balls" were 14 specks of cloth round the cue at the size a whole table's would be.
+NOT_A_TABLE = 0.08
 
 
 class CameraMovedError(CalibrationError):
@@ -200,7 +205,22 @@ def _table_size(
         return table, [Reason(Note.SIZE_ASSUMED, why)]
     sides = [float(np.linalg.norm(found.quad_px[(k + 1) % 4] - found.quad_px[k])) for k in range(4)]
     length_px = max(sides[0] + sides[2], sides[1] + sides[3]) / 2  # the long sides, in the image
-    choice = geo.choose_size(table, ball_diameter_share(top, found.cloth, length_px))
+    balls = measure_balls(top, found.cloth, length_px)
+    choice = geo.choose_size(table, balls.share)
+    sized, reasons = _size_reasons(table, choice)
+    if balls.shaded and choice.measured and table.sizes:
+        why = (
+            f"the balls' outlines come out {balls.stretch:.2f} times longer than wide, more than a camera "
+            "stretches them: their shaded sides are lost against the cloth, and the size they measure on "
+            f"their long axes is unsure: the {sized.size} table is taken (give --table if it is another size)"
+        )
+        reasons = [*reasons, Reason(Doubt.SIZE_UNMEASURED, why)]
+    return sized, reasons
+
+
+def _size_reasons(table: TableModel, choice: geo.SizeChoice) -> tuple[TableModel, list[Reason]]:
+    """The table of the size chosen and what is to be said of it: the game's own where the balls measure a
+    size too near it to tell apart or measure nothing (a doubt where the game has several sizes)."""
     own = table.table_size(table.size) if table.sizes and table.size else None
     measured = choice.nearest if choice.measured else None
     if own is not None and measured is not None and geo.too_close_to_tell(own, measured):
@@ -210,6 +230,13 @@ def _table_size(
         )
         return table, [Reason(Doubt.SIZE_TOO_CLOSE, why)]
     sized = table.resized(choice.size.name) if table.sizes else table
+    if len(choice.within_band) > 1:
+        names = " and ".join(s.title for s in choice.within_band)
+        why = (
+            f"the balls measure the table between the {names} tables, too near both to tell them apart: "
+            f"the {choice.size.title} table is taken (give --table if it is another size)"
+        )
+        return sized, [Reason(Doubt.SIZE_TOO_CLOSE, why)]
     if not choice.measured:
         why = (
             f"no balls big enough in the frame to measure the table's size: the game's {choice.size.title} "
@@ -220,9 +247,10 @@ def _table_size(
     if choice.misfit > geo.SIZE_MISFIT:
         why = (
             f"the table is {choice.balls_per_length:.0f} ball diameters long, no catalogue size: the "
-            f"nearest, {choice.size.title}, is taken"
+            f"nearest, {choice.size.title}, is taken (a ball misread, or a table of its own size: give "
+            "--table)"
         )
-        return sized, [Reason(Note.SIZE_NEAREST, why)]
+        return sized, [Reason(Doubt.SIZE_NEAREST, why)]
     return sized, []
 
 
@@ -272,6 +300,12 @@ def _camera_from_corners(
         raise tf.no_table_error("the corners found fit no camera above the table")
     miss = np.linalg.norm(cf.project(cf.split(theta0), centre, xyz) - px, axis=1)
     length_px = 0.5 * float(np.linalg.norm(px[3] - px[0]) + np.linalg.norm(px[2] - px[1]))
+    if float(miss.max()) / length_px > NOT_A_TABLE:
+        raise tf.no_table_error(
+            f"the four corners found are no {table.size or 'billiard'} table's seen by a camera (its shape "
+            f"is off by {miss.max() / length_px:.0%} of its length): the image shows part of a table, or "
+            "something else"
+        )
     shape: tuple[Reason, ...] = ()
     if float(miss.max()) / length_px > SURE_WITHIN / 2:
         why = f"the {table.size} table's shape does not fit the corners (off by {miss.max() / length_px:.1%})"

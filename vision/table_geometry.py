@@ -44,6 +44,11 @@ SIZE_PRIOR = math.log(1.1)
 # and 9 ft (1.09) stay too close: the renders alone would allow 10 ft from 12 ft, three real photos do not.
 TELL_APART = math.log(1.25)
 SIZE_MISFIT = math.log(1.15)  # log-distance above which no catalogue size fits the balls measured
+# What a measure of the balls cannot tell apart even where the nearest size is the game's own: sizes within
+# this (log) of it. On 416 rendered first frames (``arbiter eval table-sizes``, seeds 9500-9700) the balls
+# measured within -4 % and +6 % of their truth but for a few gross misreads; an 11 ft pyramid table's balls
+# read 4 % small measure it as the 12 ft one (7.8 % longer), which was taken silently 5 times in 208 frames.
+SIZE_BAND = math.log(1.05)
 # Middle pockets: looked for in bands this wide (share of the length) outside the long cushions, within
 # POCKET_SEARCH of the middle; a pocket stands POCKET_EVIDENCE noise units out of its band, is at most
 # POCKET_MAX_WIDTH long (a player beside the table is longer) and both sides agree within POCKET_AGREE.
@@ -235,6 +240,7 @@ class SizeChoice:
     misfit: float
     balls_per_length: float | None
     nearest: TableSize | None = None  # the catalogue size nearest what was measured (None: not measured)
+    within_band: tuple[TableSize, ...] = ()  # the catalogue sizes within SIZE_BAND of what was measured
 
 
 def choose_size(table: TableModel, ball_share: float | None) -> SizeChoice:
@@ -256,7 +262,8 @@ def choose_size(table: TableModel, ball_share: float | None) -> SizeChoice:
 
     nearest = min(table.sizes, key=misfit)
     best = own if misfit(own) <= SIZE_PRIOR else nearest
-    return SizeChoice(best, True, misfit(best), per_length, nearest)
+    band = tuple(s for s in table.sizes if misfit(s) <= SIZE_BAND)
+    return SizeChoice(best, True, misfit(best), per_length, nearest, band)
 
 
 def too_close_to_tell(a: TableSize, b: TableSize) -> bool:

@@ -45,6 +45,10 @@ class Doubt(StrEnum):
     # balls) and the game is played on tables of several sizes: the game's own is taken, and a wrong one
     # would misplace every ball and spot. A video is calibrated again on later frames, where balls are.
     SIZE_UNMEASURED = "size_unmeasured"
+    # The balls measure no catalogue size (``table_geometry.SIZE_MISFIT`` from the nearest): a ball misread
+    # (a cue ball 27 % small under a cue's tip, the rack unmeasurable beside it) or a table of no catalogue
+    # size; the nearest is taken, its spots and pockets off by as much.
+    SIZE_NEAREST = "size_nearest"
 
 
 class Note(StrEnum):
@@ -52,7 +56,7 @@ class Note(StrEnum):
 
     BOTTOM_BY_CONVENTION = "bottom_by_convention"  # no one-ended marking told the ends apart
     SIZE_ASSUMED = "size_assumed"  # a view too oblique to measure balls in: the game's own (match) size taken
-    SIZE_NEAREST = "size_nearest"  # the balls fit no catalogue size well: the nearest taken
+    SIZE_NEAREST = "size_nearest"  # the balls fit no catalogue size: a doubt now; read in older profiles
     EDGE_FIT_SKIPPED = "edge_fit_skipped"  # the cushion edges could not refine the corners' camera
     EDGES_CORRECTED = "edges_corrected"  # the cushion edges moved the corners, for a reason the finder knew
     TYPED_POINTS = "typed_points"  # fitted to points a person typed

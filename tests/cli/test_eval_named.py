@@ -49,3 +49,17 @@ def test_eval_real_scores_the_calibration_on_the_real_set(monkeypatch) -> None:
     result = CliRunner().invoke(app, ["eval", "real", "--json", "--lights"])
     assert result.exit_code == 0, result.output
     assert seen[-1] == (None, ("as shot", "blue light", "magenta light", "warm ramp"))
+
+
+def test_eval_table_sizes_draws_the_frames_of_the_seed_given(monkeypatch) -> None:
+    seen: list[tuple[object, ...]] = []
+
+    def evaluate_table_sizes(games, shots, seed, on_row):
+        seen.append((games, shots, seed))
+        return []
+
+    monkeypatch.setattr(evaluate.table_sizes, "evaluate_table_sizes", evaluate_table_sizes)
+    args = ["eval", "table-sizes", "--game", "pyramid", "--shots", "2", "--seed", "9600"]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert seen == [(["pyramid"], 2, 9600)]

@@ -20,6 +20,17 @@ def test_a_smaller_table_is_sized_and_one_too_near_the_game_s_own_is_said_unsure
     assert "| straight-pool | 7ft | projector | 1/1 |" in format_report(rows)
 
 
+def test_pyramid_tables_the_balls_mismeasure_are_never_sized_wrong_and_sure() -> None:
+    # The 10 ft table's ivory balls on a light grey cloth show their lit halves only (seed 9502, shot 3:
+    # read as 12 ft, sure, before the outlines' stretch was read); an 11 ft table's balls read 4 % small
+    # measure the game's own 12 ft (seed 9601, shot 3: sure before sizes within a ball's measure were named).
+    shaded = evaluate_table_sizes(["pyramid"], shots=4, rooms=("classic",), sizes=("10ft",))
+    near = evaluate_table_sizes(["pyramid"], shots=4, rooms=("classic",), sizes=("11ft",), seed=9600)
+    assert shaded[3].found == near[3].found == "12ft"
+    assert not shaded[3].sure and not near[3].sure
+    assert totals([*shaded, *near])["sure_but_wrong"] == 0
+
+
 def test_the_figures_count_right_sure_and_wrong() -> None:
     rows = [
         SizeRow("snooker", "6ft", "classic", 0, "6ft", True, 0.002),

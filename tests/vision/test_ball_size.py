@@ -18,7 +18,7 @@ from datasets.billiards.look import Look
 from datasets.billiards.render import TableRenderer
 from datasets.billiards.scene import BallState, SceneSample
 from vision import table_geometry as geo
-from vision.ball_size import ball_diameter_share
+from vision.ball_size import ball_diameter_share, measure_balls
 from vision.cloth_colour import estimate, working_copy
 from vision.table_corners import find_corners
 
@@ -62,6 +62,25 @@ def test_an_empty_table_says_nothing_of_its_size() -> None:
     cloth = estimate(working_copy(view)[0])
     assert cloth is not None
     assert ball_diameter_share(view, cloth, length_px=2000.0) is None
+
+
+def test_pale_balls_whose_shaded_half_is_the_cloth_s_shade_are_read_on_their_long_axes_and_doubted() -> None:
+    # Ivory balls on a light grey cloth lit from the top of the view: only the lit half of each and its
+    # shading down to the terminator (a half ellipse, light 60 degrees off vertical) stand off the cloth: the
+    # short axis is 0.75 of the ball, a 10 ft pyramid table measured as 12 ft. The long axis is the ball.
+    per_length = 2946.0 / 68.0
+    view = np.full((1000, 500, 3), (172, 172, 168), np.uint8)
+    r = 1000 / per_length / 2
+    for x, y in [(100, 150), (250, 300), (400, 450), (120, 700), (380, 820), (250, 600)]:
+        cv2.ellipse(view, (x, y), (round(r), round(r)), 0, 180, 360, (225, 232, 236), -1, cv2.LINE_AA)
+        cv2.ellipse(view, (x, y), (round(r), round(r * math.cos(math.radians(60)))), 0, 0, 180,
+                    (205, 212, 216), -1, cv2.LINE_AA)  # fmt: skip
+    cloth = estimate(working_copy(view)[0])
+    assert cloth is not None
+    balls = measure_balls(view, cloth, length_px=2000.0)
+    assert balls.shaded and balls.share is not None
+    assert 1 / balls.share == pytest.approx(per_length, rel=0.1)  # a drawn lune's fit; renders' within 1 %
+    assert not measure_balls(drawn_table(per_length), cloth, length_px=2000.0).shaded  # whole balls are not
 
 
 def rendered(game: str, size: str, seed: int) -> tuple[np.ndarray, float]:

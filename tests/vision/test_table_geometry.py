@@ -130,6 +130,19 @@ def test_sizes_the_balls_cannot_tell_apart() -> None:
     assert not too_close_to_tell(snooker.table_size("12ft"), snooker.table_size("12ft"))
 
 
+def test_a_measure_between_two_near_sizes_names_both_even_where_the_nearest_is_the_game_s_own() -> None:
+    """An 11 ft pyramid table (48.5 balls long) whose balls read 4 % small measures 50.7 balls long, nearest
+    the game's 12 ft (52.5): both lie within what a ball is measured to, so both are named, for the
+    calibration to doubt; a measure on a size alone names only it."""
+    pyramid = billiards("pyramid").table
+    per_ball = pyramid.ball_diameter_mm
+    between = choose_size(pyramid, 1 / (3300.0 / per_ball * 1.045))
+    assert between.size.name == between.nearest.name == "12ft"  # type: ignore[union-attr]
+    assert sorted(s.name for s in between.within_band) == ["11ft", "12ft"]
+    assert [s.name for s in choose_size(pyramid, 1 / (3569.0 / per_ball)).within_band] == ["12ft"]
+    assert choose_size(pyramid, None).within_band == ()
+
+
 @pytest.mark.parametrize("game", ["snooker", "five-pins"])
 def test_a_one_ended_line_tells_the_bottom_end(game: str) -> None:
     table = billiards(game).table
