@@ -41,6 +41,7 @@ from .cushion_sides import (
     split_turns,
 )
 from .cushion_touches import TouchConfig, TouchWatch
+from .paths import JUST_STRUCK_S, time_to_drop
 from .reorder import Reorder, SeenEvent
 from .tracker import POT_CONFIRM_MAX_S, Track, TrackView
 
@@ -530,18 +531,7 @@ class EventDetector:
             return
         t_last, x, y, _ = measured[-1]
         if tr.gone_near is not None:
-            # It crossed the mouth after its last sighting: at its last measured speed, but no later than
-            # one frame after when it was seen in the jaws (a slow ball there drops at once); one lost short
-            # of them (unsure) may have rolled on unseen for longer.
-            mouth = self.table.pocket(tr.gone_near).mouth_xy_mm
-            path = self._paths.get(tr.ball)
-            speed = float(np.hypot(*self._velocity_before(path, t_last))) if path else 0.0
-            frame = (t_last - measured[-2][0]) if len(measured) > 1 else 0.0
-            dist = max(0.0, math.dist((x, y), mouth) - self.r)
-            latest = POT_CONFIRM_MAX_S if tr.pot_unsure else frame
-            if speed < self.config.rest_mm_s:  # knocked in from rest off the lip: it drops at once
-                latest = frame
-            t = t_last + min(dist / speed if speed > 0 else frame, latest)
+            t = t_last + self._time_to_drop(tr, measured)
             self._events.push(
                 t, c.Pot(t=round(t, 6), ball=tr.ball, pocket=tr.gone_near, unsure=tr.pot_unsure)
             )
@@ -553,6 +543,18 @@ class EventDetector:
         if path is not None and t_now - t_last <= self.sides.max_gap_s:
             # Given up within the time ``_sides_bound`` holds the stream back for it: in time order still.
             self._read_sides(tr.ball, path, last=True)
+
+    def _time_to_drop(self, tr: Track, measured: list[tuple[float, float, float, bool]]) -> float:
+        """How long after its last sighting a ball lost going into ``tr.gone_near`` dropped
+        (``paths.time_to_drop``); a frame for one that left rest just before (struck off the lip)."""
+        (t_last, x, y, _), path = measured[-1], self._paths.get(tr.ball)
+        velocity = self._velocity_before(path, t_last) if path else np.zeros(2)
+        frame = (t_last - measured[-2][0]) if len(measured) > 1 else 0.0
+        left = path.samples[min(path.moving_from, len(path.samples) - 1)][0] if path and path.samples else 0.0
+        if float(np.hypot(*velocity)) < self.config.rest_mm_s or t_last - left < JUST_STRUCK_S:
+            return frame
+        drop = time_to_drop(self.table.pocket(str(tr.gone_near)), (x, y), (velocity[0], velocity[1]), self.r)
+        return frame if drop is None else min(drop, POT_CONFIRM_MAX_S)
 
     def _settle(self, t: float, views: list[TrackView]) -> None:
         cfg = self.config

@@ -1,6 +1,6 @@
 """Plane geometry of a ball's path on the table (mm): whether it crosses a pocket's mouth, how far a point
 lies from a stretch of path, how far each ball is from its nearest neighbour. Pure functions for the
-tracker (``tracking.tracker``)."""
+tracker (``tracking.tracker``) and the event detector (``tracking.events``)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,14 @@ import numpy as np
 from arbiter.tables import Pocket
 
 XY = tuple[float, float]
+# Where a ball drops, in ball radii behind a pocket's mouth line (``Pocket.mouth_xy_mm``): a middle pocket's
+# fall starts just behind the cushions' noses, a corner pocket's well behind its jaws. Read off the truth of
+# rendered pots (the ball's last place before it drops: middle pockets 3-13 mm behind the line, corners
+# 13-40 mm, slow balls the deepest), for timing a pot whose ball was lost before it dropped.
+DROP_DEPTH_R = {"middle": 0.4, "corner": 1.3}
+# A ball lost less than this after it left rest was struck on a pocket's lip: its speed is not yet measured,
+# and it drops at once.
+JUST_STRUCK_S = 0.1
 
 
 def into_mouth(pocket: Pocket, xy: XY, velocity: XY) -> bool:
@@ -24,6 +32,21 @@ def into_mouth(pocket: Pocket, xy: XY, velocity: XY) -> bool:
         return False
     u = depth / toward  # seconds to the line
     return math.dist((xy[0] + velocity[0] * u, xy[1] + velocity[1] * u), (mx, my)) <= pocket.opening_mm / 2
+
+
+def time_to_drop(pocket: Pocket, xy: XY, velocity: XY, radius_mm: float) -> float | None:
+    """The seconds a ball at ``xy`` takes at ``velocity`` to the fall behind ``pocket``'s mouth
+    (``DROP_DEPTH_R``), or None when it is not going toward the pocket. At its speed, not the share of it
+    toward the pocket: a ball running along the mouth drops once it is over the hole (a pool ball rattling
+    along a middle pocket's far jaw); a slow one lost in the jaws' shadow rolls on unseen until it drops
+    (a black into a black pocket, a ball crawling into a middle pocket)."""
+    mx, my = pocket.mouth_xy_mm
+    ix, iy = pocket.inward
+    if velocity[0] * ix + velocity[1] * iy >= 0:
+        return None
+    depth = (xy[0] - mx) * ix + (xy[1] - my) * iy
+    fall = DROP_DEPTH_R["corner" if pocket.corner else "middle"] * radius_mm
+    return max(0.0, depth + fall) / math.hypot(*velocity)
 
 
 def nearest_distance(xy: np.ndarray, places: np.ndarray, itself: bool = False) -> np.ndarray:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from tracking_helper import dets
 
 from arbiter.balls import APPEARANCE_CLASSES
 from arbiter.games import billiards
@@ -14,17 +15,6 @@ TABLE = billiards("snooker").table
 WHITE, RED, YELLOW, GREEN, PINK = (
     APPEARANCE_CLASSES.index(k) for k in ("white", "red", "yellow", "green", "pink")
 )
-
-
-def dets(*balls: tuple[int, float, float]) -> Detections:
-    n = len(balls)
-    return Detections(
-        np.zeros((n, 2)),
-        np.ones(n),
-        np.array([b[0] for b in balls], dtype=np.int64),
-        np.ones(n),
-        np.array([[b[1], b[2]] for b in balls]).reshape(n, 2),
-    )
 
 
 def run(tracker, frames, fps=60.0):
