@@ -21,12 +21,18 @@ DROP_DEPTH_R = {"middle": 0.4, "corner": 1.3}
 JUST_STRUCK_S = 0.1
 
 
+def mouth_depth(pocket: Pocket, xy: XY) -> float:
+    """How far ``xy`` lies inside the table from ``pocket``'s mouth line (mm; negative behind it)."""
+    mx, my = pocket.mouth_xy_mm
+    return (xy[0] - mx) * pocket.inward[0] + (xy[1] - my) * pocket.inward[1]
+
+
 def into_mouth(pocket: Pocket, xy: XY, velocity: XY) -> bool:
     """Whether a ball at ``xy`` going straight on at ``velocity`` crosses the line between the pocket's jaws
     between them (its centre within half the opening of the mouth's middle)."""
     mx, my = pocket.mouth_xy_mm
     ix, iy = pocket.inward
-    depth = (xy[0] - mx) * ix + (xy[1] - my) * iy  # how far inside the table, from the mouth's line
+    depth = mouth_depth(pocket, xy)
     toward = -(velocity[0] * ix + velocity[1] * iy)  # speed toward that line
     if toward <= 0:
         return False
@@ -40,13 +46,10 @@ def time_to_drop(pocket: Pocket, xy: XY, velocity: XY, radius_mm: float) -> floa
     toward the pocket: a ball running along the mouth drops once it is over the hole (a pool ball rattling
     along a middle pocket's far jaw); a slow one lost in the jaws' shadow rolls on unseen until it drops
     (a black into a black pocket, a ball crawling into a middle pocket)."""
-    mx, my = pocket.mouth_xy_mm
-    ix, iy = pocket.inward
-    if velocity[0] * ix + velocity[1] * iy >= 0:
+    if velocity[0] * pocket.inward[0] + velocity[1] * pocket.inward[1] >= 0:
         return None
-    depth = (xy[0] - mx) * ix + (xy[1] - my) * iy
     fall = DROP_DEPTH_R["corner" if pocket.corner else "middle"] * radius_mm
-    return max(0.0, depth + fall) / math.hypot(*velocity)
+    return max(0.0, mouth_depth(pocket, xy) + fall) / math.hypot(*velocity)
 
 
 def nearest_distance(xy: np.ndarray, places: np.ndarray, itself: bool = False) -> np.ndarray:

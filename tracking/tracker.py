@@ -28,7 +28,7 @@ from arbiter.games import BilliardsSpec
 from arbiter.tables import Pocket, TableModel
 from vision.types import Detections
 
-from .paths import into_mouth, nearest_distance, to_segment
+from .paths import into_mouth, mouth_depth, nearest_distance, to_segment
 
 XY = tuple[float, float]
 # Another ball seen within this many ball diameters of where a ball vanished: the detector may have merged
@@ -421,8 +421,7 @@ class BallTracker:
         xy = (last[1], last[2])
         for pocket in self.table.pockets:
             if into_mouth(pocket, xy, heading):
-                mx, my = pocket.mouth_xy_mm
-                depth = (xy[0] - mx) * pocket.inward[0] + (xy[1] - my) * pocket.inward[1]
+                depth = mouth_depth(pocket, xy)
                 toward = -(heading[0] * pocket.inward[0] + heading[1] * pocket.inward[1])
                 if depth / toward <= t - last[0] and not self._seen_on_the_way(
                     tr, last, heading, depth / toward
@@ -456,9 +455,7 @@ class BallTracker:
         toward = -(heading[0] * pocket.inward[0] + heading[1] * pocket.inward[1])
         if last is None or toward <= 0:
             return self.config.pot_confirm_s
-        mx, my = pocket.mouth_xy_mm
-        depth = (last[1] - mx) * pocket.inward[0] + (last[2] - my) * pocket.inward[1]
-        to_drop = max(0.0, depth + self.table.ball_diameter_mm)
+        to_drop = max(0.0, mouth_depth(pocket, (last[1], last[2])) + self.table.ball_diameter_mm)
         return min(POT_CONFIRM_MAX_S, max(self.config.pot_confirm_s, to_drop / toward))
 
     def _misread_newcomer(self, new: Track) -> Track | None:

@@ -88,11 +88,6 @@ class BallMeasure:
         return self.stretch is not None and self.stretch > SHADED_STRETCH
 
 
-def ball_diameter_share(view: np.ndarray, cloth: ClothColourModel, length_px: float) -> float | None:
-    """The balls' diameter as a share of the table's length (``measure_balls``), or None."""
-    return measure_balls(view, cloth, length_px).share
-
-
 def measure_balls(view: np.ndarray, cloth: ClothColourModel, length_px: float) -> BallMeasure:
     """The balls' diameter as a share of the table's length: the median short axis of the outlines of
     round blobs off the cloth in ``view`` (a top view whose height is the table's length) that agree with

@@ -208,7 +208,7 @@ def _table_size(
     balls = measure_balls(top, found.cloth, length_px)
     choice = geo.choose_size(table, balls.share)
     sized, reasons = _size_reasons(table, choice)
-    if balls.shaded and choice.measured and table.sizes:
+    if balls.shaded and choice.measured:
         why = (
             f"the balls' outlines come out {balls.stretch:.2f} times longer than wide, more than a camera "
             "stretches them: their shaded sides are lost against the cloth, and the size they measure on "
@@ -300,15 +300,15 @@ def _camera_from_corners(
         raise tf.no_table_error("the corners found fit no camera above the table")
     miss = np.linalg.norm(cf.project(cf.split(theta0), centre, xyz) - px, axis=1)
     length_px = 0.5 * float(np.linalg.norm(px[3] - px[0]) + np.linalg.norm(px[2] - px[1]))
-    if float(miss.max()) / length_px > NOT_A_TABLE:
+    off = float(miss.max()) / length_px
+    if off > NOT_A_TABLE:
         raise tf.no_table_error(
             f"the four corners found are no {table.size or 'billiard'} table's seen by a camera (its shape "
-            f"is off by {miss.max() / length_px:.0%} of its length): the image shows part of a table, or "
-            "something else"
+            f"is off by {off:.0%} of its length): the image shows part of a table, or something else"
         )
     shape: tuple[Reason, ...] = ()
-    if float(miss.max()) / length_px > SURE_WITHIN / 2:
-        why = f"the {table.size} table's shape does not fit the corners (off by {miss.max() / length_px:.1%})"
+    if off > SURE_WITHIN / 2:
+        why = f"the {table.size} table's shape does not fit the corners (off by {off:.1%})"
         shape = (Reason(Doubt.SHAPE, why),)
     at = {k: (float(p[0]), float(p[1])) for k, p in zip(CORNERS, px, strict=True)}
     corner_fit = _CornerFit(theta0, float(np.sqrt(np.mean(miss**2))), at, shape)

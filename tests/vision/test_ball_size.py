@@ -18,7 +18,7 @@ from datasets.billiards.look import Look
 from datasets.billiards.render import TableRenderer
 from datasets.billiards.scene import BallState, SceneSample
 from vision import table_geometry as geo
-from vision.ball_size import ball_diameter_share, measure_balls
+from vision.ball_size import measure_balls
 from vision.cloth_colour import estimate, working_copy
 from vision.table_corners import find_corners
 
@@ -42,7 +42,7 @@ def test_the_size_follows_the_balls(per_length: float, size: str) -> None:
     view = drawn_table(per_length)
     cloth = estimate(working_copy(view)[0])
     assert cloth is not None
-    share = ball_diameter_share(view, cloth, length_px=2000.0)  # balls 29 px and more across in the frame
+    share = measure_balls(view, cloth, length_px=2000.0).share  # balls 29 px and more across in the frame
     assert share is not None and 1 / share == pytest.approx(per_length, rel=0.05)
     assert geo.choose_size(billiards("snooker").table, share).size.name == size
 
@@ -51,8 +51,8 @@ def test_balls_too_small_in_the_frame_are_not_measured_and_the_game_s_size_is_ta
     view = drawn_table(34.0)
     cloth = estimate(working_copy(view)[0])
     assert cloth is not None
-    assert ball_diameter_share(view, cloth, length_px=300.0) is None  # 9 px balls in the frame itself
-    assert ball_diameter_share(view, cloth, length_px=400.0) is not None  # 12 px balls
+    assert measure_balls(view, cloth, length_px=300.0).share is None  # 9 px balls in the frame itself
+    assert measure_balls(view, cloth, length_px=400.0).share is not None  # 12 px balls
     choice = geo.choose_size(billiards("straight-pool").table, None)
     assert (choice.size.name, choice.measured) == ("9ft", False)
 
@@ -61,7 +61,7 @@ def test_an_empty_table_says_nothing_of_its_size() -> None:
     view = np.full((1000, 500, 3), (40, 110, 30), np.uint8)
     cloth = estimate(working_copy(view)[0])
     assert cloth is not None
-    assert ball_diameter_share(view, cloth, length_px=2000.0) is None
+    assert measure_balls(view, cloth, length_px=2000.0).share is None
 
 
 def test_pale_balls_whose_shaded_half_is_the_cloth_s_shade_are_read_on_their_long_axes_and_doubted() -> None:
@@ -103,7 +103,7 @@ def measured(image: np.ndarray, game: str) -> float | None:
     named = geo.name_corners(found.quad_px, found.view)
     view = geo.top_view(image, named, aspect, found.k1, found.f_px)
     sides = [float(np.linalg.norm(found.quad_px[(k + 1) % 4] - found.quad_px[k])) for k in range(4)]
-    return ball_diameter_share(view, found.cloth, max(sides[0] + sides[2], sides[1] + sides[3]) / 2)
+    return measure_balls(view, found.cloth, max(sides[0] + sides[2], sides[1] + sides[3]) / 2).share
 
 
 @pytest.mark.parametrize(
