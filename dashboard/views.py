@@ -23,6 +23,7 @@ NOTICE_LABELS = {
     "unsure": "UNSURE table",
     "cut": "camera cut",
     "resumed": "resumed",
+    "moved": "camera moved",
     "pins": "pins not watched",
     "no_table": "no table",
     "too_small": "balls too small",

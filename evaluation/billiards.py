@@ -15,6 +15,7 @@ from arbiter import contract as c
 from arbiter.games import BilliardsSpec, billiards
 from arbiter.tables import TableModel
 from datasets.billiards.camera import Camera
+from datasets.billiards.picture_moves import MovedSource, PictureMove
 from evaluation.real_tables import TOLERANCE
 from evaluation.scoring import DetectionScore, EventScore, TrackScore, rename
 from evaluation.table_sizes import corners_off
@@ -122,13 +123,16 @@ class _DirScore:
         self.peer = TrackScore(match_mm=self.spec.table.ball_diameter_mm)
         self.dets = DetectionScore(self.spec)
 
-    def add(self, shot: Path, truth: list[c.JsonLine], result: RunResult, fps: float) -> None:
+    def add(self, shot: Path, truth: list[c.JsonLine], result: RunResult, source: FrameSource) -> None:
         """One shot's run against its truth, and ByteTrack on the same detections."""
         self.frames += result.frames
         self.seconds += result.seconds
         for kind, dt in result.latency_s:
             self.latency_ms.setdefault(kind, []).append(dt * 1000)
         truth_frames = _truth_frames(shot)
+        if isinstance(source, MovedSource) and source.size is not None:
+            truth_frames = [source.move.record(r, source.size) for r in truth_frames]
+        fps = source.fps
         for record, (_, tracked), (_, d) in zip(
             truth_frames, result.track_frames, result.detections, strict=False
         ):
@@ -170,10 +174,12 @@ def evaluate_dir(
     detector: str = "classical",
     max_shots: int | None = None,
     table_size: str | None = None,
+    move: PictureMove | None = None,
 ) -> dict[str, Any]:
     """Score every ``shot_*`` under ``root`` (the first ``max_shots``) with ``detector`` (one of
     ``vision.detectors.DETECTORS``), the table's size found by the run or given (``table_size``, as
-    ``arbiter run --table``); pipeline outputs go under ``work``."""
+    ``arbiter run --table``); pipeline outputs go under ``work``. ``move``: each clip's picture moved as
+    a camera that moves a little moves it (``datasets.billiards.picture_moves``)."""
     shots = sorted(p for p in root.glob("shot_*") if (p / "video.mp4").exists())[:max_shots]
     if not shots:
         raise FileNotFoundError(f"{root}: no shot_*/video.mp4; make one with 'arbiter synth billiards'")
@@ -182,20 +188,22 @@ def evaluate_dir(
     score = _DirScore(spec, spec.resized(header.table).table)
     for shot in shots:
         _, truth = c.read_stream(shot / "truth.jsonl")
-        source = FrameSource(shot / "video.mp4")
+        video = shot / "video.mp4"
+        source = FrameSource(video) if move is None else MovedSource(video, move)
         options = RunOptions(spec=spec, annotate=False, detector=detector, table_size=table_size)
         try:
             result = referee_video(source, options, work / shot.name, keep_detections=True)
         except CalibrationError as exc:
             score.failed.append(f"{shot.name}: {exc}")
             continue
-        score.add(shot, truth, result, source.fps)
+        score.add(shot, truth, result, source)
         if on_shot:
             on_shot(shot.name, {"frames": result.frames, "fps": round(result.fps, 1)})
     return {
         "game": spec.id,
         "detector": detector,
         "table_given": table_size,
+        "camera_move": None if move is None else move.kind,
         "shots": len(shots),
         **score.as_dict(),
     }

@@ -32,6 +32,7 @@ from tracking.reorder import SeenEvent
 from tracking.tracker import BallTracker, TrackView
 from vision.broadcast import StaticOverlay
 from vision.calibration import CalibrationError, TableCalibration
+from vision.camera_follow import corner_shift
 from vision.detectors import Detector, build_detector
 from vision.sources import FrameSource
 from vision.types import Detections, Frame
@@ -257,6 +258,10 @@ def sayer(
     return say
 
 
+# A camera followed this far (share of the table's length) from the calibration the detector was built on
+# gets a detector built afresh; nearer, the detections are only placed by the followed calibration.
+REBUILD_FROM = 0.004
+
 _PINS_UNSEEN = (
     "the pins are not watched: the {} detector cannot see their heads in this view (too small, or out of "
     "the frame), so pins knocked down are not called; film the table closer or at a higher resolution, or "
@@ -298,7 +303,7 @@ class _Run:
     gave; ``finish`` flushes the events still held back at the end of the source, ``interrupt`` ends a run
     cut short. With a ``TableWatch``, a cut pauses it: what the stages held back is written, frames go
     unrefereed until the table is found again, and fresh stages take over (a shot in play at the cut goes on,
-    and ends when the balls are seen at rest)."""
+    and ends when the balls are seen at rest); a camera that moved a little is followed without a pause."""
 
     def __init__(
         self,
@@ -311,6 +316,7 @@ class _Run:
         self.options = options
         self.calib = calib
         self.stages: _Stages | None = None  # built on the first frame, when its size is known
+        self.built = calib  # the calibration the stages' detector was built on (``calib`` may follow on)
         self.result = result
         self.files = files
         self.watch = watch
@@ -325,16 +331,20 @@ class _Run:
             return
         if self.stages is None:
             self.stages = _Stages.build(self.options, self.calib, frame.image.shape)
+            self.built = self.calib
             self._say_pins(t, self.stages.pins is not None)
         s = self.stages
-        dets = self._in_view(s.detector.detect(frame.image), frame.image.shape)
+        dets = self._in_view(self._placed(s.detector.detect(frame.image)), frame.image.shape)
         if keep_detections:
             self.result.detections.append((t, dets))
         self.files.detections.write(detections_line(frame.index, t, dets) + "\n")
         views = self.views = s.tracker.update(t, dets)
         falls = s.pins.update(t, s.detector.last_pins.standing_xy_mm, views) if s.pins else []
         pending = s.pins.pending_from() if s.pins else math.inf
+        jumps = s.events.picture_jumps
         self._emit(s.events.update(t, views, s.tracker.gone(), falls, pending))
+        if s.events.picture_jumps > jumps and self.watch is not None:
+            self.watch.look_now()  # the balls all jumped at once: the camera was knocked
         self.result.track_frames.append((t, {v.ball: v.xy_mm for v in views}))
         positions = {v.ball: (round(v.xy_mm[0], 2), round(v.xy_mm[1], 2)) for v in views}
         line = {"frame": frame.index, "t": round(t, 6), "balls": positions}
@@ -372,7 +382,40 @@ class _Run:
             self.calib, self.watch.resumed = self.watch.resumed, None
             if self.files.annotator is not None:
                 self.files.annotator.calib = self.calib
+        if self.watch.followed is not None:
+            self._follow(self.watch.followed, frame.image.shape)
+            self.watch.followed = None
         return paused
+
+    def _follow(self, calib: TableCalibration, image_shape: tuple[int, ...]) -> None:
+        """The camera moved a little and the watch followed it: the balls are placed on the table by the
+        moved calibration, and once it has moved ``REBUILD_FROM`` from the one the detector was built on,
+        a detector built on it takes over (its table mask and spots where the picture shows them now; it
+        learns the cloth afresh). The tracker and the event detector go on, what they hold carried to where
+        the moved calibration puts it (the balls were seen through the camera as it had moved since the
+        last look: where they were is where it now says they were)."""
+        before, self.calib = self.calib, calib
+        if self.files.annotator is not None:
+            self.files.annotator.calib = calib
+        if self.stages is not None:
+            r = self.options.spec.table.ball_radius_mm
+
+            def moved(xy_mm: np.ndarray) -> np.ndarray:
+                return calib.px_to_mm(before.mm_to_px(xy_mm, r), r)
+
+            self.stages.tracker.carry(moved)
+            self.stages.events.carry(moved)
+        if self.stages is not None and corner_shift(self.built, calib) >= REBUILD_FROM:
+            o = self.options
+            detector = build_detector(o.detector, o.spec, calib, image_shape, o.model)
+            self.stages, self.built = replace(self.stages, detector=detector), calib
+
+    def _placed(self, dets: Detections) -> Detections:
+        """The detections placed on the table by the run's calibration, where it has followed the camera
+        since the detector was built (which placed them by its own)."""
+        if self.calib is self.built or not len(dets):
+            return dets
+        return dets.with_xy_mm(self.calib.px_to_mm(dets.xy_px, self.options.spec.table.ball_radius_mm))
 
     def _skip(self, frame: Frame, keep_detections: bool) -> None:
         """A frame not refereed (paused): it still counts, and shows nothing."""
@@ -401,6 +444,8 @@ class _Run:
         return dets[keep & self.calib.shows(dets.xy_px)]
 
     def finish(self) -> None:
+        if self.watch is not None:
+            self.watch.finish(self.t)
         if self.stages is not None:
             self._emit(self.stages.events.finish(self.t, self.views))
 

@@ -14,6 +14,12 @@ them), so a cue whipped away or a player leaning in is none. On a cut the run pa
 the tracker, so no event is made across the cut), and the watch tries to find the table again every
 ``refind_s``: the calibration it had, if the frame still fits it (the main camera is back), else a new one
 that is sure (graphics masked); then the run resumes with fresh stages.
+
+A camera that moves a little (a slow re-framing, a knock, a tripod settling) is no cut: every
+``FOLLOW_EVERY_S`` the watch re-fits the camera to the cushion noses (``vision.camera_follow``), and where
+the table has moved by ``FOLLOW_FROM`` of its length or more the run goes on with the calibration moved
+with it (``followed``, and a ``moved`` notice); a sudden small move that the cut detector flags is followed
+the same way rather than paused.
 """
 
 from __future__ import annotations
@@ -37,6 +43,7 @@ from vision.calibration import (
     calibrate_manual,
     check_calibration,
 )
+from vision.camera_follow import CameraFollower, corner_shift
 from vision.types import Frame
 
 XY = tuple[float, float]
@@ -46,6 +53,16 @@ CALIBRATION_TRIES = 20  # frames tried, spread evenly over those seconds (each c
 # change of the picture over it (a player, the cue, a flash) that hid cushions from the check, no cut.
 SAME_VIEW = 0.01
 REFIND_S = 0.25  # after a cut, video seconds between two tries to find the table again
+# A camera that moves a little: looked at every FOLLOW_EVERY_S video seconds (a still camera: one look at
+# the noses, ~15-40 ms: 0.1-0.3 ms a frame at 60 fps), every FOLLOW_MOVING_S while it moves (until
+# MOVING_HOLD_S after it was last followed); followed once a corner has moved FOLLOW_FROM of the table's
+# length (~1 px at 1280 px; a still camera's re-fits differ by under 0.02 %, a re-fit where balls lie on the
+# cushions by up to 0.1 %). A move is said when it has grown to MOVE_SAID and when the camera is still again.
+FOLLOW_EVERY_S = 2.0
+FOLLOW_MOVING_S = 0.2
+MOVING_HOLD_S = 2.0
+FOLLOW_FROM = 0.001
+MOVE_SAID = 0.002  # a move is said once it has moved a corner this share of the table's length (~2 px)
 OVERLAY_EVERY = 5  # frames between two lessons of the graphics mask (a graphic stays for seconds)
 WATCH_PX = 480  # long side of the copy cuts and graphics are watched on (the overlay learns at 480 px)
 TYPE_CORNERS = (
@@ -66,18 +83,19 @@ class TableChoice:
 
 @dataclass(frozen=True)
 class Notice:
-    """Something the run must say: an unsure calibration, a cut, the table found again, pins it cannot
-    watch, a photo with no table, a photo whose balls are too small to see."""
+    """Something the run must say: an unsure calibration, a cut, the table found again, the camera moved
+    a little and followed, pins it cannot watch, a photo with no table, a photo whose balls are too small
+    to see."""
 
     t: float
-    kind: str  # "calibration", "unsure", "cut", "resumed", "pins", "no_table", "too_small" (a photo)
+    kind: str  # "calibration", "unsure", "cut", "resumed", "moved", "pins", "no_table", "too_small" (a photo)
     text: str
 
     def to_dict(self) -> dict[str, object]:
         return {"t": round(self.t, 3), "kind": self.kind, "text": self.text}
 
 
-NOTICE_KINDS = ("calibration", "unsure", "cut", "resumed", "pins", "no_table", "too_small")
+NOTICE_KINDS = ("calibration", "unsure", "cut", "resumed", "moved", "pins", "no_table", "too_small")
 
 
 def read_notices(path: Path) -> list[Notice]:
@@ -230,6 +248,12 @@ class TableWatch:
             calib
         )  # the last frame's (height, width): the calibration's at first
         self.resumed: TableCalibration | None = None
+        self.followed: TableCalibration | None = None  # the calibration moved with the camera, once
+        self._follower = CameraFollower(calib)
+        self._next_follow = -math.inf
+        self._moving_until = -math.inf  # looked at every FOLLOW_MOVING_S until then: the camera moves
+        self._move: tuple[float, TableCalibration] | None = None  # a move going on: since when, from what
+        self._move_said = False  # whether it was said (it grew to MOVE_SAID)
 
     def update(self, frame: Frame) -> bool:
         self._frames += 1
@@ -240,6 +264,13 @@ class TableWatch:
         # the shrunk copies say: two sizes of one aspect shrink alike.
         was, self._shape = self._shape, frame.image.shape[:2]
         cut = self.cuts.update(small) or was != self._shape
+        if self.paused_at is None and was == self._shape and (cut or frame.t >= self._next_follow):
+            if self._follow(frame, sudden=cut):
+                self._moving_until = frame.t + MOVING_HOLD_S
+            moving = frame.t < self._moving_until
+            if not moving and self._move is not None:
+                self._end_move(frame.t)
+            self._next_follow = frame.t + (FOLLOW_MOVING_S if moving else FOLLOW_EVERY_S)
         if self.paused_at is None and cut and not self._fits(frame.image):
             calib = self._refind(frame.image)
             if calib is not None and same_view(calib, self.calib):
@@ -263,9 +294,61 @@ class TableWatch:
             return True
         away = frame.t - self.paused_at
         self.calib, self.resumed, self.paused_at = calib, calib, None
+        self._follower, self._move, self._move_said = CameraFollower(calib), None, False
         self.cuts.set_region(calib.table_mask(frame.image.shape))
         self.say(Notice(frame.t, "resumed", f"table found again after {away:.1f} s: events resumed"))
         return False
+
+    def _follow(self, frame: Frame, sudden: bool) -> bool:
+        """Re-fit the camera to the cushion noses and, where the table moved by ``FOLLOW_FROM`` or more
+        (a sudden move: only if the moved calibration fits the frame), go on with the calibration moved
+        with it (``followed``). Whether it was followed; the first follow of a move is said."""
+        followed = self._follower.follow(frame.image)
+        if followed is None or corner_shift(self.calib, followed.calib) < FOLLOW_FROM:
+            return False
+        if sudden and not fits(followed.calib, frame.image):
+            return False
+        if self._move is None:
+            self._move = (frame.t, self.calib)
+        if not self._move_said and corner_shift(self._move[1], followed.calib) >= MOVE_SAID:
+            self._move_said = True
+            self._say_move(frame.t, "moves", followed.calib)
+        self.calib = self.followed = followed.calib
+        self.cuts.set_region(followed.calib.table_mask(frame.image.shape))
+        return True
+
+    def look_now(self) -> None:
+        """Look for a camera move at the next frame (the balls all jumped at once)."""
+        self._next_follow = -math.inf
+
+    def finish(self, t: float) -> None:
+        """The source ended: a move still going on is said, as far as it went."""
+        self._end_move(t)
+
+    def _end_move(self, t: float) -> None:
+        """The camera is still again (or the source ended): how far it moved is said, if its move was."""
+        if self._move_said:
+            self._say_move(t, "moved", self.calib)
+        self._move, self._move_said = None, False
+
+    def _say_move(self, t: float, how: str, to: TableCalibration) -> None:
+        """Say how far the camera moved since the move began (``_move``): while it ``moves``, or once it has
+        ``moved`` and is still again."""
+        if self._move is None:
+            return
+        since, start = self._move
+        length = _length_px(start)
+        px = corner_shift(start, to) * length
+        when = "" if how == "moves" else f" from {since:.2f} s to {t:.2f} s"
+        self.say(
+            Notice(
+                t,
+                "moved",
+                f"the camera {how} ({px:.1f} px{when}, {px / length:.1%} of the table's length): the table "
+                + ("is followed" if how == "moves" else "was followed")
+                + " and the run goes on",
+            )
+        )
 
     def graphics(self, shape: tuple[int, ...]) -> np.ndarray | None:
         """The graphics over the picture (uint8, 255 = graphic) once learnt, else None."""
@@ -323,8 +406,13 @@ def same_view(a: TableCalibration, b: TableCalibration) -> bool:
     names = ("bl", "br", "tr", "tl")
     if not all(k in pa and k in pb for k in names):
         return False
-    length = 0.5 * (math.dist(pb["bl"], pb["tl"]) + math.dist(pb["br"], pb["tr"]))
-    return max(math.dist(pa[k], pb[k]) for k in names) <= SAME_VIEW * length
+    return max(math.dist(pa[k], pb[k]) for k in names) <= SAME_VIEW * _length_px(b)
+
+
+def _length_px(calib: TableCalibration) -> float:
+    """The table's length in the image, from its corners (pixels)."""
+    p = calib.points
+    return 0.5 * (math.dist(p["bl"], p["tl"]) + math.dist(p["br"], p["tr"]))
 
 
 def frame_size(image: np.ndarray) -> tuple[int, int]:

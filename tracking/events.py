@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 from collections import deque
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -30,6 +30,7 @@ from arbiter import contract as c
 from arbiter.games import BilliardsSpec
 from arbiter.tables import TableModel
 
+from .camera_moves import creeping, picture_jump
 from .cushion_sides import (
     Sample,
     SideConfig,
@@ -41,11 +42,13 @@ from .cushion_sides import (
     split_turns,
 )
 from .cushion_touches import TouchConfig, TouchWatch
+from .event_config import EventConfig
 from .paths import JUST_STRUCK_S, time_to_drop
 from .reorder import Reorder, SeenEvent
 from .tracker import POT_CONFIRM_MAX_S, Track, TrackView
 
 XY = tuple[float, float]
+_Departure = tuple[float, str, np.ndarray, np.ndarray]  # a ball left rest: when, which, from where, how far
 # Both balls of a contact kink; the second kink within this time of the first is the same contact.
 DUPLICATE_CONTACT_S = 0.05
 # A ball leaving rest is timed from its first samples in motion: few, so that the next contact stays out.
@@ -54,57 +57,6 @@ DEPARTURE_FIT_SAMPLES = 2
 REST_AVERAGE_SAMPLES = 30
 # A ball unseen this long is hidden (a score bar, an arm) or lost: its last samples are read on what there is.
 HIDDEN_S = 0.1
-
-
-@dataclass(frozen=True)
-class EventConfig:
-    """Settings of event detection. Each trades something off:
-
-    - ``window``: frames fitted on each side of a kink: more is steadier against detector noise, but needs
-      that many frames between two contacts and delays each event by that many frames.
-    - ``kink_mm_s``: smallest velocity change that is a contact; above the velocity noise of a
-      ``window``-frame fit, below a soft kiss.
-    - ``cushion_tol_mm`` / ``ball_tol_mm``: how far from the exact touching distance a kink may happen
-      and still be explained by that cushion or ball (detector noise plus a frame's travel of the fit).
-    - ``moving_mm_s``: a kink needs the ball to move at least this fast on one side of it; below, the
-      change is detector noise on a ball at rest.
-    - ``min_move_mm``: a ball leaving rest must get this far from its spot within the window;
-      ``departure_mm``: the first sample that far from the rest position is its first in motion (a few
-      times the detector's noise).
-    - ``rest_mm_s``: a ball slower than this is at rest; ``settle_s``: how long everything must rest before
-      the shot ends.
-    - ``lost_wait_s``: how long a ball lost while moving holds the end of the shot back.
-    - ``hold_s``: the reorder buffer; the pot of a ball is known only once the tracker gives it up.
-    """
-
-    window: int = 3
-    kink_mm_s: float = 120.0
-    moving_mm_s: float = 150.0
-    min_move_mm: float = 6.0
-    departure_mm: float = 3.0
-    cushion_tol_mm: float = 25.0
-    ball_tol_mm: float = 30.0
-    rest_mm_s: float = 25.0
-    settle_s: float = 0.4
-    lost_wait_s: float = 3.0
-    hold_s: float = 0.03
-
-    def __post_init__(self) -> None:
-        if self.window < 2:
-            raise ValueError(f"window must be at least 2 frames (got {self.window})")
-        for name in (
-            "kink_mm_s",
-            "moving_mm_s",
-            "min_move_mm",
-            "cushion_tol_mm",
-            "ball_tol_mm",
-            "rest_mm_s",
-            "settle_s",
-        ):
-            if getattr(self, name) <= 0:
-                raise ValueError(f"{name} must be positive (got {getattr(self, name)})")
-        if self.hold_s < 0:
-            raise ValueError(f"hold_s must not be negative (got {self.hold_s})")
 
 
 @dataclass
@@ -154,7 +106,8 @@ class EventDetector:
         # Every cushion contact reported: time, ball, side, where the ball was (when known).
         self._recent_cushions: deque[tuple[float, str, str, np.ndarray | None]] = deque(maxlen=64)
         self._gone_seen: set[int] = set()
-        self._departures: list[tuple[float, str, np.ndarray]] = []
+        self._departures: list[_Departure] = []
+        self.picture_jumps = 0  # how many jumps of the picture were seen (``camera_moves``): the camera moved
 
     # -- public ---------------------------------------------------------------------------------------------
     def update(
@@ -206,6 +159,19 @@ class EventDetector:
         self._read_last_touches(self._events.emitted_t)
         return self._events.release(math.inf)
 
+    def carry(self, moved: Callable[[np.ndarray], np.ndarray]) -> None:
+        """The camera moved and its calibration was followed: each ball's samples (mm, N x 2 -> N x 2)
+        carried to where the moved calibration puts them, so that no ball seems to leave rest. A ball at
+        rest rests where it was last seen: its older samples were seen through a camera on its way."""
+        for path in self._paths.values():
+            if not path.samples:
+                continue
+            xy = moved(np.array([p[1:] for p in path.samples]))
+            times = [p[0] for p in path.samples]
+            path.samples[:] = [(t, float(a), float(b)) for t, (a, b) in zip(times, xy, strict=True)]
+            if path.rest is not None:
+                path.rest, path.rest_n = path.samples[-1][1:], 1
+
     @property
     def in_shot(self) -> bool:
         """Whether a shot is in play: started and not yet ended."""
@@ -227,7 +193,8 @@ class EventDetector:
                 continue
             # At rest: has it left its spot, for good?
             left = math.dist(s[k][1:], path.rest) > cfg.departure_mm
-            if left and math.dist(s[k + w][1:], path.rest) > cfg.min_move_mm:
+            far = left and math.dist(s[k + w][1:], path.rest) > cfg.min_move_mm
+            if far and not creeping(s, k, w, path.rest):
                 self._departure(ball, path, k)
             else:
                 n = path.rest_n
@@ -280,7 +247,7 @@ class EventDetector:
         path.quiet_until = s[min(k + self.config.window, len(s) - 1)][0]
         path.moving_from = k
         path.turns.clear()  # read from the rest it left: the splits are read again from k
-        self._departures.append((t0, ball, rest))
+        self._departures.append((t0, ball, rest, np.array(s[-1][1:]) - rest))
 
     def _resolve_departures(self) -> None:
         """Explain the balls that left rest together: in a break a whole rack does in one frame, and each was
@@ -289,18 +256,20 @@ class EventDetector:
         pending = sorted(self._departures, key=lambda d: d[0])
         self._departures = []
         movers = {b for b in self._paths if self._moving_at(b, pending[0][0])} if pending else set()
+        if pending:
+            pending = self._unless_picture_jump(pending, movers)
         while pending:
             best = None
-            for i, (t0, ball, rest) in enumerate(pending):
+            for i, (t0, ball, rest, _) in enumerate(pending):
                 mover, err = self._touching(ball, t0, rest, among=movers)
                 if mover is not None and (best is None or err < best[2]):
                     best = (i, mover, err)
             if best is not None:
-                t0, ball, _ = pending.pop(best[0])
+                t0, ball, _, _ = pending.pop(best[0])
                 self._ball_contact(best[1], ball, t0, priority=2)
                 movers.add(ball)
                 continue
-            t0, ball, rest = pending.pop(0)
+            t0, ball, rest, _ = pending.pop(0)
             movers.add(ball)
             other, _ = self._touching(ball, t0, rest)
             if not self._in_shot:
@@ -317,6 +286,22 @@ class EventDetector:
                 # (A cue striking an object ball, a foul, shows here only once the cue ball moves too.)
             elif other is not None:
                 self._ball_contact(other, ball, t0, priority=2)
+
+    def _unless_picture_jump(self, pending: list[_Departure], movers: set[str]) -> list[_Departure]:
+        """The departures less those that are one jump of the picture (``camera_moves.picture_jump``)
+        among those no moving ball touched: those balls rest where they are now seen."""
+        resting = len(pending) + sum(p.rest is not None for p in self._paths.values())
+        alone = [
+            (ball, shift)
+            for t0, ball, rest, shift in pending
+            if self._touching(ball, t0, rest, movers)[0] is None
+        ]
+        jumped = picture_jump(alone, resting)
+        self.picture_jumps += bool(jumped)
+        for ball in jumped:
+            path = self._paths[ball]
+            path.rest, path.rest_n = (path.samples[-1][1], path.samples[-1][2]), 1
+        return [d for d in pending if d[1] not in jumped]
 
     def _maybe_kink(self, ball: str, path: _Path, k: int) -> None:
         """A contact of a moving ball: the velocity change peaks at sample k."""

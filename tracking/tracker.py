@@ -16,6 +16,7 @@ to a ball of the look it was misread as; nor does a new track already moving fas
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -228,6 +229,12 @@ class BallTracker:
         self._ids_by_cls: dict[int, list[str]] = {}
         for bid, look in spec.looks.items():
             self._ids_by_cls.setdefault(APPEARANCE_CLASSES.index(look.cls), []).append(bid)
+
+    def carry(self, moved: Callable[[np.ndarray], np.ndarray]) -> None:
+        """The camera moved and its calibration was followed: every track's place (mm, N x 2 -> N x 2)
+        carried to where the moved calibration puts what it was seen as, so no ball jumps."""
+        for tr in self.tracks:
+            tr.kf.x[:2, 0] = moved(np.array([tr.xy]))[0]
 
     def update(self, t: float, detections: Detections) -> list[TrackView]:
         """Advance to time ``t`` with this frame's detections (``xy_mm`` filled). Returns every live ball.

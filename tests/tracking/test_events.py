@@ -11,7 +11,8 @@ from arbiter.games import billiards
 from datasets.billiards.oracle import truth_detections
 from datasets.billiards.synth import SynthConfig, synth_billiards
 from evaluation.scoring import EventScore, TrackScore, rename
-from tracking.events import EventConfig, EventDetector
+from tracking.event_config import EventConfig
+from tracking.events import EventDetector
 from tracking.tracker import BallTracker
 
 
