@@ -30,7 +30,6 @@ from tracking.events import EventDetector
 from tracking.pins import PinWatch
 from tracking.reorder import SeenEvent
 from tracking.tracker import BallTracker, TrackView
-from vision.broadcast import StaticOverlay
 from vision.calibration import CalibrationError, TableCalibration
 from vision.camera_follow import corner_shift
 from vision.detectors import Detector, build_detector
@@ -38,7 +37,7 @@ from vision.sources import FrameSource
 from vision.types import Detections, Frame
 
 from .annotate import Annotator
-from .table_watch import Notice, TableChoice, TableWatch, find_table, frame_size, notice
+from .table_watch import Found, Notice, TableChoice, TableWatch, find_table, frame_size, notice
 
 
 @dataclass(frozen=True)
@@ -90,11 +89,11 @@ class RunResult:
 
 def _calibrate(
     source: FrameSource, options: RunOptions, say: Callable[[Notice], None]
-) -> tuple[TableCalibration, list[Frame], Iterator[Frame], int, StaticOverlay | None]:
-    """The run's calibration (``table_watch.find_table``), the frames to referee first, the rest, the
-    unreadable frames read before them, and the broadcast graphics learnt while searching. A file searched
-    past its first frame is replayed from its start, so that no frame goes unrefereed; a live source goes
-    on from the frame the table was found on."""
+) -> tuple[Found, list[Frame], Iterator[Frame], int]:
+    """The table found (``table_watch.find_table``: its calibration, the frame it was found on, the
+    broadcast graphics learnt while searching), the frames to referee first, the rest, and the unreadable
+    frames read before them. A file searched past its first frame is replayed from its start, so that no
+    frame goes unrefereed; a live source goes on from the frame the table was found on."""
     frames = _chain([], iter(source))  # a generator: closed (the file released) if the file is replayed
     profile = None
     if options.calibration is not None:
@@ -109,8 +108,8 @@ def _calibrate(
     say(notice(found))
     if found.searched and not source.live:
         frames.close()
-        return found.calib, [], iter(source), source.stats.bad_frames, found.graphics
-    return found.calib, [found.frame], frames, 0, found.graphics
+        return found, [], iter(source), source.stats.bad_frames
+    return found, [found.frame], frames, 0
 
 
 def referee_video(
@@ -138,7 +137,8 @@ def referee_video(
     result = RunResult()
     with (out / "notices.jsonl").open("w") as notices_file:
         say = sayer(result, notices_file, on_notice)
-        calib, head, frames, skipped, graphics = _calibrate(source, options, say)
+        found, head, frames, skipped = _calibrate(source, options, say)
+        calib = found.calib
         result.calibration_seconds = time.perf_counter() - started
         calib.save(out / "camera_profile.json")
         result.calibration = calib
@@ -146,7 +146,7 @@ def referee_video(
             options, spec=sized_spec(options.spec, calib)
         )  # the run's spec: the table found or given
         fixed = options.calibration is not None or options.corners is not None
-        watch = TableWatch(calib, say, fixed, graphics) if options.watch_cuts else None
+        watch = TableWatch(calib, say, fixed, found.graphics, found.frame) if options.watch_cuts else None
         annotator = (
             Annotator(out / "annotated.mp4", source.fps or 30.0, calib, options.spec)
             if options.annotate

@@ -59,6 +59,10 @@ REFIND_S = 0.25  # after a cut, video seconds between two tries to find the tabl
 # length (~1 px at 1280 px; a still camera's re-fits differ by under 0.02 %, a re-fit where balls lie on the
 # cushions by up to 0.1 %). A move is said when it has grown to MOVE_SAID and when the camera is still again.
 FOLLOW_EVERY_S = 2.0
+# A view followed by the picture's shift (a broadcast's, fitted to its corners) is looked at this often: a
+# look costs ~10 ms, and balls that jump with a tilted picture do not jump alike in millimetres, so a knock
+# is not told by the balls there.
+SHIFT_EVERY_S = 0.25
 FOLLOW_MOVING_S = 0.2
 MOVING_HOLD_S = 2.0
 FOLLOW_FROM = 0.001
@@ -234,8 +238,10 @@ class TableWatch:
         say: Callable[[Notice], None],
         fixed: bool,
         overlay: StaticOverlay | None = None,
+        seen: Frame | None = None,
     ) -> None:
-        """``overlay``: the graphics learnt while the table was searched for (``Found.graphics``)."""
+        """``overlay``: the graphics learnt while the table was searched for (``Found.graphics``); ``seen``:
+        the frame the calibration was made on (``Found.frame``), where the camera followed starts from."""
         self.calib = calib
         self.say = say
         self.fixed = fixed  # a profile or typed corners: only that view can resume the run
@@ -249,7 +255,7 @@ class TableWatch:
         )  # the last frame's (height, width): the calibration's at first
         self.resumed: TableCalibration | None = None
         self.followed: TableCalibration | None = None  # the calibration moved with the camera, once
-        self._follower = CameraFollower(calib)
+        self._follower = _follower(calib, seen)
         self._next_follow = -math.inf
         self._moving_until = -math.inf  # looked at every FOLLOW_MOVING_S until then: the camera moves
         self._move: tuple[float, TableCalibration] | None = None  # a move going on: since when, from what
@@ -270,7 +276,8 @@ class TableWatch:
             moving = frame.t < self._moving_until
             if not moving and self._move is not None:
                 self._end_move(frame.t)
-            self._next_follow = frame.t + (FOLLOW_MOVING_S if moving else FOLLOW_EVERY_S)
+            still_every = FOLLOW_EVERY_S if self._follower.by_noses is not False else SHIFT_EVERY_S
+            self._next_follow = frame.t + (FOLLOW_MOVING_S if moving else still_every)
         if self.paused_at is None and cut and not self._fits(frame.image):
             calib = self._refind(frame.image)
             if calib is not None and same_view(calib, self.calib):
@@ -294,7 +301,7 @@ class TableWatch:
             return True
         away = frame.t - self.paused_at
         self.calib, self.resumed, self.paused_at = calib, calib, None
-        self._follower, self._move, self._move_said = CameraFollower(calib), None, False
+        self._follower, self._move, self._move_said = _follower(calib, frame), None, False
         self.cuts.set_region(calib.table_mask(frame.image.shape))
         self.say(Notice(frame.t, "resumed", f"table found again after {away:.1f} s: events resumed"))
         return False
@@ -372,6 +379,15 @@ class TableWatch:
         except (CalibrationError, cv2.error):
             return None
         return calib if calib.sure else None
+
+
+def _follower(calib: TableCalibration, seen: Frame | None) -> CameraFollower:
+    """A follower of the camera of ``calib``, from the frame it was made on (where known and of its size):
+    a camera that moved between that frame and the run's first is followed from where it was calibrated."""
+    follower = CameraFollower(calib)
+    if seen is not None and frame_size(seen.image) == tuple(calib.image_size):
+        follower.follow(seen.image)
+    return follower
 
 
 def fits(calib: TableCalibration, image: np.ndarray) -> bool:

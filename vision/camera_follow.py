@@ -29,6 +29,7 @@ from vision import camera_fit as cf
 from vision import edge_fit as ef
 from vision import table_finder as tf
 from vision.camera_profile import TableCalibration
+from vision.table_verdict import Note
 
 WINDOWS_MM = (15.0, 6.0)  # after the first look, noses searched this far either side of the model
 SPACING_MM = 20.0  # between two nose samples along a cushion (as the calibration's edge fit)
@@ -36,7 +37,10 @@ MIN_SIDE_SHARE = 0.5  # a cushion counts when this share of its samples shows it
 MIN_SIDES = 3  # cushions that must count: a player over one is allowed
 SHIFT_PX = 640  # width of the grey copy the picture's shift is measured on
 SHIFT_RESPONSE = 0.05  # phase correlation's peak response below which the shift is not clear
-STILL_PX = 0.4  # a cushion's nose this close to where it was at the last re-fit has not moved
+STILL_PX = 0.4  # a cushion's nose this close to where it was at the last re-fit: the camera is still
+# ... and the picture this close to where it was at the last answer: balls and players moving pull its
+# phase correlation by up to ~0.5 px, which must not walk the calibration away
+SHIFT_STILL_PX = 1.0
 MOST_FOLLOWED = 0.03  # a move beyond this share of the table's length is not followed (a cut's business)
 CORNERS = ("bl", "br", "tr", "tl")
 
@@ -64,36 +68,56 @@ class Followed:
 
 class CameraFollower:
     """Follows one calibration's camera over the frames of a run: ``follow(image)`` on a frame now and
-    then (each costs about a calibration's edge refinement: ~30 ms at 1280 x 720)."""
+    then. By the cushion noses where the calibration was fitted to them and the first frame shows them
+    (``refit_noses``); else (an oblique view the calibration fitted to its corners alone, whose noses its
+    model does not draw: re-fits of a still broadcast view wander by 0.16 %), by the picture's shift alone
+    (``picture_shift``: a small pan or knock moves the picture nearly as one)."""
 
     def __init__(self, calib: TableCalibration) -> None:
         self.calib = calib  # the calibration as made (the motion is applied to it)
-        self._reference: Pose | None = None  # the noses' pose while the camera was where it was calibrated
-        self._theta = calib._theta  # where the last re-fit put the camera: the next search starts there
-        self._seen: np.ndarray | None = None  # the last re-fit's frame, small and grey (``picture_shift``)
+        self._reference: Pose | None = None  # the pose the motion is counted from (``by_noses``: a re-fit)
+        self.by_noses: bool | None = None  # followed by the noses or by the picture's shift (None: not yet)
+        self._theta = calib._theta  # where the last answer put the camera: the next search starts there
+        self._seen: np.ndarray | None = None  # the last answer's frame, small and grey (``picture_shift``)
         self._followed = Followed(calib, 0.0)  # the last answer
         self._still: np.ndarray | None = None  # each cushion's nose offset from the last re-fit, on its frame
 
     def follow(self, image: np.ndarray) -> Followed | None:
-        """The calibration moved by the camera's motion since the reference frame (the first frame that
-        showed the noses), or None where this frame cannot tell (cushions hidden, no cloth, a move beyond
-        ``MOST_FOLLOWED``). The reference frame itself gives the calibration unmoved. A look at the noses
-        where the last re-fit puts them comes first (a few ms): where each cushion's nose is within
-        ``STILL_PX`` of where it was then, the camera has not moved and the last answer stands."""
+        """The calibration moved by the camera's motion since the first frame, or None where this frame
+        cannot tell (cushions hidden, no cloth, a move beyond ``MOST_FOLLOWED``); the first frame gives it
+        unmoved. A quick look comes first: where each cushion's nose is within ``STILL_PX`` of where it
+        was at the last re-fit (or the picture within ``SHIFT_STILL_PX`` of where it was), the camera has
+        not moved and the last answer stands."""
+        small = _small_grey(image)
+        scale = image.shape[1] / small.shape[1]
+        if self.by_noses is None:
+            fitted = not any(r.kind is Note.EDGE_FIT_SKIPPED for r in self.calib.verdict.notes)
+            self.by_noses = fitted and refit_noses(self.calib, image, self._theta) is not None
+            self._reference = None if self.by_noses else Pose.of(self.calib._theta)
+        if not self.by_noses:
+            shift = picture_shift(self._seen, small) * scale if self._seen is not None else np.zeros(2)
+            if float(np.hypot(*shift)) < SHIFT_STILL_PX and self._seen is not None:
+                return self._followed
+            return self._answer(shifted(self.calib, self._theta, shift), small)
         if self._still is not None:
             offsets = nose_offsets(self.calib, image, self._theta)
             seen = np.isfinite(offsets) & np.isfinite(self._still)
             if seen.sum() >= MIN_SIDES and np.abs(offsets - self._still)[seen].max() < STILL_PX:
                 return self._followed
-        small = _small_grey(image)
         start = self._theta
         if self._seen is not None:
-            start = shifted(
-                self.calib, start, picture_shift(self._seen, small) * image.shape[1] / small.shape[1]
-            )
+            start = shifted(self.calib, start, picture_shift(self._seen, small) * scale)
         theta = refit_noses(self.calib, image, start)
         if theta is None:
             return None
+        answer = self._answer(theta, small)
+        if answer is not None:
+            self._still = nose_offsets(self.calib, image, theta)
+        return answer
+
+    def _answer(self, theta: np.ndarray, small: np.ndarray) -> Followed | None:
+        """The calibration moved as the pose ``theta`` moved from the reference (None beyond
+        ``MOST_FOLLOWED``), kept as the last answer with the frame it was made on."""
         pose = Pose.of(theta)
         if self._reference is None:
             self._reference = pose
@@ -102,7 +126,6 @@ class CameraFollower:
         if shift > MOST_FOLLOWED:
             return None
         self._theta, self._followed, self._seen = theta, Followed(moved, shift), small
-        self._still = nose_offsets(self.calib, image, theta)
         return self._followed
 
 

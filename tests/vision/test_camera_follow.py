@@ -5,6 +5,7 @@ tell (cushions hidden) or the move is no small one."""
 from __future__ import annotations
 
 import functools
+from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -12,8 +13,13 @@ import pytest
 
 from arbiter.games import billiards
 from cli.common import SAMPLE_SHOT
+from datasets.billiards.camera import broadcast_camera
+from datasets.billiards.look import Look
+from datasets.billiards.render import TableRenderer
+from datasets.billiards.scene import BallState, SceneSample
 from vision.calibration import TableCalibration, calibrate_auto
 from vision.camera_follow import MOST_FOLLOWED, CameraFollower, corner_shift
+from vision.table_verdict import Note
 
 
 @functools.cache
@@ -100,3 +106,33 @@ def test_a_large_move_is_not_followed() -> None:
     shift = 2.5 * MOST_FOLLOWED * length
     followed = follower.follow(warped(frames()[1], np.array([[1.0, 0.0, shift], [0.0, 1.0, 0.0]])))
     assert followed is None
+
+
+@functools.cache
+def broadcast_frames() -> tuple[TableCalibration, np.ndarray, np.ndarray]:
+    """A broadcast main camera's view (steep, the calibration fitted to its corners alone), two frames of
+    balls at rest, and its calibration."""
+    table = billiards("snooker").table
+    cam = broadcast_camera(table, 1280, 720, np.random.default_rng(4))
+    renderer = TableRenderer(
+        billiards("snooker"), cam, replace(Look(), cue=None, arm=None), seed=5, clip_s=1.0
+    )
+    balls = (BallState("white", (900.0, 700.0), False), BallState("black", table.spots["black"], False))
+    first, later = (renderer.render([SceneSample(t, balls)]).image for t in (0.0, 0.5))
+    return calibrate_auto(first, table), first, later
+
+
+def test_a_broadcast_view_is_followed_by_the_picture_shift() -> None:
+    """A view too oblique for the edge fit (its camera fitted to the corners alone, its noses not drawn by
+    the model) is followed by the picture's shift."""
+    calib, first, later = broadcast_frames()
+    assert any(r.kind is Note.EDGE_FIT_SKIPPED for r in calib.verdict.notes)
+    follower = CameraFollower(calib)
+    assert follower.follow(first) is not None and follower.by_noses is False
+    assert corner_shift(calib, follower.follow(later).calib) < 1e-9  # still: the answer stands
+    matrix = np.array([[1.0, 0.0, 10.0], [0.0, 1.0, 4.0]])
+    followed = follower.follow(warped(later, matrix))
+    assert followed is not None
+    want = corners_moved(calib, matrix)
+    got = np.array([followed.calib.points[k] for k in ("bl", "br", "tr", "tl")])
+    assert np.abs(got - want).max() < 1.0, (got, want)
