@@ -16,6 +16,10 @@ camera's motion between the two re-fits, a rigid motion, is applied to the calib
 counts, never the two fits' difference, so a still camera's calibration is never touched by the re-fit's
 own bias. A frame where fewer than three cushions show their noses (a player over two of them) says
 nothing; a move of more than ``MOST_FOLLOWED`` of the table's length is no small move (a cut's business).
+
+A view too oblique for the calibration's edge fit (a broadcast's main camera, fitted to its four corners)
+has noses its model does not draw: it is followed by the picture's shift alone, the pose fitted to a grid
+of the bed moved by it (``shifted``); the first frame's pose, the calibration's own, is the reference.
 """
 
 from __future__ import annotations
