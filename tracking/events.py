@@ -162,13 +162,19 @@ class EventDetector:
     def carry(self, moved: Callable[[np.ndarray], np.ndarray]) -> None:
         """The camera moved and its calibration was followed: each ball's samples (mm, N x 2 -> N x 2)
         carried to where the moved calibration puts them, so that no ball seems to leave rest. A ball at
-        rest rests where it was last seen: its older samples were seen through a camera on its way."""
+        rest rests where it was last seen: its older samples were seen through a camera on its way. Only
+        the samples still to be read are carried (a run's paths grow with it)."""
         for path in self._paths.values():
-            if not path.samples:
+            first = min(path.checked, path.sides_checked, path.touch.checked)
+            if path.rest is None:
+                first = min(first, path.moving_from)
+            tail = path.samples[max(0, first - 2 * self.config.window - 1) :]
+            if not tail:
                 continue
-            xy = moved(np.array([p[1:] for p in path.samples]))
-            times = [p[0] for p in path.samples]
-            path.samples[:] = [(t, float(a), float(b)) for t, (a, b) in zip(times, xy, strict=True)]
+            xy = moved(np.array([p[1:] for p in tail]))
+            path.samples[len(path.samples) - len(tail) :] = [
+                (p[0], float(x), float(y)) for p, (x, y) in zip(tail, xy, strict=True)
+            ]
             if path.rest is not None:
                 path.rest, path.rest_n = path.samples[-1][1:], 1
 
