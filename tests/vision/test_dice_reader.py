@@ -14,6 +14,7 @@ from vision.dice import (
     jittered_boxes,
     pool_finds,
     reading_confidence,
+    reading_unsure,
     readings_from,
 )
 from vision.dice_crops import CROP, MARGIN, box_from, box_target, crop_batch, crop_square
@@ -120,6 +121,21 @@ def test_the_face_readers_doubt_that_it_is_a_die_weighs_on_the_confidence():
     assert len(both) == 2
 
 
+@pytest.mark.parametrize(
+    ("given", "unsure"),
+    [
+        ((0, 0, 0, 0, 0.89, 0, 0.11), False),  # a plain 5 with one chance in nine of leaning: a 5
+        ((0, 0, 0, 0, 0.89, 0.11, 0), True),  # a 5 with one chance in nine of being a 6: not sure
+        ((0, 0, 0, 0, 0.7, 0, 0.3), True),  # a 5 that may well be cocked
+        ((0.01, 0, 0, 0, 0.95, 0, 0.04), False),
+        ((0, 0, 0, 0, 0.2, 0, 0.8), True),  # read cocked, but not sure of it
+        ((0, 0, 0, 0, 0.05, 0, 0.95), False),  # plainly cocked
+    ],
+)
+def test_a_reading_is_doubted_where_another_face_competes_or_the_die_may_be_cocked(given, unsure):
+    assert reading_unsure(np.array(given, float), DiceReaderConfig()) is unsure
+
+
 def test_bad_reader_settings_are_refused():
     with pytest.raises(ValueError, match="multiple of 32"):
         DiceReaderConfig(long_side=500)
@@ -133,6 +149,8 @@ def test_bad_reader_settings_are_refused():
         DiceReaderConfig(jitter=0.3)  # further than the face reader's crops ever moved in training
     with pytest.raises(ValueError, match="die_power"):
         DiceReaderConfig(die_power=-1)
+    with pytest.raises(ValueError, match="cocked_doubt"):
+        DiceReaderConfig(cocked_doubt=1.5)
 
 
 def test_the_jittered_reads_move_the_crop_up_and_down_by_a_share_of_the_long_side() -> None:
