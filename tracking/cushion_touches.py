@@ -35,26 +35,42 @@ class TouchConfig:
 
     - ``approach_mm``: how much farther the ball was in the first half of the ``approach_s`` before the
       touch (a ball at rest against a cushion does not touch it again and again);
-    - ``rebound_mm``: how much farther it is in the second half of the ``rebound_s`` after it; above the
-      noise of the running median, below the few millimetres a dying ball rebounds. ``rebound_s`` is also
-      the longest the events after a slow ball near a cushion wait;
+    - ``rebound_mm``, ``rebound_noise``: how much farther it is in the second half of the ``rebound_s``
+      after it: at least ``rebound_mm`` and ``rebound_noise`` times the noise of the ball's samples over
+      the window (``sample_noise``), so that a steadily tracked ball's small rebound counts (a ball
+      glancing off a cushion at a fine angle draws back a millimetre or two in half a second) and a noisy
+      one's wobble does not. ``rebound_s`` is also the longest the events after a slow ball near a
+      cushion wait;
     - ``reach_mm``: how far from the ball line (either side) the turn may be;
     - ``smooth``: samples in the running median (odd).
     """
 
     approach_mm: float = 8.0
     approach_s: float = 0.5
-    rebound_mm: float = 2.0
+    rebound_mm: float = 1.0
+    rebound_noise: float = 2.0
     rebound_s: float = 0.5
     reach_mm: float = 15.0
     smooth: int = 5
 
     def __post_init__(self) -> None:
+        if self.rebound_noise < 0:
+            raise ValueError(f"rebound_noise must be at least 0 (got {self.rebound_noise})")
         for name in ("approach_mm", "approach_s", "rebound_mm", "rebound_s", "reach_mm"):
             if getattr(self, name) <= 0:
                 raise ValueError(f"{name} must be positive (got {getattr(self, name)})")
         if self.smooth < 1 or self.smooth % 2 == 0:
             raise ValueError(f"smooth must be a positive odd number of samples (got {self.smooth})")
+
+
+def sample_noise(distances: np.ndarray) -> float:
+    """The noise of one sample of a smooth path (mm), robustly from its second differences: a rolling
+    ball's path bends far less from one frame to the next than its detector's noise moves it, and the one
+    turn at a cushion is an outlier the median leaves out."""
+    if len(distances) < 5:
+        return 0.0
+    second = np.diff(distances, 2)
+    return float(1.4826 * np.median(np.abs(second - np.median(second))) / math.sqrt(6.0))
 
 
 def near_a_side(sample: Sample, table: TableModel, config: TouchConfig) -> bool:
@@ -85,8 +101,9 @@ def touch_at(
     the ball came to a side's ball line (median of ``smooth`` samples: a ball that barely draws back
     lingers at the cushion after touching it) in the ``approach_s`` before and the ``rebound_s`` after, within
     ``reach_mm`` of the line, where the first half of the time before was ``approach_mm`` farther and the
-    second half of the time after ``rebound_mm`` farther. The window is cut at ``since`` and ``until``
-    (the ball's contacts before and after: its path beyond them is another) and where the samples stop.
+    second half of the time after ``rebound_mm`` farther, and ``rebound_noise`` times the samples' noise.
+    The window is cut at ``since`` and ``until`` (the ball's contacts before and after: its path beyond
+    them is another) and where the samples stop.
 
     While the samples after ``i`` are not ``complete`` (more may come within the window), a turn is
     called as soon as the ball has drawn back over ``smooth`` medians, and None says it is undecided;
@@ -120,7 +137,8 @@ def touch_at(
         if not first_there or abs(nearest) > config.reach_mm or came < config.approach_mm:
             continue
         went = float(np.median(after[len(after) // 2 :])) - nearest
-        if went >= config.rebound_mm and (complete or len(after) >= 2 * config.smooth):
+        rebound = max(config.rebound_mm, config.rebound_noise * sample_noise(d))
+        if went >= rebound and (complete or len(after) >= 2 * config.smooth):
             touches.append(Touch(side, t))
         elif not complete:
             undecided = True

@@ -10,7 +10,7 @@ import pytest
 from arbiter import contract as c
 from arbiter.games import billiards
 from tracking.cushion_sides import split_turns
-from tracking.cushion_touches import TouchConfig, touch_at
+from tracking.cushion_touches import TouchConfig, sample_noise, touch_at
 from tracking.events import EventDetector
 from tracking.tracker import TrackState, TrackView
 
@@ -77,6 +77,50 @@ def test_a_ball_at_rest_against_a_cushion_or_rolling_along_it_touches_nothing():
     rolling = _noisy([(i / FPS, R + 0.5, Y_MM + 80.0 * i / FPS) for i in range(120)], seed=1)
     assert _touches(resting) == []
     assert _touches(rolling) == []
+
+
+def _glancing(in_mm_s=38.0, out_mm_s=4.5, along_mm_s=700.0, t_touch=0.6, seconds=1.2):
+    """A ball running up the left cushion at a fine angle: across it, in at ``in_mm_s`` to its ball line at
+    ``t_touch`` and back out at ``out_mm_s``; along it at ``along_mm_s``. Samples every 1/FPS s."""
+    samples = []
+    for n in range(round(seconds * FPS) + 1):
+        t = n / FPS
+        across = in_mm_s * (t_touch - t) if t < t_touch else out_mm_s * (t - t_touch)
+        samples.append((t, R + across, 300.0 + along_mm_s * t))
+    return samples
+
+
+def _jittered(samples, noise_mm, seed):
+    rng = np.random.default_rng(seed)
+    return [(t, x + rng.normal(0, noise_mm), y + rng.normal(0, noise_mm)) for t, x, y in samples]
+
+
+def test_a_steadily_tracked_ball_glancing_off_a_cushion_touches_it():
+    """It draws back under 2 mm in the half second after (the side reading's lines see nothing at 38 mm/s
+    in): a rebound that stands well above a steady track's noise (0.2 mm) counts."""
+    for seed in range(5):
+        touches = _touches(_jittered(_glancing(), 0.2, seed))
+        assert [side for _, side in touches] == ["left"]
+        assert touches[0][0] == pytest.approx(0.6, abs=0.05)
+
+
+@pytest.mark.parametrize("noise_mm", [0.2, 1.0, 2.0])
+def test_the_samples_noise_is_read_through_a_turn(noise_mm):
+    t = np.arange(60) / FPS
+    turn = np.abs(t - 0.5) * 300.0  # in and out of a cushion at 300 mm/s
+    rng = np.random.default_rng(1)
+    assert sample_noise(turn + rng.normal(0, noise_mm, len(t))) == pytest.approx(noise_mm, rel=0.3)
+
+
+@pytest.mark.parametrize("noise_mm", [1.5, 2.0])
+def test_a_noisy_ball_dying_short_of_a_cushion_touches_nothing(noise_mm):
+    """The rebound asked for grows with the samples' noise: the wobble of a noisy track that stops 2 mm
+    short is no touch (a fixed 2 mm made 1-3 false touches in 60 tracks at this noise, a fixed 1 mm 8-13)."""
+    speed = float(np.sqrt(2 * ROLLING_MM_S2 * 58.0))  # stops 2 mm in from the line
+    samples, t_touch = _dying(60.0, speed)
+    assert t_touch is None
+    for seed in range(60):
+        assert _touches(_jittered(samples, noise_mm, seed)) == []
 
 
 @pytest.mark.parametrize(("field", "value"), [("approach_mm", 0), ("rebound_s", -1), ("smooth", 4)])
