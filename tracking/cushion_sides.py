@@ -151,6 +151,54 @@ def kink_side(
     return best, best_err
 
 
+# A ball's push and a cushion's normal nearer parallel than this (the sine of the angle between them) cannot
+# be told apart in one velocity change.
+PARALLEL_SINE = 0.3
+
+
+@dataclass(frozen=True)
+class TwoImpulses:
+    """A kink's velocity change split into the push of the ball that struck it (along the line of centres)
+    and the push of the nearest cushion within reach (along its inward normal), in mm/s; ``into``: the
+    velocity between the two points into that cushion and the one after does not."""
+
+    side: str
+    by_ball: float
+    by_cushion: float
+    into: bool
+
+
+def two_impulses(
+    table: TableModel, p: np.ndarray, push: np.ndarray, v0: np.ndarray, v1: np.ndarray, tol_mm: float
+) -> TwoImpulses | None:
+    """A kink at ``p`` (velocity ``v0`` before, ``v1`` after) of a ball another touched (``push``: from
+    the other's centre to this one's) beside a cushion: the velocity change as the other ball's push along
+    ``push`` plus the cushion's along its inward normal. A ball struck while a few millimetres from a
+    cushion meets both within a frame: the ball drives it in, the cushion throws it out, and the change
+    seen is their sum. None where no ball line is within ``tol_mm`` of ``p`` or the two directions are
+    too near parallel to tell apart (a ball struck square into the cushion)."""
+    n = np.asarray(push, np.float64)
+    norm = float(np.hypot(*n))
+    if norm == 0:
+        return None
+    n = n / norm
+    near = [(abs(float(p[AXIS[side]]) - ball_line(table, side)[0]), side) for side in SIDES]
+    err, side = min(near)
+    if err > tol_mm:
+        return None
+    m = np.zeros(2)
+    m[AXIS[side]] = INWARD[side]
+    det = float(n[0] * m[1] - n[1] * m[0])
+    if abs(det) < PARALLEL_SINE:
+        return None
+    dv = np.asarray(v1, np.float64) - np.asarray(v0, np.float64)
+    by_ball = float(dv[0] * m[1] - dv[1] * m[0]) / det
+    by_cushion = float(n[0] * dv[1] - n[1] * dv[0]) / det
+    between = np.asarray(v0, np.float64) + by_ball * n
+    into = float(np.dot(between, m)) < 0 <= float(np.dot(v1, m))
+    return TwoImpulses(side, by_ball, by_cushion, into)
+
+
 def side_turns(
     samples: Sequence[Sample],
     i: int,

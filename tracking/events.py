@@ -40,15 +40,17 @@ from .cushion_sides import (
     kink_side,
     speed_into,
     split_turns,
+    two_impulses,
 )
 from .cushion_touches import TouchConfig, TouchWatch
 from .event_config import EventConfig
-from .paths import JUST_STRUCK_S, time_to_drop
+from .paths import JUST_STRUCK_S, position_at, time_to_drop
 from .reorder import Reorder, SeenEvent
 from .tracker import POT_CONFIRM_MAX_S, Track, TrackView
 
 XY = tuple[float, float]
-_Departure = tuple[float, str, np.ndarray, np.ndarray]  # a ball left rest: when, which, from where, how far
+# A ball left rest: when, which, from where, how far it is now, its velocity as it left.
+_Departure = tuple[float, str, np.ndarray, np.ndarray, np.ndarray]
 # Both balls of a contact kink; the second kink within this time of the first is the same contact.
 DUPLICATE_CONTACT_S = 0.05
 # A ball leaving rest is timed from its first samples in motion: few, so that the next contact stays out.
@@ -253,7 +255,7 @@ class EventDetector:
         path.quiet_until = s[min(k + self.config.window, len(s) - 1)][0]
         path.moving_from = k
         path.turns.clear()  # read from the rest it left: the splits are read again from k
-        self._departures.append((t0, ball, rest, np.array(s[-1][1:]) - rest))
+        self._departures.append((t0, ball, rest, np.array(s[-1][1:]) - rest, v1))
 
     def _resolve_departures(self) -> None:
         """Explain the balls that left rest together: in a break a whole rack does in one frame, and each was
@@ -266,16 +268,17 @@ class EventDetector:
             pending = self._unless_picture_jump(pending, movers)
         while pending:
             best = None
-            for i, (t0, ball, rest, _) in enumerate(pending):
+            for i, (t0, ball, rest, _, _) in enumerate(pending):
                 mover, err = self._touching(ball, t0, rest, among=movers)
                 if mover is not None and (best is None or err < best[2]):
                     best = (i, mover, err)
             if best is not None:
-                t0, ball, _, _ = pending.pop(best[0])
+                t0, ball, rest, _, v1 = pending.pop(best[0])
                 self._ball_contact(best[1], ball, t0, priority=2)
+                self._pushed_into_cushion(ball, best[1], t0, rest, v1)
                 movers.add(ball)
                 continue
-            t0, ball, rest, _ = pending.pop(0)
+            t0, ball, rest, _, _ = pending.pop(0)
             movers.add(ball)
             other, _ = self._touching(ball, t0, rest)
             if not self._in_shot:
@@ -299,7 +302,7 @@ class EventDetector:
         resting = len(pending) + sum(p.rest is not None for p in self._paths.values())
         alone = [
             (ball, shift)
-            for t0, ball, rest, shift in pending
+            for t0, ball, rest, shift, _ in pending
             if self._touching(ball, t0, rest, movers)[0] is None
         ]
         jumped = picture_jump(alone, resting)
@@ -335,7 +338,7 @@ class EventDetector:
         if cushion is not None and not self._approached(path, k, cushion, v0):
             cushion = None
         # ``_touching`` found the other ball by its place at ``tc``, so it has one.
-        other_p = self._position_at(self._paths[other], tc) if other is not None else None
+        other_p = position_at(self._paths[other].samples, tc) if other is not None else None
         if other is not None and other_p is not None and (cushion is None or ball_err <= cushion_err):
             vo = self._velocity_before(self._paths[other], tc)
             towards = other_p - p
@@ -343,6 +346,20 @@ class EventDetector:
             self._ball_contact(ball if mover_first else other, other if mover_first else ball, tc, priority=1)
         elif cushion is not None:
             self._cushion_contact(ball, cushion, tc)
+
+    def _pushed_into_cushion(
+        self, ball: str, mover: str, t0: float, rest: np.ndarray, v1: np.ndarray
+    ) -> None:
+        """A cushion contact too where a ball struck from rest beside a cushion (``rest``) was driven into it
+        and thrown back out within the frame: its velocity as it left (``v1``) is the mover's push plus the
+        cushion's (``cushion_sides.two_impulses``)."""
+        q = position_at(self._paths[mover].samples, t0)
+        if q is None:
+            return
+        split = two_impulses(self.table, rest, rest - q, np.zeros(2), v1, self.config.cushion_tol_mm)
+        least = self.config.kink_mm_s
+        if split is not None and split.into and split.by_ball >= least and split.by_cushion >= least:
+            self._cushion_contact(ball, split.side, t0)
 
     # -- cushions side by side ------------------------------------------------------------------------------
     def _read_sides(self, ball: str, path: _Path, last: bool = False) -> None:
@@ -363,7 +380,7 @@ class EventDetector:
         """Report a cushion contact once: the kink and the side reading both see most of them, and two
         tracks on one ball (a misread that became a track for a while) see it twice, at one place."""
         path = self._paths.get(ball)
-        xy = self._position_at(path, tc) if path is not None else None
+        xy = position_at(path.samples, tc) if path is not None else None
         for t_prev, prev_ball, prev_side, prev_xy in self._recent_cushions:
             if prev_side != side or abs(t_prev - tc) >= DUPLICATE_CONTACT_S:
                 continue
@@ -462,7 +479,7 @@ class EventDetector:
         for other, path in self._paths.items():
             if other == ball or not path.samples or (among is not None and other not in among):
                 continue
-            q = self._position_at(path, t)
+            q = position_at(path.samples, t)
             if q is None:
                 continue
             err = abs(float(np.hypot(*(q - p))) - 2 * self.r)
@@ -493,21 +510,6 @@ class EventDetector:
             self._in_shot = True
             self._events.start_for(tc, first)
         self._events.push(tc, contact, priority)
-
-    @staticmethod
-    def _position_at(path: _Path, t: float) -> np.ndarray | None:
-        s = path.samples
-        if not s or t < s[0][0] - 0.1:
-            return None
-        times = np.fromiter((x[0] for x in s), float, len(s))
-        i = int(np.searchsorted(times, t))
-        if i <= 0:
-            return np.array(s[0][1:])
-        if i >= len(s):
-            return np.array(s[-1][1:]) if t - s[-1][0] < 0.1 else None
-        (t0, x0, y0), (t1, x1, y1) = s[i - 1], s[i]
-        f = (t - t0) / (t1 - t0) if t1 > t0 else 0.0
-        return np.array([x0 + f * (x1 - x0), y0 + f * (y1 - y0)])
 
     def _velocity_before(self, path: _Path, t: float) -> np.ndarray:
         pts = [x for x in path.samples if x[0] <= t][-(self.config.window + 1) :]

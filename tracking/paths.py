@@ -5,6 +5,7 @@ tracker (``tracking.tracker``) and the event detector (``tracking.events``)."""
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -70,3 +71,19 @@ def to_segment(p: XY, a: XY, b: XY) -> float:
     f = 0.0 if length2 == 0 else ((p[0] - a[0]) * ab[0] + (p[1] - a[1]) * ab[1]) / length2
     f = min(1.0, max(0.0, f))
     return math.dist(p, (a[0] + f * ab[0], a[1] + f * ab[1]))
+
+
+def position_at(samples: Sequence[tuple[float, float, float]], t: float) -> np.ndarray | None:
+    """Where a ball's samples (t, x, y) put it at ``t``: between two, on the line joining them; before the
+    first or after the last, there, within 0.1 s (None further off)."""
+    if not samples or t < samples[0][0] - 0.1:
+        return None
+    times = np.fromiter((x[0] for x in samples), float, len(samples))
+    i = int(np.searchsorted(times, t))
+    if i <= 0:
+        return np.array(samples[0][1:])
+    if i >= len(samples):
+        return np.array(samples[-1][1:]) if t - samples[-1][0] < 0.1 else None
+    (t0, x0, y0), (t1, x1, y1) = samples[i - 1], samples[i]
+    f = (t - t0) / (t1 - t0) if t1 > t0 else 0.0
+    return np.array([x0 + f * (x1 - x0), y0 + f * (y1 - y0)])

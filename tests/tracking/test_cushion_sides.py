@@ -9,7 +9,7 @@ import pytest
 
 from arbiter import contract as c
 from arbiter.games import billiards
-from tracking.cushion_sides import SideConfig, side_turns, split_turns
+from tracking.cushion_sides import SideConfig, side_turns, split_turns, two_impulses
 from tracking.events import EventDetector
 from tracking.tracker import TrackState, TrackView
 
@@ -216,3 +216,87 @@ def test_a_memo_read_as_the_samples_arrive_finds_what_reading_each_split_afresh_
     cfg, memo = SideConfig(span=2), {}
     split_turns(seen[:40], 37, TABLE, cfg, 0, memo)  # split 38 needs samples 37-40
     assert (37, 0, cfg) in memo and (38, 0, cfg) not in memo
+
+
+def _struck_beside_the_right_cushion(gap_mm, push, v0, by_ball, restitution=0.8):
+    """A ball ``gap_mm`` inside the right cushion's ball line, moving at ``v0``, pushed at ``by_ball`` mm/s
+    along ``push``; the velocity after, the cushion reflecting what goes into it."""
+    n = np.asarray(push, float) / np.hypot(*push)
+    between = np.asarray(v0, float) + by_ball * n
+    after = between.copy()
+    if after[0] > 0:
+        after[0] = -restitution * after[0]
+    return np.array([TABLE.width_mm - R - gap_mm, 1500.0]), n, np.asarray(v0, float), after
+
+
+def test_a_ball_struck_into_the_cushion_beside_it_felt_both_pushes():
+    p, n, v0, v1 = _struck_beside_the_right_cushion(3.0, (1, 1), (0, 0), 2000.0)
+    split = two_impulses(TABLE, p, n, v0, v1, 25.0)
+    assert split is not None and split.side == "right" and split.into
+    assert split.by_ball == pytest.approx(2000.0)
+    assert split.by_cushion == pytest.approx(1.8 * 2000.0 / np.sqrt(2))
+
+
+def test_a_ball_struck_along_the_cushion_beside_it_felt_only_the_ball():
+    p, n, v0, v1 = _struck_beside_the_right_cushion(3.0, (-1, 2), (0, 0), 1500.0)
+    split = two_impulses(TABLE, p, n, v0, v1, 25.0)
+    assert split is not None and split.by_ball == pytest.approx(1500.0)
+    assert split.by_cushion == pytest.approx(0.0, abs=1e-6) and not split.into
+
+
+def test_a_ball_struck_square_into_a_cushion_or_far_from_one_is_not_split():
+    p, n, v0, v1 = _struck_beside_the_right_cushion(3.0, (1, 0.1), (0, 0), 2000.0)
+    assert two_impulses(TABLE, p, n, v0, v1, 25.0) is None  # the two pushes nearly parallel
+    p, n, v0, v1 = _struck_beside_the_right_cushion(60.0, (1, 1), (0, 0), 2000.0)
+    assert two_impulses(TABLE, p, n, v0, v1, 25.0) is None
+
+
+def _struck_from_rest_into_the_cushion(speed=1500.0, t_contact=0.4 + 0.4 / FPS, seconds=1.0, restitution=0.8):
+    """A red at rest 2 mm inside the right cushion's ball line, struck at ``t_contact`` by the white coming
+    up from its lower left at ``speed`` along the line of centres, 45 degrees to the cushion (the red takes
+    it all): the red is driven into the cushion, which throws it back out within a millisecond. Each
+    ball's samples every 1/FPS s and the true contacts (t, ball, what)."""
+    n = np.array([1.0, 1.0]) / np.sqrt(2.0)
+    red = np.array([TABLE.width_mm - R - 2.0, 1500.0])
+    balls = {"red:1": [red, np.zeros(2)], "white": [red - 2 * R * n - speed * n * t_contact, speed * n]}
+    hi = TABLE.width_mm - R
+    dt, samples, contacts = 1e-4, {b: [] for b in balls}, []
+    for k in range(round(seconds / dt) + 1):
+        t = k * dt
+        if k % round(1 / FPS / dt) == 0:
+            for b, (p, _) in balls.items():
+                samples[b].append((t, float(p[0]), float(p[1])))
+        if abs(t - t_contact) < dt / 2:
+            balls["red:1"][1], balls["white"][1] = balls["white"][1], np.zeros(2)
+            contacts.append((t, "white", "red:1"))
+        for b, (p, v) in balls.items():
+            p += v * dt
+            if p[0] > hi and v[0] > 0:
+                p[0], v[0] = 2 * hi - p[0], -restitution * v[0]
+                contacts.append((t, b, "right"))
+    return samples, contacts
+
+
+def test_a_ball_struck_from_rest_into_the_cushion_beside_it_gives_the_contact_and_the_cushion():
+    samples, contacts = _struck_from_rest_into_the_cushion()
+    assert [what for _, _, what in contacts] == ["red:1", "right"]
+    detector = EventDetector(SPEC)
+    rng = np.random.default_rng(0)
+    out, views, moving = [], [], set()
+    for k in range(len(samples["red:1"])):
+        t = samples["red:1"][k][0]
+        moving |= {b for b, s in samples.items() if k and s[k][1:] != s[k - 1][1:]}
+        views = [
+            TrackView(b, (s[k][1] + rng.normal(0, 0.5), s[k][2] + rng.normal(0, 0.5)), (0.0, 0.0),
+                      TrackState.CONFIRMED, True, b in moving)
+            for b, s in samples.items()
+        ]  # fmt: skip
+        out += detector.update(t, views, [])
+    out += detector.finish(t, views)
+    # Timed within 20 ms: the red's path after both pushes, run back to its spot, meets it early.
+    t_contact = contacts[0][0]
+    assert [(e.balls, e.t) for e in out if isinstance(e, c.BallBall)] == [
+        (("white", "red:1"), pytest.approx(t_contact, abs=0.02))
+    ]
+    cushions = [(e.ball, e.side, e.t) for e in out if isinstance(e, c.Cushion)]
+    assert cushions[:1] == [("red:1", "right", pytest.approx(t_contact, abs=0.02))]
