@@ -301,7 +301,7 @@ class EventDetector:
         among those no moving ball touched: those balls rest where they are now seen."""
         resting = len(pending) + sum(p.rest is not None for p in self._paths.values())
         alone = [
-            (ball, shift)
+            (ball, rest, shift)
             for t0, ball, rest, shift, _ in pending
             if self._touching(ball, t0, rest, movers)[0] is None
         ]
