@@ -249,3 +249,26 @@ def test_a_band_of_the_cloth_s_hue_across_the_face_is_the_ball_s_colour() -> Non
     assert told.shares[0, 1] >= 0.5 and told.has_hue[0]
     b, g, r = cloth
     assert abs(np.degrees(told.hue[0] - np.arctan2(0.5 * (r + g) - b, r - g))) < 15
+
+
+def yellow_face(white: np.ndarray) -> np.ndarray:
+    """A yellow ball's face (K, 3) relative to the cloth, white where ``white`` (K,) is."""
+    out = np.tile(np.array([0.25, 1.35, 1.55]), (len(FACE), 1))  # BGR: a yellow a little brighter than cloth
+    out[white] = 1.6
+    return out
+
+
+@pytest.mark.parametrize("reach", [0.0, 0.15])
+def test_a_solid_with_its_number_disc_facing_up_is_the_solid_not_the_stripe(reach) -> None:
+    """A fifth of a yellow face white in a disc in its middle (centred, or a little off it, as a ball
+    turned so) is the 1's number disc; the same fifth in two caps at its edge is the 9's white (the renders'
+    yellow 1, 21 % white, was named 9 for a whole shot and its pot called the 9's)."""
+    balls = BallSet.for_game(billiards("straight-pool"))
+    x, y = FACE[:, 0] / RADIUS, FACE[:, 1] / RADIUS
+    disc = np.hypot(x - reach, y) < 0.36
+    caps = np.abs(y) > 0.6
+    colour = colour_of(np.stack([yellow_face(disc), yellow_face(caps)]))
+    assert 0.15 < colour.shares[0, 1] < 0.25 and 0.15 < colour.shares[1, 1] < 0.3
+    choice, _ = balls.name(colour)
+    names = [APPEARANCE_CLASSES[balls.cls[c]] for c in choice]
+    assert names == ["pool_1", "pool_9"]

@@ -42,6 +42,12 @@ _STRENGTH_QUANTILE = 0.85  # a ball's colour strength: this quantile of its colo
 # Expected shares of (dark, white, coloured) pixels on a ball's face. A stripe shows 20-55 % colour from
 # above depending on how it lies, but compression bleeds colour into the white: measured ~0.3 white.
 _SHARES_SOLID = (0.02, 0.03, 0.95)
+# A numbered solid shows its number disc white in the middle of its face when the disc faces up: up to
+# _DISC_MAX of its face (the renders' yellow 1: 0.22; the solids' white 0.15 at most otherwise, a stripe's
+# 0.23 at least, on the pool seeds' first frames). White only within _DISC_REACH of the face's middle, and
+# under _DISC_OUTER beyond it, is that disc: a solid's colour, not a stripe's white. A stripe's white lies
+# out in its caps.
+_DISC_REACH, _DISC_MAX, _DISC_OUTER = 0.8, 0.3, 0.03
 _SHARES_STRIPE = (0.0, 0.3, 0.7)
 _SHARES_WHITE = (0.0, 1.0, 0.0)
 _SHARES_BLACK = (0.9, 0.1, 0.0)
@@ -105,7 +111,7 @@ def _row_quantile(values: np.ndarray, mask: np.ndarray, q: float) -> np.ndarray:
 
 
 # One class as it should measure: class index, shares, hue, strength, log light, whether it has a hue.
-_Prototype = tuple[int, tuple[float, float, float], float, float, float, bool]
+_Prototype = tuple[int, tuple[float, float, float], float, float, float, bool, bool]
 
 
 def _prototype(look: BallLook) -> _Prototype:
@@ -131,6 +137,7 @@ def _prototype(look: BallLook) -> _Prototype:
         chroma * _COLOUR_KEPT / _CLOTH_LUMA,
         math.log(luma * _LIGHT_KEPT / _CLOTH_LUMA),
         shares[2] > 0.2,
+        shares is _SHARES_SOLID and look.number is not None,
     )
 
 
@@ -146,6 +153,7 @@ class BallSet:
     light: np.ndarray  # (P,) log expected median brightness relative to the cloth
     coloured: np.ndarray  # (P,) bool: the class has a hue to compare
     count: np.ndarray  # (P,) balls of the game with this look
+    numbered: np.ndarray  # (P,) bool: a solid with a number disc (its white disc facing up is its colour's)
 
     @classmethod
     def for_game(cls, spec: BilliardsSpec) -> BallSet:
@@ -164,6 +172,7 @@ class BallSet:
             np.array([v[4] for v in values]),
             np.array([v[5] for v in values], bool),
             np.array([counts[k] for k in rows], np.int64),
+            np.array([v[6] for v in values], bool),
         )
 
     @property
@@ -177,7 +186,10 @@ class BallSet:
         """Colour distance (N, P) of every ball to every class, under ``lighting`` (how this frame's light
         shifts every ball's brightness and colour strength from a typical cloth's)."""
         lighting = lighting or Lighting()
-        cost = _W_SHARES * np.abs(colour.shares[:, None, :] - self.shares[None, :, :]).sum(axis=2)
+        # A numbered solid's disc facing up is read as its colour, not as white.
+        as_solid = colour.shares + colour.disc[:, None] * np.array([0.0, -1.0, 1.0])
+        seen = np.where(self.numbered[None, :, None], as_solid[:, None, :], colour.shares[:, None, :])
+        cost = _W_SHARES * np.abs(seen - self.shares[None, :, :]).sum(axis=2)
         turn = np.abs(_wrapped(colour.hue[:, None] - lighting.hue - self.hue[None, :])) / np.pi
         expected = np.maximum(self.strength[None, :] * math.exp(lighting.strength), EPS)
         strength = np.abs(np.log(np.maximum(colour.strength[:, None], EPS) / expected))
@@ -255,8 +267,9 @@ class Colour:
     coherence: np.ndarray  # (N,) share of the outline's edge energy along the circle (``coherence``)
     marks: np.ndarray  # (N,) print on the face: brightness off its smooth shading (``markings``)
     rim: np.ndarray  # (N,) bool: hue and strength read from the rim (``with_rim``), not the face
+    disc: np.ndarray  # (N,) share of the face white in its middle alone (a number disc facing up), else 0
 
-    _FIELDS = ("shares", "hue", "strength", "light", "has_hue", "glint", "coherence", "marks", "rim")
+    _FIELDS = ("shares", "hue", "strength", "light", "has_hue", "glint", "coherence", "marks", "rim", "disc")
 
     def subset(self, index: np.ndarray) -> Colour:
         return Colour(*(getattr(self, f)[index] for f in self._FIELDS))
@@ -309,7 +322,22 @@ class Colour:
         light = np.log(np.maximum(_row_quantile(luma, body, 0.5), 0.02))
         marks = markings(luma, body, offsets) if marks is None else marks
         has_hue = strong.sum(axis=1) >= _MIN_PIXELS
-        return cls(shares, hue, strength, light, has_hue, glint, coherence, marks, np.zeros(len(px), bool))
+        rim = np.zeros(len(px), bool)
+        disc = _disc(white, offsets, counts.sum(axis=1))
+        return cls(shares, hue, strength, light, has_hue, glint, coherence, marks, rim, disc)
+
+
+def _disc(white: np.ndarray, offsets: np.ndarray, face: np.ndarray) -> np.ndarray:
+    """Per ball (rows of ``white``, (N, K) at ``offsets`` from its centre; ``face`` (N,) its pixels told
+    dark, white or coloured), the share of its face that is white within ``_DISC_REACH`` of the middle,
+    where under ``_DISC_OUTER`` is white further out and it is at most ``_DISC_MAX``: a number disc facing
+    up. 0 for any other white."""
+    reach = np.hypot(offsets[:, 0], offsets[:, 1])
+    middle = reach <= _DISC_REACH * max(float(reach.max()), EPS)
+    n = np.maximum(face, 1)
+    inner = (white & middle).sum(axis=1) / n
+    outer = (white & ~middle).sum(axis=1) / n
+    return np.where((outer <= _DISC_OUTER) & (inner <= _DISC_MAX), inner, 0.0)
 
 
 def _own_colour(
