@@ -43,10 +43,10 @@ _STRENGTH_QUANTILE = 0.85  # a ball's colour strength: this quantile of its colo
 # above depending on how it lies, but compression bleeds colour into the white: measured ~0.3 white.
 _SHARES_SOLID = (0.02, 0.03, 0.95)
 # A numbered solid shows its number disc white in the middle of its face when the disc faces up: up to
-# _DISC_MAX of its face (the renders' yellow 1: 0.22; the solids' white 0.15 at most otherwise, a stripe's
-# 0.23 at least, on the pool seeds' first frames). White only within _DISC_REACH of the face's middle, and
-# under _DISC_OUTER beyond it, is that disc: a solid's colour, not a stripe's white. A stripe's white lies
-# out in its caps.
+# _DISC_MAX of its face (the renders' yellow 1: 0.22; on the pool seeds' first frames the solids' white is
+# under 0.15 in 95 % of them, a stripe's over 0.23 in 95 %). White only within _DISC_REACH of the face's
+# middle, and under _DISC_OUTER beyond it, is that disc: a solid's colour, not a stripe's white. A stripe's
+# white lies out in its caps.
 _DISC_REACH, _DISC_MAX, _DISC_OUTER = 0.8, 0.3, 0.03
 _SHARES_STRIPE = (0.0, 0.3, 0.7)
 _SHARES_WHITE = (0.0, 1.0, 0.0)
@@ -110,7 +110,8 @@ def _row_quantile(values: np.ndarray, mask: np.ndarray, q: float) -> np.ndarray:
     return np.where(n > 0, ordered[np.arange(len(n)), k], 0.0)
 
 
-# One class as it should measure: class index, shares, hue, strength, log light, whether it has a hue.
+# One class as it should measure: class index, shares, hue, strength, log light, whether it has a hue,
+# whether it is a numbered solid.
 _Prototype = tuple[int, tuple[float, float, float], float, float, float, bool, bool]
 
 
