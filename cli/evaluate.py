@@ -111,10 +111,21 @@ def eval_table_sizes(
     seed: Annotated[
         int, typer.Option(help="The first size's seed (each size takes the next): another draw of frames.")
     ] = table_sizes.SEED,
+    room: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="A room (repeat for several): classic, projector, broadcast (a television camera behind "
+            "one end, a score bar over the view); default classic and projector."
+        ),
+    ] = None,
+    size: Annotated[
+        list[str] | None, typer.Option(help="Only this catalogue size, e.g. 12ft (repeat for several).")
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     """Automatic calibration on rendered tables of every size of each game's catalogue, in a classic room
-    and under a projector's light: the size chosen, the corners within 1 %, sure or not."""
+    and under a projector's light (or the rooms asked for): the size chosen, the corners within 1 %, sure
+    or not."""
 
     def progress(row: table_sizes.SizeRow) -> None:
         if not as_json:
@@ -123,7 +134,17 @@ def eval_table_sizes(
 
     for g in game or ():
         billiards_spec(g)  # an unknown game is named before anything is drawn
-    rows = table_sizes.evaluate_table_sizes(game or None, shots, seed=seed, on_row=progress)
+    for r in room or ():
+        if r not in table_sizes.ROOMS_KNOWN:
+            fail(f"unknown room {r!r}: use one of {', '.join(table_sizes.ROOMS_KNOWN)}")
+    known = table_sizes.catalogue_sizes(game or None)
+    for z in size or ():
+        if z not in known:
+            where = ", ".join(game or ["any game"])
+            fail(f"no table of size {z!r} in the catalogue of {where}: use one of {', '.join(known)}")
+    rows = table_sizes.evaluate_table_sizes(
+        game or None, shots, tuple(room or table_sizes.ROOMS), seed=seed, on_row=progress, sizes=size
+    )
     typer.echo(json.dumps(table_sizes.to_dict(rows)) if as_json else table_sizes.format_report(rows))
 
 

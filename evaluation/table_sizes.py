@@ -6,7 +6,8 @@ pyramid 12, 11, 10, 9 ft; carom match and small) is drawn by the synthetic world
 a few shots per size, each shot's first frame (the frame a run calibrates on) calibrated automatically with
 only the game given, as ``arbiter run --game G`` does, in two rooms: the classic overhead one, and a fixed
 rig with a projector's coloured light and printed markers on the rails (``variety.PROJECTOR``, the hidden
-real overhead set's kind).
+real overhead set's kind); or, asked for, a television camera high behind one end with a score bar over
+the view (``variety.BROADCAST``, the hidden broadcast set's kind).
 
 A calibration is right when it names the table's size and puts the corners within 1 % of the length
 (``real_tables.corner_error``, against the corners the filming camera projects); sure but wrong when it is
@@ -34,6 +35,7 @@ from vision.calibration import CalibrationError, TableCalibration, calibrate_aut
 SHOTS = 4  # per game, size and room
 SEED = 9500
 ROOMS = ("classic", "projector")
+ROOMS_KNOWN = (*ROOMS, "broadcast")  # ``variety.BROADCAST``: the hidden broadcast set's kind of view
 _UNIT = {"bl": (0.0, 0.0), "br": (1.0, 0.0), "tr": (1.0, 1.0), "tl": (0.0, 1.0)}  # of width, length
 
 
@@ -81,6 +83,12 @@ def _first_frame(cfg: SynthConfig, index: int) -> tuple[np.ndarray, Camera]:
     _, sub_times = frame_times(cfg, shot, filming.look)
     first = next(scenes(cfg, shot, sub_times[:1]))
     return filming.renderer.render(first).image, filming.camera
+
+
+def catalogue_sizes(games: Iterable[str] | None = None) -> tuple[str, ...]:
+    """Every size in the catalogues of ``games`` (default: every billiards game), each once."""
+    names = [z.name for g in games or [s.id for s in BILLIARDS_GAMES] for z in billiards(g).table.sizes]
+    return tuple(dict.fromkeys(names))
 
 
 def evaluate_table_sizes(

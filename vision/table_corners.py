@@ -22,6 +22,7 @@ import numpy as np
 from arbiter.tables import TableModel
 from vision.camera_fit import prior_focal
 from vision.cloth_colour import ClothColourModel, estimate, leak, region, uniformity, working_copy
+from vision.graphic_edges import runs_past_the_corners
 from vision.table_finder import no_table_error
 from vision.table_geometry import PlaneView, plane_view
 from vision.table_lines import (
@@ -64,6 +65,10 @@ MARKING_OFF = 0.015
 # near end off by 1 % of the length moves them about half as much.
 MARKING_CONFIRM = 0.004
 MIN_K1 = 0.01  # radial distortion below which the sides are not straightened (under a pixel at the corners)
+# A side whose edge runs on past a corner on this share of the way (``vision.graphic_edges``) is a graphic's:
+# score bars' edges 0.63-1.0 on the broadcast renders, cushions' at most 0.15 there, on the real photos and
+# on the other rooms' renders.
+GRAPHIC_RUNS = 0.5
 
 
 @dataclass(frozen=True)
@@ -93,8 +98,8 @@ def find_corners(
     """The table's corners in ``image`` (H x W x 3 BGR uint8). ``ignore`` (H x W, nonzero = a graphic over
     the view, ``vision.broadcast.StaticOverlay``) is never taken for cloth or cushion. A wide lens bows
     the cushions: the sides are found again in the image straightened by the k1 that makes them
-    straightest, and the corners put back where the lens shows them. Raises CalibrationError when there
-    is no table in view."""
+    straightest, and the corners put back where the lens shows them, unless they are more doubtful so (a cue
+    or a graphic bent the outline). Raises CalibrationError when there is no table in view."""
     h, w = image.shape[:2]
     small, _ = working_copy(image)
     if float(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).std()) < MIN_CONTRAST:
@@ -109,6 +114,8 @@ def find_corners(
         None if ignore is None else undistorted((ignore > 0).astype(np.uint8), centre, f, k1, nearest=True)
     )
     straight = _find(undistorted(image, centre, f, k1), unbent, table)
+    if _doubted(straight) > _doubted(first):
+        return first  # straightened, the table is more doubtful: the bend was no lens's (a cue, a graphic)
     return replace(
         straight,
         quad_px=distort(straight.quad_px, centre, f, k1),
@@ -117,6 +124,11 @@ def find_corners(
         k1=k1,
         f_px=f,
     )
+
+
+def _doubted(found: TableCorners) -> int:
+    """How many doubts (not notes) the corners raise."""
+    return sum(isinstance(r.kind, Doubt) for r in found.doubts)
 
 
 def _find(image: np.ndarray, ignore: np.ndarray | None, table: TableModel | None) -> TableCorners:
@@ -131,6 +143,7 @@ def _find(image: np.ndarray, ignore: np.ndarray | None, table: TableModel | None
     cloth, mask, sides = _cloth_sides(image, small, scale, ignore, ig)
     outline = corners_of(sides)
     gray = cv2.GaussianBlur(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32), (0, 0), GRAY_SIGMA_PX)
+    sides = [_graphic_or_not(image, gray, s, (outline[k], outline[(k + 1) % 4])) for k, s in enumerate(sides)]
     sides = [move_to_nose(gray, s, (outline[k], outline[(k + 1) % 4]), ignore) for k, s in enumerate(sides)]
     at = corners_of(sides)
     sides = [to_the_bed(gray, s, (at[k], at[(k + 1) % 4])) for k, s in enumerate(sides)]
@@ -145,6 +158,16 @@ def _find(image: np.ndarray, ignore: np.ndarray | None, table: TableModel | None
     return TableCorners(
         quad_px, outline, tuple(sides), cloth, share, view, (*doubts, *end_doubts), unseen_px=unseen
     )
+
+
+def _graphic_or_not(
+    image: np.ndarray, gray: np.ndarray, side: SideFit, ends: tuple[np.ndarray, np.ndarray]
+) -> SideFit:
+    """``side`` said to run along a graphic (``hidden``) where its edge runs on past its corners with the
+    same colour beyond it (``vision.graphic_edges``): a score bar laid over the cushion, taken for the
+    cloth's end by a first calibration that has no mask of the graphics."""
+    runs = runs_past_the_corners(image, gray, side, ends)
+    return replace(side, hidden=max(side.hidden, runs)) if runs >= GRAPHIC_RUNS else side
 
 
 def _strip(outline: np.ndarray, placed: np.ndarray, k: int) -> np.ndarray:

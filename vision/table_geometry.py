@@ -283,10 +283,10 @@ def middle_pockets(image: np.ndarray, corners: dict[str, np.ndarray], aspect: fl
 
 
 def middle_pocket_sides(
-    image: np.ndarray, corners: dict[str, np.ndarray], aspect: float
+    image: np.ndarray, corners: dict[str, np.ndarray], aspect: float, agree: float = POCKET_AGREE
 ) -> tuple[float, float] | None:
     """``middle_pockets`` on each long side: the shares of the length from the bottom at which the left and
-    the right middle pocket are seen (the strongest pair that agrees), or None."""
+    the right middle pocket are seen (the strongest pair within ``agree`` of each other), or None."""
     length = TOP_VIEW_LENGTH_PX
     width = max(8, round(length / max(aspect, 1.0)))
     band = max(4, round(POCKET_BAND * length))
@@ -296,7 +296,7 @@ def middle_pocket_sides(
         image, cv2.getPerspectiveTransform(src, dst), (width + 2 * band, length), borderValue=(0, 0, 0)
     )
     left, right = _pocket_rows(view[:, :band]), _pocket_rows(view[:, band + width :])
-    pairs = [(el + er, yl, yr) for yl, el in left for yr, er in right if abs(yl - yr) <= POCKET_AGREE]
+    pairs = [(el + er, yl, yr) for yl, el in left for yr, er in right if abs(yl - yr) <= agree]
     if not pairs:
         return None
     _, yl, yr = max(pairs)

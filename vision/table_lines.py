@@ -37,6 +37,13 @@ NOSE_AGREE = 0.004  # ... within this share of the diagonal
 NOSE_CONTRAST = 3.0  # the common step must be this many times the median step across the band
 NOSE_DIP = 0.3  # between the outline and the nose the step must fall below this share of the nose's
 NOSE_TOL = 0.0015  # RANSAC tolerance of the nose line through the profiles' steps (share of the diagonal)
+# A bright line painted on the cloth (a baulk line, a head string) rises and falls within this many px, the
+# fall at least this share of the rise: no nose, whose step is one way (and whose dark band is a valley).
+PAINTED_PX, PAINTED_BALANCE = 4.0, 0.5
+# ... and the brightness either side of it alike within this share of its height, and the cloth's (the
+# cloth brightens or dims across the band) within the second
+PAINTED_SIDES, PAINTED_CLOTH = 0.25, 0.5
+PAINTED_EDGE = 0.2  # its rise and fall end where the step falls below this share of theirs
 K1_SEARCH, K1_STEPS = 0.3, 61  # |k1| range tried for the sides' straightness: wider than any lens's
 STRAIGHT_TRIM = 0.7  # share of a side's outline points a line is fitted to when judging its straightness
 STRAIGHT_GAIN = 0.6  # a k1 is taken only when it leaves less than this share of the sides' crookedness
@@ -262,7 +269,7 @@ def move_to_nose(
     on the outline; profiles crossing an ``ignore`` pixel (a graphic, full-image size) are left out, so a
     score bar over the cushion neither votes for its own edge nor against the nose beside it."""
     diag = float(np.hypot(*gray.shape[:2]))
-    offsets = np.arange(0.0, NOSE_BAND[1] * diag, NOSE_STEP_PX)
+    offsets = np.arange(0.0, NOSE_BAND[1] * diag + 2 * PAINTED_PX, NOSE_STEP_PX)  # a line's far edge too
     prof, base, xy = _profiles(gray, side, ends, offsets)
     seen = _seen_profiles(ignore, xy)
     if seen.sum() < MIN_SEEN_PROFILES:  # a graphic over most of the side: what is seen of it, to the pockets
@@ -272,22 +279,53 @@ def move_to_nose(
             return side
     prof, base = prof[seen], base[seen]
     signed = np.gradient(prof, axis=1)
-    grad, trend = np.abs(signed), np.median(signed, axis=0)
+    trend = np.median(signed, axis=0)
+    grad = np.where(_painted(np.median(prof, axis=0), trend)[None, :], 0.0, np.abs(signed))
     common = np.median(grad, axis=0)
     first = int(np.searchsorted(offsets, NOSE_BAND[0] * diag))
-    k = first + int(np.argmax(common[first:]))
-    strong = common[k] >= NOSE_CONTRAST * (float(np.median(common[first:])) + 1e-6)
+    last = int(np.searchsorted(offsets, NOSE_BAND[1] * diag))
+    k = first + int(np.argmax(common[first:last]))
+    strong = common[k] >= NOSE_CONTRAST * (float(np.median(common[first:last])) + 1e-6)
     if not strong or not _stands_apart(trend, k):
         return side
     reach = max(2, int(NOSE_AGREE * diag / NOSE_STEP_PX))
-    lo, hi = max(first, k - reach), min(len(offsets), k + reach + 1)
+    lo, hi = max(first, k - reach), min(last, k + reach + 1)
     own = np.argmax(grad[:, lo:hi], axis=1) + lo
-    agree = grad[np.arange(len(grad)), own] >= 0.5 * grad[:, first:].max(axis=1)  # its own, not an echo
+    agree = grad[np.arange(len(grad)), own] >= 0.5 * grad[:, first:last].max(axis=1)  # its own, not an echo
     support = float(agree.mean())
     if support < MIN_NOSE_SUPPORT:
         return replace(side, nose_support=support)
     pts = base[agree] + offsets[own[agree]][:, None] * side.inward[None]
     return replace(_through(side, pts, diag), nose_moved=True, nose_support=support)
+
+
+def _painted(level: np.ndarray, trend: np.ndarray) -> np.ndarray:
+    """Which samples of a profile inward across a side (``level``: its median brightness, ``trend``: its
+    median step) are a line painted on the cloth parallel to the side: a rise and a fall within PAINTED_PX,
+    the fall at least PAINTED_BALANCE of the rise, with the cloth's brightness either side of it (alike,
+    and near the inner half of the band's; a cushion's thin lit top has the rail outside it and its shaded
+    face inside, both darker than the bed).
+    Snooker's baulk line, ~60 px inside the far cushion from a camera behind the black end, is sharper
+    than the cushion's nose."""
+    n = max(1, round(PAINTED_PX / NOSE_STEP_PX))
+    cloth = float(np.median(level[len(level) // 2 :]))  # the inner half of the band is mostly cloth
+    out = np.zeros(len(trend), bool)
+    for j in np.nonzero(trend > 0)[0]:
+        fall = trend[j + 1 : j + n + 1]
+        if not len(fall) or -float(fall.min()) < PAINTED_BALANCE * trend[j]:
+            continue
+        lo, hi = j, j + 1 + int(np.argmin(fall))
+        edge = PAINTED_EDGE * min(float(trend[j]), -float(trend[hi]))
+        while lo > 0 and trend[lo - 1] > edge:  # the whole line: its rise ...
+            lo -= 1
+        while hi + 1 < len(trend) and trend[hi + 1] < -edge:  # ... and its fall
+            hi += 1
+        sides = np.array([level[max(lo - 1, 0)], level[min(hi + 1, len(level) - 1)]], np.float64)
+        height = float(level[lo : hi + 1].max()) - float(sides.max())
+        alike = abs(float(sides[0] - sides[1])) <= PAINTED_SIDES * height
+        if height > 0 and alike and float(np.abs(sides - cloth).max()) <= PAINTED_CLOTH * height:
+            out[lo : hi + 1] = True
+    return out
 
 
 def to_the_bed(gray: np.ndarray, side: SideFit, ends: tuple[np.ndarray, ...]) -> SideFit:
@@ -355,7 +393,9 @@ def straightest_k1(sides: list[SideFit], centre: np.ndarray, f: float) -> float:
     points straightest: a wide lens bows the cushions, and straight lines through bowed sides miss the
     corners. Each side's cost is a trimmed mean (an arm or a cue on the cushion is not a bend). 0 unless
     the bend explains most of what is not straight (STRAIGHT_GAIN): pockets, rails and a cue make
-    outlines ragged, and a k1 fitted to that would bend straight sides."""
+    outlines ragged, and a k1 fitted to that would bend straight sides; 0 too where the straightest is at
+    the end of the range tried (a score bar across an end bends its outline without end: a broadcast
+    render's k1 of -0.006 was read as 0.3, and its near end came out 3.8 % short)."""
     if any(len(s.outline) < MIN_SIDE_POINTS for s in sides):
         return 0.0
 
@@ -375,6 +415,8 @@ def straightest_k1(sides: list[SideFit], centre: np.ndarray, f: float) -> float:
     grid = np.linspace(-K1_SEARCH, K1_SEARCH, K1_STEPS)
     costs = np.array([cost(k) for k in grid])
     j = int(np.argmin(costs))
+    if j in (0, len(grid) - 1):
+        return 0.0  # still straighter beyond any lens's bend: the outline is bent by something else
     k1 = float(grid[j])
     if 0 < j < len(grid) - 1 and costs[j - 1] - 2 * costs[j] + costs[j + 1] > 0:
         a, b, c = costs[j - 1], costs[j], costs[j + 1]

@@ -11,7 +11,9 @@ frame or beyond it, whatever the camera's focal length.
 This is used only where it can be trusted: the middle pockets are seen on both long sides at the same place,
 the end kept has a cushion nose of its own (not the frame's edge, not a graphic's), the end replaced has a
 known weakness (cut by the frame, along a graphic, no nose seen) the kept one lacks, and afterwards the
-pockets are half-way within ``HALF_WAY``. Everything else stays as found, with its doubts.
+pockets are half-way within ``HALF_WAY``. An end whose pockets are already within ``HALF_WAY`` stands,
+unless its line is a graphic's edge (a score bar's edge a percent short of the cushion it hides is still
+not the cushion). Everything else stays as found, with its doubts.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import numpy as np
 from arbiter.tables import TableModel
 from vision.camera_fit import focal_from_homography, prior_focal
 from vision.table_geometry import (
+    POCKET_AGREE,
     PlaneView,
     apply_homography,
     cloth_corners_mm,
@@ -52,6 +55,10 @@ class PlacedEnd:
     side: int
     line: SideFit
     pockets: tuple[float, float]
+
+
+ASKEW_AGREE = 0.06  # the pockets' first reading on each side may differ this much (share of the length)
+ALONG_A_GRAPHIC = 2  # ``weakness`` of a side along a graphic: its line is the graphic's, however near
 
 
 def weakness(side: SideFit) -> int:
@@ -165,33 +172,33 @@ def place_end(
     f = _focal(view, corners, table, image)
     centre = np.array([image.shape[1] / 2 - 0.5, image.shape[0] / 2 - 0.5])
 
-    def pockets(c: dict[str, np.ndarray]) -> tuple[float, float] | None:
-        seen = middle_pocket_sides(image, c, aspect)
+    def pockets(c: dict[str, np.ndarray], agree: float = POCKET_AGREE) -> tuple[float, float] | None:
+        seen = middle_pocket_sides(image, c, aspect, agree)
         return None if seen is None else on_the_cloth(seen, c, table, f, centre)
 
+    # An end found askew (a score bar over half of it) puts the two pockets apart in the corners' top view:
+    # they are first read apart, and must agree once that end is placed.
     seen = pockets(corners)
-    if seen is None or abs(sum(seen) / 2 - 0.5) <= HALF_WAY:
+    askew = seen is None
+    if askew:
+        seen = pockets(corners, ASKEW_AGREE)
+    if seen is None:
         return None
-    ends = {
-        "bottom": (_index(quad_px, corners["bl"]), _index(quad_px, corners["br"])),
-        "top": (_index(quad_px, corners["tl"]), _index(quad_px, corners["tr"])),
-    }
-    side_of = {}
-    for end, (i, j) in ends.items():
-        k = i if (i + 1) % 4 == j else j
-        if {k, (k + 1) % 4} != {i, j}:
-            return None
-        side_of[end] = k
+    side_of = _end_sides(quad_px, corners)
+    if side_of is None:
+        return None
     weak = {end: weakness(sides[k]) for end, k in side_of.items()}
     if weak["bottom"] == weak["top"] or min(weak.values()) > 0:
         return None
     replaced = max(weak, key=lambda e: weak[e])
+    if abs(sum(seen) / 2 - 0.5) <= HALF_WAY and weak[replaced] < ALONG_A_GRAPHIC:
+        return None  # near enough half-way, and the end has a line of its own: it stands
     settled = False
     for _ in range(ROUNDS):
         corners = _placed(corners, seen, replaced)
         again = pockets(corners)
-        if again is None:  # lost in the new top view: the last reading stands (the end is doubtful anyway)
-            settled = True
+        if again is None:  # lost in the new top view: the last reading stands (the end is doubtful anyway),
+            settled = not askew  # unless it was read askew: then they must be seen to agree
             break
         seen = again
     settled = settled or abs(sum(seen) / 2 - 0.5) <= HALF_WAY
@@ -208,6 +215,19 @@ def place_end(
     inward = inward if np.dot(quad.mean(axis=0) - a, inward) > 0 else -inward
     line = replace(sides[k], point=a, direction=direction, inward=inward, on_border=0.0, hidden=0.0)
     return PlacedEnd(quad, k, line, (float(seen[0]), float(seen[1])))
+
+
+def _end_sides(quad_px: np.ndarray, corners: dict[str, np.ndarray]) -> dict[str, int] | None:
+    """Which side of the quad (index k: from corner k to corner k + 1) each end is, or None where the named
+    corners of an end are not neighbours in it."""
+    side_of = {}
+    for end, names in (("bottom", ("bl", "br")), ("top", ("tl", "tr"))):
+        i, j = (_index(quad_px, corners[n]) for n in names)
+        k = i if (i + 1) % 4 == j else j
+        if {k, (k + 1) % 4} != {i, j}:
+            return None
+        side_of[end] = k
+    return side_of
 
 
 def _placed(

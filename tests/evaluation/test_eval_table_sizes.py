@@ -46,3 +46,20 @@ def test_the_figures_count_right_sure_and_wrong() -> None:
 def test_an_unknown_game_is_named_before_anything_is_drawn() -> None:
     result = CliRunner().invoke(app, ["eval", "table-sizes", "--game", "carom"])
     assert result.exit_code == 2 and "unknown billiards game" in result.output
+
+
+def test_broadcast_views_are_calibrated_past_the_score_bar_and_the_baulk_line() -> None:
+    # Seed 9800's first ten broadcast frames: a score bar's edge taken for the near cushion (shot 0, 1.2 %
+    # off), a baulk line just inside the far cushion taken for its nose (shot 1, 22 % off), a near end
+    # askew under half a bar (shot 9, 7 %): 6 of 10 right before issue 10's nineteenth round.
+    rows = evaluate_table_sizes(["snooker"], shots=10, rooms=("broadcast",), sizes=("12ft",), seed=9800)
+    t = totals(rows)
+    assert t["right"] >= 8 and t["sure_but_wrong"] == 0 and t["failed"] == 0
+    assert max(r.corner_error or 1.0 for r in rows) < 0.06
+
+
+def test_an_unknown_room_or_size_is_named_before_anything_is_drawn() -> None:
+    result = CliRunner().invoke(app, ["eval", "table-sizes", "--room", "attic"])
+    assert result.exit_code != 0 and "unknown room 'attic'" in result.output
+    result = CliRunner().invoke(app, ["eval", "table-sizes", "--game", "snooker", "--size", "7ft"])
+    assert result.exit_code != 0 and "no table of size '7ft'" in result.output

@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.table_lines import RANSAC_ITERS, SideFit, ransac_line, to_the_bed
+from vision.table_lines import RANSAC_ITERS, SideFit, move_to_nose, ransac_line, straightest_k1, to_the_bed
 
 CLOTH = (40, 150, 40)  # BGR
 NOSE_Y, FOOT_Y = 100, 107
@@ -89,3 +89,53 @@ def test_ransac_keeps_the_line_of_most_points_past_an_arm_over_the_cushion(seed:
     assert np.array_equal(inliers, _ransac_in_turn(pts, 2.0, np.random.default_rng(seed)))
     assert inliers[: len(side)].mean() > 0.95 and not inliers[len(side) : len(side) + len(arm)].any()
     assert abs(v[1] / v[0] - 0.05) < 0.005 and abs(p[1] - (100 + 0.05 * p[0])) < 0.5
+
+
+def nose_found(img: np.ndarray) -> float | None:
+    """Where ``move_to_nose`` puts the side fitted on the cloth's outline at y = 60 (None: not moved)."""
+    ends = (np.array([100.0, 60.0]), np.array([540.0, 60.0]))
+    out = move_to_nose(gray_of(img), side_at(60.0), ends)
+    return float(out.point[1]) if out.nose_moved else None
+
+
+def cushion_and_bed(nose_y: int) -> np.ndarray:
+    """A rail above y = 60, a cushion a shade darker than the cloth down to its nose, the bed below."""
+    img = np.zeros((360, 640, 3), np.uint8)
+    img[:] = (40, 70, 110)
+    img[60:, 60:580] = CLOTH
+    img[60:nose_y, 60:580] = (np.array(CLOTH) * 0.6).astype(np.uint8)
+    return img
+
+
+def test_a_line_painted_on_the_cloth_near_a_cushion_is_not_its_nose() -> None:
+    # Snooker's baulk line seen from behind the black end lies just inside the far cushion, and is sharper.
+    img = cushion_and_bed(72)
+    img[82:84, 60:580] = (235, 235, 235)
+    found = nose_found(img)
+    assert found is not None and abs(found - 72.0) <= 1.0
+
+
+def test_a_cushion_s_thin_lit_top_is_no_painted_line() -> None:
+    # Seen far off, a cushion's lit top is a few pixels between the dark rail and its shaded face: a rise
+    # and a fall like a painted line's, but with no cloth either side of it. Its nose is where it falls.
+    img = cushion_and_bed(68)
+    img[60:63, 60:580] = (np.array(CLOTH) * 1.4).clip(0, 255).astype(np.uint8)
+    img[63:68, 60:580] = (np.array(CLOTH) * 0.35).astype(np.uint8)
+    found = nose_found(img)
+    assert found is not None and abs(found - 63.0) <= 1.0
+
+
+def test_a_bend_the_lens_range_cannot_straighten_is_no_lens_s() -> None:
+    # A score bar across an end or a cue along a cushion can bend the outline more and more the further
+    # the search goes: the straightest at the end of the range tried is no minimum, and no lens's bend.
+    centre, f = np.array([640.0, 360.0]), 1000.0
+    corners = np.array([[-0.55, -0.3], [0.55, -0.3], [0.55, 0.3], [-0.55, 0.3]])
+    sides = []
+    for k in range(4):
+        a, b = corners[k], corners[(k + 1) % 4]
+        t = np.linspace(0.0, 1.0, 80)[:, None]
+        xn = a + t * (b - a)
+        bent = xn * (1.0 + 0.8 * np.sum(xn * xn, axis=1, keepdims=True))  # far beyond K1_SEARCH
+        d = (b - a) / np.linalg.norm(b - a)
+        sides.append(SideFit(centre + f * a, d, np.array([-d[1], d[0]]), 1.0, outline=centre + f * bent))
+    assert abs(straightest_k1(sides, centre, f)) == 0.0
