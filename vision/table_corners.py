@@ -24,12 +24,13 @@ from vision.camera_fit import prior_focal
 from vision.cloth_colour import ClothColourModel, estimate, leak, region, uniformity, working_copy
 from vision.graphic_edges import runs_past_the_corners
 from vision.table_finder import no_table_error
-from vision.table_geometry import PlaneView, plane_view
+from vision.table_geometry import TABLE_ASPECTS, PlaneView, plane_view
 from vision.table_lines import (
     SideFit,
     corners_of,
     distort,
     move_to_nose,
+    placed_side,
     quad_from_region,
     refined_sides,
     straightest_k1,
@@ -47,7 +48,6 @@ MAX_FRAME_SIDES = 3  # this many sides on the frame's edge: the region may be cl
 MIN_CLOTH_SHARE = 0.06  # below this share of the frame the table is doubtful (far off, or not a table)
 MIN_SIDE_INLIERS = 0.45  # share of a side's outline on its line: below it the side is hidden or bent
 MAX_OUTSIDE = 0.03  # a corner this far outside the frame (share of the diagonal) is extrapolated
-ASPECT_RANGE = (1.6, 2.6)  # metric long / short of real tables (catalogues: 1.9-2.1) with the view's slack
 MIN_NOSE_SIDES = 2  # sides whose nose must be seen: otherwise the corners may be the cushions' outer edge
 MAX_BORDER_SHARE = 0.5  # share of a side's points on the frame's edge above which the table is cut
 # A side with this share of its points on the frame's edge that ends at a corner more than BEYOND_PX
@@ -191,16 +191,18 @@ def _place_an_end(
     """An end the image shows short placed from a one-ended marking (``vision.table_markings``), else
     from the middle pockets (``vision.table_pockets``): the corners, their view, the quad's side replaced
     (its line in ``sides`` replaced in place) and what to say of it. A marked end the middle pockets put
-    half-way too is confirmed by both; one seen by one of them only is a doubt."""
+    half-way too is confirmed by both; one seen by one of them only is a doubt. An end the marking sees where
+    it was found is kept, and the other end placed from the pockets where they ask for it."""
     size = (image.shape[1], image.shape[0])
     if table is None:
         return quad_px, view, None, ()
     marked = mark_end(image, quad_px, view, table)
     if marked is not None and marked.moved:
-        sides[marked.side] = _end_line(marked.quad_px, marked.side, sides[marked.side])
+        sides[marked.side] = placed_side(marked.quad_px, marked.side, sides[marked.side])
         placed_view = plane_view(marked.quad_px, size)
         return marked.quad_px, placed_view, marked.side, (_marked_reason(image, marked, placed_view, table),)
-    placed = place_end(image, quad_px, tuple(sides), view, table)
+    witnessed = None if marked is None or abs(marked.beyond) > AGREE else marked.side
+    placed = place_end(image, quad_px, tuple(sides), view, table, witnessed)
     if placed is not None and marked is not None and placed.side == marked.side and marked.beyond >= -AGREE:
         placed = None  # the marking saw that end where it was found: it is the better witness
     if placed is None:
@@ -242,18 +244,6 @@ def _marking_off(marked: MarkedEnd) -> Reason:
         "nearer that end than the corners put it: the other end may be hidden or cut"
     )
     return Reason(Doubt.MARKING_OFF, why)
-
-
-def _end_line(quad: np.ndarray, k: int, side: SideFit) -> SideFit:
-    """``side`` moved onto the quad's side ``k`` (from corner k to corner k + 1), placed, not seen: its
-    outline (a graphic's or the frame's edge) is dropped, so it cannot bend the lens's k1 either."""
-    a, b = quad[k], quad[(k + 1) % 4]
-    direction = (b - a) / float(np.linalg.norm(b - a))
-    inward = np.array([-direction[1], direction[0]])
-    inward = inward if np.dot(quad.mean(axis=0) - a, inward) > 0 else -inward
-    return replace(
-        side, point=a, direction=direction, inward=inward, on_border=0.0, hidden=0.0, outline=np.zeros((0, 2))
-    )
 
 
 def _cloth_sides(
@@ -343,7 +333,7 @@ def _doubts(
     if (outside > MAX_OUTSIDE).any():
         out.append(Reason(Doubt.CORNER_OUTSIDE, f"a corner lies {outside.max():.0%} of the frame outside it"))
     aspect = max(view.aspect, 1 / view.aspect)
-    if not ASPECT_RANGE[0] <= aspect <= ASPECT_RANGE[1]:
+    if not TABLE_ASPECTS[0] <= aspect <= TABLE_ASPECTS[1]:
         out.append(Reason(Doubt.ASPECT, f"the table's shape comes out {aspect:.2f}:1, no billiard table's"))
     if sum(s.nose_moved for s in sides) < MIN_NOSE_SIDES:
         out.append(

@@ -24,6 +24,9 @@ CORNER_NAMES = ("bl", "br", "tr", "tl")
 # A lens assumed where one view of a rectangle cannot give the focal length (a camera square to the table
 # along one axis: straight down, or a broadcast camera without roll).
 PRIOR_HFOV_DEG = 50.0
+TABLE_ASPECTS = (1.6, 2.6)  # metric long over short of real tables (catalogues: 1.9-2.1) with a view's slack
+FOCAL_SPAN = (0.3, 5.0)  # focal lengths a camera has, in image widths: a fisheye's to a long zoom's
+FOCAL_TOLD = 0.2  # a focal length moving less than this share when a corner moves a pixel is told
 TOP_VIEW_LENGTH_PX = 1000  # the top view's length: a 12 ft snooker ball is ~15 px across in it
 # Markings: a line's evidence is the strongest row peak (of either polarity: chalk is white, some tables
 # print dark lines) within this share of the length of where the table puts it, against the same at its
@@ -86,6 +89,52 @@ def plane_view(quad_px: np.ndarray, image_size: tuple[int, int]) -> PlaneView:
     k_inv = np.diag([1 / f, 1 / f, 1.0])
     aspect = float(np.linalg.norm(k_inv @ h1) / np.linalg.norm(k_inv @ h2))
     return PlaneView(f if known else None, aspect)
+
+
+def aspects_seen(quad_px: np.ndarray, image_size: tuple[int, int], focal_px: np.ndarray) -> np.ndarray:
+    """The metric aspect (long over short, >= 1) of a rectangle imaged as ``quad_px`` by a pinhole of each
+    focal length in ``focal_px`` (principal point at the image centre): what shapes some camera could
+    make of it, where the quad itself cannot tell its focal length (a camera square behind one end)."""
+    c = np.array([image_size[0] / 2, image_size[1] / 2])
+    unit = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
+    h = cv2.getPerspectiveTransform(unit, (quad_px - c).astype(np.float32))
+    h1, h2 = h[:, 0], h[:, 1]
+    f = np.asarray(focal_px, np.float64)[:, None]
+    n1 = np.hypot(np.hypot(h1[0] / f, h1[1] / f), h1[2])[:, 0]
+    n2 = np.hypot(np.hypot(h2[0] / f, h2[1] / f), h2[2])[:, 0]
+    ratio = n1 / np.maximum(n2, 1e-12)
+    return np.asarray(np.maximum(ratio, 1.0 / np.maximum(ratio, 1e-12)))
+
+
+def shaped_like_a_table(quad_px: np.ndarray, image_size: tuple[int, int]) -> bool:
+    """Whether corners are a billiard table's shape (TABLE_ASPECTS) as their own vanishing points tell the
+    focal length, or, where those cannot tell it (a camera square behind one end sees the ends nearly
+    parallel: a pixel swings the estimate from a fisheye to a zoom), for some focal length a camera has
+    (FOCAL_SPAN of the image's width). An end placed from the middle pockets right to 0.3 % came out a
+    1.3:1 table at the 375 px its corners told for a 1,600 px broadcast lens."""
+    if _table_shaped(plane_view(quad_px, image_size).aspect):
+        return True
+    if focal_told(quad_px, image_size):
+        return False
+    shapes = aspects_seen(quad_px, image_size, np.geomspace(FOCAL_SPAN[0], FOCAL_SPAN[1], 40) * image_size[0])
+    return any(_table_shaped(float(a)) for a in shapes)
+
+
+def _table_shaped(aspect: float) -> bool:
+    return TABLE_ASPECTS[0] <= max(aspect, 1.0 / max(aspect, 1e-9)) <= TABLE_ASPECTS[1]
+
+
+def focal_told(quad_px: np.ndarray, image_size: tuple[int, int]) -> bool:
+    """Whether a quad's vanishing points tell its focal length (``plane_view``): within FOCAL_TOLD wherever
+    one of its corners moves a pixel."""
+    focals = []
+    for k in range(4):
+        for step in ((1.0, 0.0), (-1.0, 0.0), (0.0, 1.0), (0.0, -1.0)):
+            nudged = np.array(quad_px, np.float64)
+            nudged[k] += step
+            focals.append(plane_view(nudged, image_size).f_px)
+    known = [f for f in focals if f is not None]
+    return len(known) == len(focals) and max(known) - min(known) < FOCAL_TOLD * max(known)
 
 
 def name_corners(quad_px: np.ndarray, view: PlaneView) -> dict[str, np.ndarray]:

@@ -210,6 +210,19 @@ def refined_sides(
     return sides
 
 
+def placed_side(quad: np.ndarray, k: int, side: SideFit) -> SideFit:
+    """``side`` moved onto the quad's side ``k`` (from corner k to corner k + 1), placed, not seen (from a
+    marking or the pockets): its outline (a graphic's or the frame's edge) is dropped, so it cannot bend the
+    lens's k1 either, and it is neither cut nor hidden."""
+    a, b = quad[k], quad[(k + 1) % 4]
+    direction = (b - a) / float(np.linalg.norm(b - a))
+    inward = np.array([-direction[1], direction[0]])
+    inward = inward if np.dot(quad.mean(axis=0) - a, inward) > 0 else -inward
+    return replace(
+        side, point=a, direction=direction, inward=inward, on_border=0.0, hidden=0.0, outline=np.zeros((0, 2))
+    )
+
+
 def intersect(s1: SideFit, s2: SideFit) -> np.ndarray:
     """Where two sides' lines cross (NaN when parallel)."""
     m = np.array([s1.direction, -s2.direction]).T

@@ -18,7 +18,7 @@ not the cushion). Everything else stays as found, with its doubts.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -32,17 +32,19 @@ from vision.table_geometry import (
     homography,
     middle_pocket_sides,
     name_corners,
-    plane_view,
     quad_of,
+    shaped_like_a_table,
 )
-from vision.table_lines import SideFit
+from vision.table_lines import SideFit, placed_side
 
-# Pockets this far (share of the length) from half-way already: the corners are right, nothing to place.
-HALF_WAY = 0.01
+# Pockets this far (share of the length) from half-way already: the corners are right, nothing to place. A
+# near end off by 1.2 % of the length moves them about half as much (1 %, the value before issue 10's
+# nineteenth round, let a broadcast view's near end stand 3 % off at a corner); their own noise, from one
+# long side to the other, is a few tenths of a percent.
+HALF_WAY = 0.006
 ROUNDS = 3  # the pockets are read again in the top view of the corners placed: each round is closer
 MAX_BORDER_SHARE = 0.5  # a side with more of its outline on the frame's edge is cut by it
 MAX_HIDDEN_SHARE = 0.3  # ... or on a graphic's edge: hidden by it
-ASPECT_RANGE = (1.6, 2.6)  # the placed table's metric shape must be a billiard table's
 POCKET_LIFT = 1.0  # the height a middle pocket is seen at (between its jaws), in cushion heights
 
 
@@ -161,10 +163,17 @@ def _index(quad: np.ndarray, point: np.ndarray) -> int:
 
 
 def place_end(
-    image: np.ndarray, quad_px: np.ndarray, sides: tuple[SideFit, ...], view: PlaneView, table: TableModel
+    image: np.ndarray,
+    quad_px: np.ndarray,
+    sides: tuple[SideFit, ...],
+    view: PlaneView,
+    table: TableModel,
+    witnessed: int | None = None,
 ) -> PlacedEnd | None:
     """One end of ``quad_px`` placed again from the middle pockets (module docstring), or None where the
-    corners need no change or the pockets cannot be trusted to give one (or ``table`` has none)."""
+    corners need no change or the pockets cannot be trusted to give one (or ``table`` has none). The end
+    on side ``witnessed`` was seen where it was found by another witness (a marking): it is kept, however
+    weak its own line."""
     if all(p.corner for p in table.pockets):
         return None
     corners = name_corners(quad_px, view)
@@ -187,11 +196,11 @@ def place_end(
     side_of = _end_sides(quad_px, corners)
     if side_of is None:
         return None
-    weak = {end: weakness(sides[k]) for end, k in side_of.items()}
-    if weak["bottom"] == weak["top"] or min(weak.values()) > 0:
+    replaced = _replaced_end(side_of, sides, witnessed)
+    if replaced is None:
         return None
-    replaced = max(weak, key=lambda e: weak[e])
-    if abs(sum(seen) / 2 - 0.5) <= HALF_WAY and weak[replaced] < ALONG_A_GRAPHIC:
+    weak = weakness(sides[side_of[replaced]])
+    if abs(sum(seen) / 2 - 0.5) <= HALF_WAY and weak < ALONG_A_GRAPHIC:
         return None  # near enough half-way, and the end has a line of its own: it stands
     settled = False
     for _ in range(ROUNDS):
@@ -205,16 +214,19 @@ def place_end(
     quad = quad_px.copy()
     for name in ("bl", "br") if replaced == "bottom" else ("tl", "tr"):
         quad[_index(quad_px, name_corners(quad_px, view)[name])] = corners[name]
-    placed_aspect = max(plane_view(quad, (image.shape[1], image.shape[0])).aspect, 1e-9)
-    if not settled or not ASPECT_RANGE[0] <= max(placed_aspect, 1 / placed_aspect) <= ASPECT_RANGE[1]:
+    if not settled or not shaped_like_a_table(quad, (image.shape[1], image.shape[0])):
         return None
     k = side_of[replaced]
-    a, b = quad[k], quad[(k + 1) % 4]
-    direction = (b - a) / float(np.linalg.norm(b - a))
-    inward = np.array([-direction[1], direction[0]])
-    inward = inward if np.dot(quad.mean(axis=0) - a, inward) > 0 else -inward
-    line = replace(sides[k], point=a, direction=direction, inward=inward, on_border=0.0, hidden=0.0)
-    return PlacedEnd(quad, k, line, (float(seen[0]), float(seen[1])))
+    return PlacedEnd(quad, k, placed_side(quad, k, sides[k]), (float(seen[0]), float(seen[1])))
+
+
+def _replaced_end(side_of: dict[str, int], sides: tuple[SideFit, ...], witnessed: int | None) -> str | None:
+    """Which end to place from the pockets: the weaker one (``weakness``), where the other has a nose of
+    its own or was ``witnessed``; None where neither is weaker."""
+    weak = {end: 0 if k == witnessed else weakness(sides[k]) for end, k in side_of.items()}
+    if weak["bottom"] == weak["top"] or min(weak.values()) > 0:
+        return None
+    return max(weak, key=lambda e: weak[e])
 
 
 def _end_sides(quad_px: np.ndarray, corners: dict[str, np.ndarray]) -> dict[str, int] | None:

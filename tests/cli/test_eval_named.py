@@ -54,12 +54,16 @@ def test_eval_real_scores_the_calibration_on_the_real_set(monkeypatch) -> None:
 def test_eval_table_sizes_draws_the_frames_of_the_seed_given(monkeypatch) -> None:
     seen: list[tuple[object, ...]] = []
 
-    def evaluate_table_sizes(games, shots, seed, on_row):
-        seen.append((games, shots, seed))
+    def evaluate_table_sizes(games, shots, rooms, seed, on_row, sizes):
+        seen.append((games, shots, rooms, seed, sizes))
         return []
 
     monkeypatch.setattr(evaluate.table_sizes, "evaluate_table_sizes", evaluate_table_sizes)
     args = ["eval", "table-sizes", "--game", "pyramid", "--shots", "2", "--seed", "9600"]
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 0, result.output
-    assert seen == [(["pyramid"], 2, 9600)]
+    assert seen == [(["pyramid"], 2, ("classic", "projector"), 9600, None)]
+    args = ["eval", "table-sizes", "--game", "snooker", "--room", "broadcast", "--size", "12ft"]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert seen[-1] == (["snooker"], 4, ("broadcast",), 9500, ["12ft"])
