@@ -42,7 +42,8 @@ NOSE_TOL = 0.0015  # RANSAC tolerance of the nose line through the profiles' ste
 PAINTED_PX, PAINTED_BALANCE = 4.0, 0.5
 # ... and the brightness either side of it alike within this share of its height, and the cloth's (the
 # cloth brightens or dims across the band) within the second
-PAINTED_SIDES, PAINTED_CLOTH = 0.25, 0.5
+PAINTED_SIDES, PAINTED_CLOTH = 0.6, 1.0
+PAINTED_NEAR = 0.12  # ... and within this share of the cloth's brightness (a rail or a shaded face is not)
 PAINTED_EDGE = 0.2  # its rise and fall end where the step falls below this share of theirs
 K1_SEARCH, K1_STEPS = 0.3, 61  # |k1| range tried for the sides' straightness: wider than any lens's
 STRAIGHT_TRIM = 0.7  # share of a side's outline points a line is fitted to when judging its straightness
@@ -336,7 +337,8 @@ def _painted(level: np.ndarray, trend: np.ndarray) -> np.ndarray:
         sides = np.array([level[max(lo - 1, 0)], level[min(hi + 1, len(level) - 1)]], np.float64)
         height = float(level[lo : hi + 1].max()) - float(sides.max())
         alike = abs(float(sides[0] - sides[1])) <= PAINTED_SIDES * height
-        if height > 0 and alike and float(np.abs(sides - cloth).max()) <= PAINTED_CLOTH * height:
+        near = float(np.abs(sides - cloth).max()) <= min(PAINTED_CLOTH * height, PAINTED_NEAR * cloth)
+        if height > 0 and alike and near:
             out[lo : hi + 1] = True
     return out
 
