@@ -35,6 +35,10 @@ GRAPHIC_CLEAR = 0.04  # ... else profiles go this near the side's ends (a pocket
 MIN_NOSE_SUPPORT = 0.5  # share of profiles whose own strongest step agrees with the common one
 NOSE_AGREE = 0.004  # ... within this share of the diagonal
 NOSE_CONTRAST = 3.0  # the common step must be this many times the median step across the band
+# ... and at least this many grey levels a sample: a cushion the cloth's colour under even light shows no
+# nose at all, and a step of a few tenths of a level there is the cloth's shading (a broadcast render's far
+# end moved 16 px onto the bed by one of 0.15)
+MIN_NOSE_STEP = 0.3
 NOSE_DIP = 0.3  # between the outline and the nose the step must fall below this share of the nose's
 NOSE_TOL = 0.0015  # RANSAC tolerance of the nose line through the profiles' steps (share of the diagonal)
 # A bright line painted on the cloth (a baulk line, a head string) rises and falls within this many px, the
@@ -299,7 +303,7 @@ def move_to_nose(
     first = int(np.searchsorted(offsets, NOSE_BAND[0] * diag))
     last = int(np.searchsorted(offsets, NOSE_BAND[1] * diag))
     k = first + int(np.argmax(common[first:last]))
-    strong = common[k] >= NOSE_CONTRAST * (float(np.median(common[first:last])) + 1e-6)
+    strong = common[k] >= max(NOSE_CONTRAST * float(np.median(common[first:last])), MIN_NOSE_STEP)
     if not strong or not _stands_apart(trend, k):
         return side
     reach = max(2, int(NOSE_AGREE * diag / NOSE_STEP_PX))
