@@ -73,6 +73,8 @@ def runs_past_the_corners(
     if strength < MIN_STEP:
         return 0.0
     h, w = gray.shape[:2]
+    edge_at = float(ACROSS_PX[k]) + 0.5
+    within = _outside_colour(image, middle, side.inward, edge_at)
     best = 0.0
     for start, sign in ((a, -1.0), (b, 1.0)):
         t = np.arange(BEYOND[0] * length, BEYOND[1] * length, BEYOND_STEP_PX)
@@ -86,9 +88,7 @@ def runs_past_the_corners(
         same = (np.abs(at - k) <= SAME_PLACE_PX) & (steps[np.arange(len(at)), at] >= SAME_STRENGTH * strength)
         if not same.any():
             continue
-        edge_at = float(ACROSS_PX[k]) + 0.5
         beyond = _outside_colour(image, pts[inside][same], side.inward, edge_at)
-        within = _outside_colour(image, middle, side.inward, edge_at)
         if float(np.linalg.norm(beyond - within)) <= SAME_COLOUR:
             best = max(best, float(same.mean()))
     return best

@@ -202,9 +202,7 @@ def _place_an_end(
         placed_view = plane_view(marked.quad_px, size)
         return marked.quad_px, placed_view, marked.side, (_marked_reason(image, marked, placed_view, table),)
     witnessed = None if marked is None or abs(marked.beyond) > AGREE else marked.side
-    placed = place_end(image, quad_px, tuple(sides), view, table, witnessed)
-    if placed is not None and marked is not None and placed.side == marked.side and marked.beyond >= -AGREE:
-        placed = None  # the marking saw that end where it was found: it is the better witness
+    placed = place_end(image, quad_px, tuple(sides), view, table, witnessed)  # never the witnessed end
     if placed is None:
         off = () if marked is None or marked.beyond >= -MARKING_OFF else (_marking_off(marked),)
         return quad_px, view, None, off
