@@ -22,6 +22,7 @@ from dashboard.nav import goto, run_sample
 
 UPLOAD_TYPES = ["mp4", "mov", "avi", "mkv", "m4v", "webm"]
 CLICK_PX = 800  # width the first frame is shown at for clicking the corners
+CLICK_JPEG = 90  # the frame is sent as a JPEG at this quality on every click (a PNG of 1280x720 is 3.7 MB)
 FOUND_SIZE = "found from the balls"  # the table-size choice that leaves the size to the run
 
 Corners = dict[str, tuple[float, float]]
@@ -108,7 +109,14 @@ def _clicked_corners(source: str, spec: BilliardsSpec, out: Path, size: str | No
         else "all four corners are clicked: fit the table to them, or clear them to click again"
     )
     shown = v.rgb(s.mark_corners(frame, clicks.points))
-    click = streamlit_image_coordinates(shown, key="corner_click", width=CLICK_PX, cursor="crosshair")
+    click = streamlit_image_coordinates(
+        shown,
+        key="corner_click",
+        width=CLICK_PX,
+        cursor="crosshair",
+        image_format="JPEG",
+        jpeg_quality=CLICK_JPEG,
+    )
     taken = clicks.add(click)
     if taken != clicks:
         st.session_state["corner_clicks"] = (source, taken)
