@@ -121,6 +121,10 @@ def eval_table_sizes(
     size: Annotated[
         list[str] | None, typer.Option(help="Only this catalogue size, e.g. 12ft (repeat for several).")
     ] = None,
+    shot: Annotated[
+        list[int] | None,
+        typer.Option(help="Only this shot of the draw, e.g. one seen wrong (repeat for several; from 0)."),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     """Automatic calibration on rendered tables of every size of each game's catalogue, in a classic room
@@ -142,8 +146,16 @@ def eval_table_sizes(
         if z not in known:
             where = ", ".join(game or ["any game"])
             fail(f"no table of size {z!r} in the catalogue of {where}: use one of {', '.join(known)}")
+    if any(k < 0 for k in shot or ()):
+        fail(f"a shot is counted from 0: {min(shot or ())} is none")
     rows = table_sizes.evaluate_table_sizes(
-        game or None, shots, tuple(room or table_sizes.ROOMS), seed=seed, on_row=progress, sizes=size
+        game or None,
+        shots,
+        tuple(room or table_sizes.ROOMS),
+        seed=seed,
+        on_row=progress,
+        sizes=size,
+        only_shots=shot,
     )
     typer.echo(json.dumps(table_sizes.to_dict(rows)) if as_json else table_sizes.format_report(rows))
 

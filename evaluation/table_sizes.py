@@ -99,9 +99,10 @@ def evaluate_table_sizes(
     seed: int = SEED,
     on_row: Callable[[SizeRow], None] | None = None,
     sizes: Iterable[str] | None = None,
+    only_shots: Iterable[int] | None = None,
 ) -> list[SizeRow]:
     """Every size (or those of ``sizes``) of every game (default: all billiards games) in every room,
-    ``shots`` first frames each."""
+    ``shots`` first frames each (or only the shots ``only_shots`` of that draw: one frame looked at again)."""
     rows = []
     only = set(sizes) if sizes is not None else None
     for game in games or [s.id for s in BILLIARDS_GAMES]:
@@ -121,7 +122,7 @@ def evaluate_table_sizes(
                     variety=VARIETIES[room],
                     table=table_size.name,
                 )
-                for index in range(shots):
+                for index in range(shots) if only_shots is None else sorted(set(only_shots)):
                     row = _row(cfg, index, room)
                     rows.append(row)
                     if on_row is not None:

@@ -29,6 +29,7 @@ import numpy as np
 
 from arbiter.tables import TableModel
 from vision import camera_fit as cf
+from vision import corner_heights as ch
 from vision import edge_fit as ef
 from vision import table_finder as tf
 from vision import table_geometry as geo
@@ -292,12 +293,13 @@ def _camera_from_corners(
     shows them (``ef.fit_to_edges``, as a manual calibration with an image is: ``_edge_refined``)."""
     h, w = image.shape[:2]
     names = named_points(table, cfg.nose_z_mm)
-    px = np.array([corners[k] for k in CORNERS], np.float64)
+    seen = np.array([corners[k] for k in CORNERS], np.float64)
     xyz = np.array([names[k] for k in CORNERS], np.float64)
     centre = np.array([w / 2 - 0.5, h / 2 - 0.5])
-    theta0 = ef.fit_named(px, xyz, (w, h), _corner_lens(px, xyz, centre, found, (w, h)))
+    theta0 = ef.fit_named(seen, xyz, (w, h), _corner_lens(seen, xyz, centre, found, (w, h)))
     if theta0 is None:
         raise tf.no_table_error("the corners found fit no camera above the table")
+    theta0, px = _corners_at_the_cloth(theta0, seen, xyz, corners, found, table, (w, h))
     miss = np.linalg.norm(cf.project(cf.split(theta0), centre, xyz) - px, axis=1)
     length_px = 0.5 * float(np.linalg.norm(px[3] - px[0]) + np.linalg.norm(px[2] - px[1]))
     off = float(miss.max()) / length_px
@@ -310,17 +312,46 @@ def _camera_from_corners(
     if off > SURE_WITHIN / 2:
         why = f"the {table.size} table's shape does not fit the corners (off by {off:.1%})"
         shape = (Reason(Doubt.SHAPE, why),)
-    at = {k: (float(p[0]), float(p[1])) for k, p in zip(CORNERS, px, strict=True)}
+    at = {k: (float(p[0]), float(p[1])) for k, p in zip(CORNERS, seen, strict=True)}  # as found
     corner_fit = _CornerFit(theta0, float(np.sqrt(np.mean(miss**2))), at, shape)
     if not refine:
         why = "the view is too oblique for the cushion edges: the camera is fitted to the four corners alone"
         return replace(corner_fit, reasons=(*shape, Reason(Note.EDGE_FIT_SKIPPED, why)))
-    return _edge_refined(image, corner_fit, xyz, table, found, cfg)
+    return _edge_refined(image, corner_fit, px, xyz, table, found, cfg)
+
+
+def _corners_at_the_cloth(
+    theta: np.ndarray,
+    seen: np.ndarray,
+    xyz: np.ndarray,
+    corners: Mapping[str, np.ndarray],
+    found: TableCorners,
+    table: TableModel,
+    size: tuple[int, int],
+) -> tuple[np.ndarray, np.ndarray]:
+    """The camera fitted again to the corners ``seen`` brought down to the cloth where a side meeting there
+    was seen at its nose, its face hidden from the camera ``theta`` (``vision.corner_heights``), and those
+    corners; ``theta`` and ``seen`` unchanged where every side lies on the bed, or where a fit fails."""
+    size_mm = (table.width_mm, table.length_mm)
+    hidden = ch.faces_hidden(theta, size_mm)
+    heights = ch.named_side_heights(found.quad_px, found.sides, corners, hidden, table.cushion_height_mm)
+    if not any(heights.values()):
+        return theta, seen
+    centre = np.array([size[0] / 2 - 0.5, size[1] / 2 - 0.5])
+    px = seen
+    for _ in range(ch.ROUNDS):
+        px = seen - ch.parallax(theta, centre, xyz, CORNERS, heights, size_mm)
+        again = ef.fit_named(px, xyz, size, _corner_lens(px, xyz, centre, found, size))
+        if again is None:
+            return theta, seen
+        theta = again
+    return theta, px
 
 
 def _edge_refined(
     image: np.ndarray,
     corner_fit: _CornerFit,
+    px: np.ndarray,
     xyz: np.ndarray,
     table: TableModel,
     found: TableCorners,
@@ -330,7 +361,8 @@ def _edge_refined(
     world draws them: where it cannot converge the corners' camera stays (a note); where it converges
     but moves a corner more than ``cfg.edge_agreement``, it is taken only when the corners have a known
     weakness that explains the move (a lens bend they were not straightened for, a side whose nose the
-    outline did not show), and otherwise the corners' camera stays and the calibration is unsure."""
+    outline did not show), and otherwise the corners' camera stays and the calibration is unsure. ``px``:
+    the corners at the cloth the corners' camera was fitted to."""
     h, w = image.shape[:2]
     centre = np.array([w / 2 - 0.5, h / 2 - 0.5])
     try:
@@ -343,7 +375,6 @@ def _edge_refined(
     except (CalibrationError, np.linalg.LinAlgError):
         why = "the cushion edges could not refine the fit: the camera is fitted to the four corners alone"
         return replace(corner_fit, reasons=(*corner_fit.reasons, Reason(Note.EDGE_FIT_SKIPPED, why)))
-    px = np.array([corner_fit.points[k] for k in CORNERS]) if corner_fit.points else np.zeros((4, 2))
     length_px = 0.5 * float(np.linalg.norm(px[3] - px[0]) + np.linalg.norm(px[2] - px[1]))
     moved = float(np.max(np.linalg.norm(cf.project(cf.split(theta), centre, xyz) - px, axis=1))) / length_px
     if moved <= cfg.edge_agreement:

@@ -38,7 +38,7 @@ from vision.table_lines import (
     undistorted,
 )
 from vision.table_markings import AGREE, MarkedEnd, mark_end
-from vision.table_pockets import place_end, pockets_on_the_cloth
+from vision.table_pockets import PlacedEnd, place_end, pockets_on_the_cloth
 from vision.table_verdict import Doubt, Note, Reason
 
 MIN_TABLE_SHARE = 0.02  # share of the frame the cloth region must cover to be a table at all
@@ -203,6 +203,8 @@ def _place_an_end(
         return marked.quad_px, placed_view, marked.side, (_marked_reason(image, marked, placed_view, table),)
     witnessed = None if marked is None or abs(marked.beyond) > AGREE else marked.side
     placed = place_end(image, quad_px, tuple(sides), view, table, witnessed)  # never the witnessed end
+    if placed is None and marked is not None and marked.beyond < -AGREE:
+        placed = _placed_for_the_marking(image, quad_px, sides, view, table, marked)
     if placed is None:
         off = () if marked is None or marked.beyond >= -MARKING_OFF else (_marking_off(marked),)
         return quad_px, view, None, off
@@ -217,6 +219,28 @@ def _place_an_end(
         placed.side,
         (Reason(Doubt.END_FROM_POCKETS, why),),
     )
+
+
+def _placed_for_the_marking(
+    image: np.ndarray,
+    quad_px: np.ndarray,
+    sides: list[SideFit],
+    view: PlaneView,
+    table: TableModel,
+    marked: MarkedEnd,
+) -> PlacedEnd | None:
+    """The end away from a marking that puts its own end inside the one found (the table's length is off,
+    so the other end is), placed from the middle pockets however strong its own line, and kept only where
+    the marking then agrees with its end: two witnesses, the pockets and the marking, against one end's line
+    (a score bar's edge over part of the near cushion, not reaching past its corners, has a nose's step)."""
+    placed = place_end(image, quad_px, tuple(sides), view, table, marked.side, doubted=True)
+    if placed is None:
+        return None
+    size = (image.shape[1], image.shape[0])
+    again = mark_end(image, placed.quad_px, plane_view(placed.quad_px, size), table)
+    if again is None or again.side != marked.side or again.moved:
+        return None
+    return placed if abs(again.beyond) <= AGREE else None
 
 
 def _marked_reason(image: np.ndarray, marked: MarkedEnd, view: PlaneView, table: TableModel) -> Reason:

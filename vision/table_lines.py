@@ -68,7 +68,8 @@ class SideFit:
     """One side of the table in full-image pixels: a point, the unit direction, the inward unit normal;
     how much of its outline lies on the line (``inliers``), and of those points how many are the frame's
     edge (``on_border``) or a graphic's (``hidden``); whether it was moved to a nose edge, and the share of
-    profiles that agreed on that edge."""
+    profiles that agreed on that edge; whether its line lies on the cloth (``on_the_bed``) rather than at
+    the nose's height."""
 
     point: np.ndarray
     direction: np.ndarray
@@ -78,6 +79,7 @@ class SideFit:
     hidden: float = 0.0
     nose_moved: bool = False
     nose_support: float = 0.0
+    on_the_bed: bool = False  # its line lies on the cloth (the bed's edge seen, or placed), not at the nose
     outline: np.ndarray = field(default_factory=lambda: np.zeros((0, 2)), repr=False)  # its outline points
 
 
@@ -224,7 +226,14 @@ def placed_side(quad: np.ndarray, k: int, side: SideFit) -> SideFit:
     inward = np.array([-direction[1], direction[0]])
     inward = inward if np.dot(quad.mean(axis=0) - a, inward) > 0 else -inward
     return replace(
-        side, point=a, direction=direction, inward=inward, on_border=0.0, hidden=0.0, outline=np.zeros((0, 2))
+        side,
+        point=a,
+        direction=direction,
+        inward=inward,
+        on_border=0.0,
+        hidden=0.0,
+        outline=np.zeros((0, 2)),
+        on_the_bed=True,
     )
 
 
@@ -370,7 +379,7 @@ def to_the_bed(gray: np.ndarray, side: SideFit, ends: tuple[np.ndarray, ...]) ->
     if ok.mean() < BAND_SUPPORT:
         return side
     pts = base[ok] + found[ok, None] * side.inward[None]
-    return _through(side, pts, diag)
+    return replace(_through(side, pts, diag), on_the_bed=True)
 
 
 def _through(side: SideFit, pts: np.ndarray, diag: float) -> SideFit:

@@ -169,11 +169,13 @@ def place_end(
     view: PlaneView,
     table: TableModel,
     witnessed: int | None = None,
+    doubted: bool = False,
 ) -> PlacedEnd | None:
     """One end of ``quad_px`` placed again from the middle pockets (module docstring), or None where the
     corners need no change or the pockets cannot be trusted to give one (or ``table`` has none). The end
     on side ``witnessed`` was seen where it was found by another witness (a marking): it is kept, however
-    weak its own line."""
+    weak its own line; where that witness ``doubted`` the other end, the other end is placed however strong
+    its own line."""
     if all(p.corner for p in table.pockets):
         return None
     corners = name_corners(quad_px, view)
@@ -196,7 +198,7 @@ def place_end(
     side_of = _end_sides(quad_px, corners)
     if side_of is None:
         return None
-    replaced = _replaced_end(side_of, sides, witnessed)
+    replaced = _replaced_end(side_of, sides, witnessed, doubted)
     if replaced is None:
         return None
     weak = weakness(sides[side_of[replaced]])
@@ -220,9 +222,14 @@ def place_end(
     return PlacedEnd(quad, k, placed_side(quad, k, sides[k]), (float(seen[0]), float(seen[1])))
 
 
-def _replaced_end(side_of: dict[str, int], sides: tuple[SideFit, ...], witnessed: int | None) -> str | None:
+def _replaced_end(
+    side_of: dict[str, int], sides: tuple[SideFit, ...], witnessed: int | None, doubted: bool = False
+) -> str | None:
     """Which end to place from the pockets: the weaker one (``weakness``), where the other has a nose of
-    its own or was ``witnessed``; None where neither is weaker."""
+    its own or was ``witnessed``; None where neither is weaker. Where the witness ``doubted`` the other
+    end, that end."""
+    if doubted and witnessed in side_of.values():
+        return next(end for end, k in side_of.items() if k != witnessed)
     weak = {end: 0 if k == witnessed else weakness(sides[k]) for end, k in side_of.items()}
     if weak["bottom"] == weak["top"] or min(weak.values()) > 0:
         return None

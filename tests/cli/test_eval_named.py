@@ -54,16 +54,19 @@ def test_eval_real_scores_the_calibration_on_the_real_set(monkeypatch) -> None:
 def test_eval_table_sizes_draws_the_frames_of_the_seed_given(monkeypatch) -> None:
     seen: list[tuple[object, ...]] = []
 
-    def evaluate_table_sizes(games, shots, rooms, seed, on_row, sizes):
-        seen.append((games, shots, rooms, seed, sizes))
+    def evaluate_table_sizes(games, shots, rooms, seed, on_row, sizes, only_shots):
+        seen.append((games, shots, rooms, seed, sizes, only_shots))
         return []
 
     monkeypatch.setattr(evaluate.table_sizes, "evaluate_table_sizes", evaluate_table_sizes)
     args = ["eval", "table-sizes", "--game", "pyramid", "--shots", "2", "--seed", "9600"]
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 0, result.output
-    assert seen == [(["pyramid"], 2, ("classic", "projector"), 9600, None)]
+    assert seen == [(["pyramid"], 2, ("classic", "projector"), 9600, None, None)]
     args = ["eval", "table-sizes", "--game", "snooker", "--room", "broadcast", "--size", "12ft"]
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 0, result.output
-    assert seen[-1] == (["snooker"], 4, ("broadcast",), 9500, ["12ft"])
+    assert seen[-1] == (["snooker"], 4, ("broadcast",), 9500, ["12ft"], None)
+    result = CliRunner().invoke(app, [*args, "--seed", "10000", "--shot", "8", "--shot", "3"])
+    assert result.exit_code == 0, result.output
+    assert seen[-1] == (["snooker"], 4, ("broadcast",), 10000, ["12ft"], [8, 3])
