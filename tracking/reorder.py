@@ -3,9 +3,12 @@ pot once the tracker gives a ball up, a contact across a gap once the ball is se
 timed from its first samples in motion), so they are held here and released in time order once nothing
 earlier can come. Events of one time keep the order they were found in.
 
-Two rules keep the stream consistent while events wait: a contact found twice (both balls kink; a ball
-leaving rest times it better) is kept once, with its better timing; and a shot start made for a contact
-(the strike itself unseen) stays just before that contact when a better timing moves the contact earlier.
+Three rules keep the stream consistent while events wait: a contact found twice (both balls kink; a ball
+leaving rest times it better) is kept once, with its better timing; a shot start made for a contact (the
+strike itself unseen) stays just before that contact when a better timing moves the contact earlier; and a
+contact has a cause: until the struck ball's first contact every other ball is at rest, so a contact
+between two others timed just before it (a pack struck at once, its balls' kinks timed a frame or two
+apart) comes just after it.
 """
 
 from __future__ import annotations
@@ -18,8 +21,12 @@ from arbiter import contract as c
 
 SeenEvent: TypeAlias = c.ShotStart | c.BallBall | c.Cushion | c.Pot | c.OffTable | c.PinDown | c.ShotEnd
 """The contract's events a camera sees (every one has a time); each is a ``c.Event``."""
-# A shot start made for a contact lies this far before it.
+# A shot start made for a contact lies this far before it; a contact that comes after another's, this far
+# after it.
 START_BEFORE_S = 1e-6
+# A contact between two balls other than the struck one, this much or less before the struck ball's first
+# contact, is that contact's consequence timed early (a few frames of kink timing).
+CAUSE_S = 0.1
 
 
 @dataclass(frozen=True)
@@ -37,6 +44,7 @@ class Reorder:
         self._held: list[_Held] = []
         self._seq = 0
         self.emitted_t = -math.inf  # the time of the last event released
+        self._struck: str | None = None  # the shot's struck ball, until its first contact is released
 
     def push(self, t: float, event: SeenEvent, priority: int = 0) -> None:
         self._seq += 1
@@ -82,12 +90,45 @@ class Reorder:
         out = []
         while self._held and self._held[0].t <= until:
             h = self._held.pop(0)
+            if self._caused_later(h):
+                continue
+            self._follow_the_shot(h.event)
             t, event = h.t, h.event
             if t < self.emitted_t:
                 t, event = self.emitted_t, _retime(event, self.emitted_t)
             self.emitted_t = t
             out.append(event)
         return out
+
+    def _caused_later(self, h: _Held) -> bool:
+        """Whether ``h``, a contact of two balls before the struck ball's first, was put back just after
+        that contact (held, within CAUSE_S)."""
+        if self._struck is None or not isinstance(h.event, c.BallBall) or self._struck in h.event.balls:
+            return False
+        cause = min(
+            (
+                o
+                for o in self._held
+                if isinstance(o.event, c.BallBall)
+                and self._struck in o.event.balls
+                and 0.0 <= o.t - h.t <= CAUSE_S
+            ),
+            key=lambda o: o.t,
+            default=None,
+        )
+        if cause is None:
+            return False
+        t = cause.t + START_BEFORE_S
+        self._held.append(_Held(t, h.seq, _retime(h.event, t), h.priority))
+        self._held.sort(key=lambda x: (x.t, x.seq))
+        return True
+
+    def _follow_the_shot(self, event: SeenEvent) -> None:
+        """Which ball was struck, until its first contact (or the shot's end) is released."""
+        if isinstance(event, c.ShotStart):
+            self._struck = event.ball
+        elif isinstance(event, c.ShotEnd) or (isinstance(event, c.BallBall) and self._struck in event.balls):
+            self._struck = None
 
 
 def _retime(event: SeenEvent, t: float) -> SeenEvent:

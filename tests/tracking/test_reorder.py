@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import math
 
+import pytest
+
 from arbiter import contract as c
 from tracking.reorder import Reorder
 
@@ -51,3 +53,31 @@ def test_a_shot_start_made_for_a_contact_stays_before_it_when_the_contact_is_tim
     out = r.release(math.inf)
     assert [type(e) for e in out] == [c.ShotStart, c.BallBall]
     assert out[0].t < out[1].t == 1.801 and out[0].ball == "white"
+
+
+def test_a_contact_of_two_balls_at_rest_before_the_struck_ball_s_first_comes_just_after_it():
+    # A break-off into the pack: its reds' kinks timed a frame or two before the cue ball's own contact.
+    r = Reorder()
+    r.push(0.89, c.ShotStart(t=0.89, ball="white"))
+    r.push(1.27, c.BallBall(t=1.27, balls=("red:10", "red:5")))
+    r.push(1.28, c.BallBall(t=1.28, balls=("white", "red:4")))
+    r.push(1.30, c.BallBall(t=1.30, balls=("red:4", "red:8")))
+    out = r.release(math.inf)
+    assert [(type(e).__name__, getattr(e, "balls", None)) for e in out][1:3] == [
+        ("BallBall", ("white", "red:4")),
+        ("BallBall", ("red:10", "red:5")),
+    ]
+    assert [e.t for e in out] == sorted(e.t for e in out) and out[2].t == pytest.approx(1.28, abs=1e-5)
+
+
+def test_a_contact_of_two_others_long_before_the_struck_ball_s_first_keeps_its_time():
+    r = Reorder()
+    r.push(0.50, c.ShotStart(t=0.50, ball="white"))
+    r.push(1.00, c.BallBall(t=1.00, balls=("red:1", "red:2")))
+    r.push(1.50, c.BallBall(t=1.50, balls=("white", "red:3")))
+    assert [e.t for e in r.release(math.inf)] == [0.50, 1.00, 1.50]
+    # after the struck ball's first contact, any two balls may meet at any time
+    r.push(2.00, c.ShotStart(t=2.00, ball="white"))
+    r.push(2.40, c.BallBall(t=2.40, balls=("white", "red:3")))
+    r.push(2.45, c.BallBall(t=2.45, balls=("red:3", "red:4")))
+    assert [e.t for e in r.release(math.inf)] == [2.00, 2.40, 2.45]
