@@ -6,7 +6,10 @@ markerless cloth-lines finder, with its verdict) and by the first finder (``Auto
 what ``calibrate_auto`` did before). A calibration's error is its worst corner: each corner it puts in the
 image (``TableCalibration.points``) is mapped through the labelled corners' homography into the table's
 plane and measured as a share of the table's length. Where the label cannot tell the ends apart (pool
-tables), the end-for-end swap is forgiven.
+tables), the end-for-end swap is forgiven. The camera fitted is scored the same way (``camera_error``): the
+table's corners at the cloth as it puts them in the image, what the referee maps the balls with. The two
+differ where the camera is fitted to corners other than those found (an end seen at its nose's height,
+``vision.corner_heights``; the cushion edges' refinement).
 
 The figures (``RealTablesReport``): corners within ``tolerance`` (1 % of the length: the issue's goal), and
 ``sure but wrong``, calibrations that call themselves sure and are not within it: the count that must be
@@ -54,12 +57,19 @@ class Attempt:
     size: str
     seconds: float
     failure: str = ""
+    camera_error: float | None = None  # the camera's corners at the cloth, scored like the corners found
 
     def right(self, tolerance: float) -> bool:
         return self.error is not None and self.error <= tolerance
 
     def sure_but_wrong(self, tolerance: float) -> bool:
         return self.error is not None and self.sure and self.error > tolerance
+
+    def camera_right(self, tolerance: float) -> bool:
+        return self.camera_error is not None and self.camera_error <= tolerance
+
+    def camera_sure_but_wrong(self, tolerance: float) -> bool:
+        return self.camera_error is not None and self.sure and self.camera_error > tolerance
 
 
 @dataclass(frozen=True)
@@ -84,6 +94,8 @@ class Summary:
     old_right: int
     old_sure_but_wrong: int
     old_failed: int
+    new_camera_right: int = 0
+    new_camera_sure_but_wrong: int = 0
 
 
 @dataclass(frozen=True)
@@ -107,6 +119,8 @@ class RealTablesReport:
             old_right=sum(r.old.right(tol) for r in rows),
             old_sure_but_wrong=sum(r.old.sure_but_wrong(tol) for r in rows),
             old_failed=sum(r.old.error is None for r in rows),
+            new_camera_right=sum(r.new.camera_right(tol) for r in rows),
+            new_camera_sure_but_wrong=sum(r.new.camera_sure_but_wrong(tol) for r in rows),
         )
 
     def to_dict(self) -> dict[str, object]:
@@ -163,9 +177,22 @@ def _attempt(image: TableImage, pixels: np.ndarray, config: AutoConfig | None) -
     except (CalibrationError, cv2.error) as exc:
         return Attempt(None, False, (), "", "", time.perf_counter() - started, str(exc).split(";")[0])
     seconds = time.perf_counter() - started
-    error = corner_error(calib.points, image.corners_px, image.aspect, not image.orientation_known)
+    either_end = not image.orientation_known
+    error = corner_error(calib.points, image.corners_px, image.aspect, either_end)
+    camera = corner_error(camera_corners(calib), image.corners_px, image.aspect, either_end)
     doubts = tuple(str(r.kind) for r in calib.verdict.doubts)
-    return Attempt(error, calib.verdict.sure, doubts, calib.orientation, calib.table.size, seconds)
+    return Attempt(
+        error, calib.verdict.sure, doubts, calib.orientation, calib.table.size, seconds, camera_error=camera
+    )
+
+
+def camera_corners(calib: TableCalibration) -> dict[str, tuple[float, float]]:
+    """The playing area's four corners at the cloth where the calibration's camera puts them (px)."""
+    t = calib.table
+    unit = {"bl": (0.0, 0.0), "br": (1.0, 0.0), "tr": (1.0, 1.0), "tl": (0.0, 1.0)}
+    mm = np.array([[u * t.width_mm, v * t.length_mm] for u, v in (unit[k] for k in CORNERS)])
+    px = calib.mm_to_px(mm, 0.0)
+    return {k: (float(p[0]), float(p[1])) for k, p in zip(CORNERS, px, strict=True)}
 
 
 def evaluate_real_tables(
@@ -207,14 +234,16 @@ def _verdict(a: Attempt) -> str:
 def format_report(report: RealTablesReport) -> str:
     """The report as Markdown: a row per image (and light), then each group's figures under each light."""
     lines = [
-        "| image | real | light | new: worst corner | new verdict | ends | size | first finder |",
-        "|---|---|---|---|---|---|---|---|",
+        "| image | real | light | new: worst corner | new: its camera | new verdict | ends | size "
+        "| first finder |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     for r in report.rows:
         kind = "yes" if r.real else "render"
         new, old = _cell(r.new), _cell(r.old)
+        camera = "" if r.new.camera_error is None else f"{100 * r.new.camera_error:.2f} %"
         lines.append(
-            f"| {r.name} | {kind} | {r.light} | {new} | {_verdict(r.new)} | {r.new.orientation} "
+            f"| {r.name} | {kind} | {r.light} | {new} | {camera} | {_verdict(r.new)} | {r.new.orientation} "
             f"| {r.new.size} | {old} |"
         )
     tol = f"{100 * report.tolerance:g} %"
@@ -227,7 +256,8 @@ def format_report(report: RealTablesReport) -> str:
             lines.append(
                 f"\n{label} ({s.images}{under}): corners within {tol} of the length: new "
                 f"{s.new_right}/{s.images} (sure and right {s.new_sure_right}, sure but wrong "
-                f"{s.new_sure_but_wrong}, unsure {s.images - s.new_sure}); first finder "
+                f"{s.new_sure_but_wrong}, unsure {s.images - s.new_sure}), its camera {s.new_camera_right}/"
+                f"{s.images} (sure but wrong {s.new_camera_sure_but_wrong}); first finder "
                 f"{s.old_right}/{s.images} (failed {s.old_failed}, used but wrong {s.old_sure_but_wrong})"
             )
     return "\n".join(lines)

@@ -42,6 +42,18 @@ def test_the_figures_hold() -> None:
     assert real.new_right > real.old_right and rendered.new_right > rendered.old_right
 
 
+def test_the_camera_is_scored_beside_the_corners_found() -> None:
+    """What the referee maps balls with: the camera's corners at the cloth. It differs from the corners found
+    where the camera is fitted to others (a nose's height taken out, a catalogue table's shape)."""
+    rows = [r for r in report().rows if r.new.error is not None]
+    assert all(r.new.camera_error is not None for r in rows)
+    rendered = report().summary(False)
+    assert rendered.new_camera_right >= 9 and rendered.new_camera_sure_but_wrong <= 1
+    arbiter_renders = [r for r in rows if r.name.startswith("arb-")]
+    assert all(abs(r.new.camera_error - r.new.error) < 0.001 for r in arbiter_renders)  # type: ignore[operator]
+    assert "its camera" in format_report(report())
+
+
 @pytest.mark.parametrize(
     ("name", "sure"),
     [("arb-broadcast-green-40", True), ("arb-broadcast-red-35", True), ("pt-snooker-broadcast-b", False)],
