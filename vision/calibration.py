@@ -128,19 +128,59 @@ def calibrate_auto(
         )
     if cfg.finder == "outline":
         return _auto_from_outline(image, table.resized(size) if size else table, cfg)
-    found = find_corners(image, ignore, table)
+    done = _fitted(image, find_corners(image, ignore, table), table, size, cfg)
+    if _misshapen(done.fit):
+        again = _without_flat_runs(image, ignore, table, size, cfg)
+        done = again if again is not None and not _misshapen(again.fit) else done
+    found, fit = done.found, done.fit
+    view_doubts = _view_doubts(image, done.corners, found, done.sized)
+    verdict = CalibrationVerdict.of([*found.doubts, *view_doubts, *fit.reasons, *done.notes])
+    h, w = image.shape[:2]
+    calib = ef.calibration_of(
+        fit.theta, done.sized, (w, h), "auto", done.orientation, fit.rms, cfg.nose_z_mm, fit.points, verdict
+    )
+    unseen = tuple((float(x), float(y)) for x, y in found.unseen_px)
+    return replace(calib, unseen_px=unseen) if unseen else calib
+
+
+@dataclass(frozen=True)
+class _Fitted:
+    """The corners found and named, the table sized, a camera fitted to them, and what was said on the way."""
+
+    found: TableCorners
+    corners: dict[str, np.ndarray]
+    orientation: Orientation
+    sized: TableModel
+    fit: _CornerFit
+    notes: tuple[Reason, ...]
+
+
+def _fitted(
+    image: np.ndarray, found: TableCorners, table: TableModel, size: str | None, cfg: AutoConfig
+) -> _Fitted:
     corners, top, orientation, notes = _name_corners(image, found, table)
     sized, size_notes = _table_size(top, found, table, size)
     fit_ok = not geo.oblique(found.quad_px)  # the edge fit models cushions seen from above
     fit = _camera_from_corners(image, corners, sized, found, cfg, fit_ok)
-    view_doubts = _view_doubts(image, corners, found, sized)
-    verdict = CalibrationVerdict.of([*found.doubts, *view_doubts, *fit.reasons, *notes, *size_notes])
-    h, w = image.shape[:2]
-    calib = ef.calibration_of(
-        fit.theta, sized, (w, h), "auto", orientation, fit.rms, cfg.nose_z_mm, fit.points, verdict
-    )
-    unseen = tuple((float(x), float(y)) for x, y in found.unseen_px)
-    return replace(calib, unseen_px=unseen) if unseen else calib
+    return _Fitted(found, corners, orientation, sized, fit, (*notes, *size_notes))
+
+
+def _misshapen(fit: _CornerFit) -> bool:
+    """Whether the table's shape did not fit the corners (a side bent off its cushion)."""
+    return any(r.kind is Doubt.SHAPE for r in fit.reasons)
+
+
+def _without_flat_runs(
+    image: np.ndarray, ignore: np.ndarray | None, table: TableModel, size: str | None, cfg: AutoConfig
+) -> _Fitted | None:
+    """The corners found again with a graphic's edge over part of a side left out of it (``find_corners(...,
+    flat_runs=True)``: a score bar over part of the near cushion, taken with the cushion beside it, bends
+    that end askew), and fitted; None where that finds no table. Tried only where the table's shape did not
+    fit the corners: alone, the rule also takes a far cushion for a graphic in front of its rail."""
+    try:
+        return _fitted(image, find_corners(image, ignore, table, flat_runs=True), table, size, cfg)
+    except CalibrationError:
+        return None
 
 
 def _name_corners(

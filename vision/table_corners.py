@@ -93,10 +93,14 @@ class TableCorners:
 
 
 def find_corners(
-    image: np.ndarray, ignore: np.ndarray | None = None, table: TableModel | None = None
+    image: np.ndarray,
+    ignore: np.ndarray | None = None,
+    table: TableModel | None = None,
+    flat_runs: bool = False,
 ) -> TableCorners:
     """The table's corners in ``image`` (H x W x 3 BGR uint8). ``ignore`` (H x W, nonzero = a graphic over
-    the view, ``vision.broadcast.StaticOverlay``) is never taken for cloth or cushion. A wide lens bows
+    the view, ``vision.broadcast.StaticOverlay``) is never taken for cloth or cushion; with ``flat_runs``,
+    nor is a graphic's edge the cloth's outline shows over part of a side (``table_lines``). A wide lens bows
     the cushions: the sides are found again in the image straightened by the k1 that makes them
     straightest, and the corners put back where the lens shows them, unless they are more doubtful so (a cue
     or a graphic bent the outline). Raises CalibrationError when there is no table in view."""
@@ -104,7 +108,7 @@ def find_corners(
     small, _ = working_copy(image)
     if float(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).std()) < MIN_CONTRAST:
         raise no_table_error("the image is one flat colour")
-    first = _find(image, ignore, table)
+    first = _find(image, ignore, table, flat_runs)
     centre = np.array([w / 2 - 0.5, h / 2 - 0.5])
     f = prior_focal((w, h))
     k1 = straightest_k1(list(first.sides), centre, f)
@@ -113,7 +117,7 @@ def find_corners(
     unbent = (
         None if ignore is None else undistorted((ignore > 0).astype(np.uint8), centre, f, k1, nearest=True)
     )
-    straight = _find(undistorted(image, centre, f, k1), unbent, table)
+    straight = _find(undistorted(image, centre, f, k1), unbent, table, flat_runs)
     if _doubted(straight) > _doubted(first):
         return first  # straightened, the table is more doubtful: the bend was no lens's (a cue, a graphic)
     return replace(
@@ -131,7 +135,9 @@ def _doubted(found: TableCorners) -> int:
     return sum(isinstance(r.kind, Doubt) for r in found.doubts)
 
 
-def _find(image: np.ndarray, ignore: np.ndarray | None, table: TableModel | None) -> TableCorners:
+def _find(
+    image: np.ndarray, ignore: np.ndarray | None, table: TableModel | None, flat_runs: bool = False
+) -> TableCorners:
     """One pass of the finder: cloth, sides, noses, corners, doubts."""
     h, w = image.shape[:2]
     small, scale = working_copy(image)
@@ -140,7 +146,7 @@ def _find(image: np.ndarray, ignore: np.ndarray | None, table: TableModel | None
         ig = cv2.resize(
             (ignore > 0).astype(np.uint8), (small.shape[1], small.shape[0]), interpolation=cv2.INTER_NEAREST
         )
-    cloth, mask, sides = _cloth_sides(image, small, scale, ignore, ig)
+    cloth, mask, sides = _cloth_sides(image, small, scale, ignore, ig, flat_runs)
     outline = corners_of(sides)
     gray = cv2.GaussianBlur(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32), (0, 0), GRAY_SIGMA_PX)
     sides = [_graphic_or_not(image, gray, s, (outline[k], outline[(k + 1) % 4])) for k, s in enumerate(sides)]
@@ -274,6 +280,7 @@ def _cloth_sides(
     scale: float,
     full_ignore: np.ndarray | None,
     ignore: np.ndarray | None,
+    flat_runs: bool = False,
 ) -> tuple[ClothColourModel, np.ndarray, list[SideFit]]:
     """The cloth's colour, its region and the region's four sides, or CalibrationError. A wall or floor of
     the cloth's colour joined to it through a rail's gaps is cut off (``vision.cloth_colour.leak``). A
@@ -288,12 +295,12 @@ def _cloth_sides(
     if leaked is not None:
         not_cloth = leaked if ignore is None else ignore | leaked
     mask = region(small, cloth, not_cloth)
-    sides = _sides(mask, scale, ignore)
+    sides = _sides(mask, scale, ignore, flat_runs)
     if _cut(sides) >= MAX_FRAME_SIDES:
         again = estimate(small, ignore, within=mask)
         if again is not None:
             mask2 = region(small, again, not_cloth)
-            sides2 = _sides(mask2, scale, ignore)
+            sides2 = _sides(mask2, scale, ignore, flat_runs)
             if len(sides2) == 4 and _cut(sides2) < _cut(sides):
                 cloth, mask, sides = again, mask2, sides2
     if len(sides) != 4:
@@ -303,9 +310,11 @@ def _cloth_sides(
     return cloth, mask, sides
 
 
-def _sides(mask: np.ndarray, scale: float, ignore: np.ndarray | None) -> list[SideFit]:
+def _sides(
+    mask: np.ndarray, scale: float, ignore: np.ndarray | None, flat_runs: bool = False
+) -> list[SideFit]:
     quad = quad_from_region(mask) if mask.mean() >= MIN_TABLE_SHARE else None
-    return [] if quad is None else refined_sides(mask, quad, scale, ignore)
+    return [] if quad is None else refined_sides(mask, quad, scale, ignore, flat_runs=flat_runs)
 
 
 def _cut(sides: list[SideFit]) -> int:

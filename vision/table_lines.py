@@ -27,6 +27,17 @@ SIDE_REACH, SIDE_REACH_WIDE = (
 )  # outline points this far from a side (share of the diagonal) are its
 MIN_SIDE_POINTS = 8
 MIN_SEEN_SHARE = 0.2  # a side is fitted beside a graphic when this share of it is seen (else it is hidden)
+# A graphic's edge over part of a side, told from the outline alone (``flat_run``): the side within FLAT_DEG
+# of the image's rows, a run of outline points along one row at least FLAT_RUN of the side's points, lying
+# inward of the line the side's other points make beside it by FLAT_INWARD of the diagonal (a score bar
+# hides the cushion and some cloth; a cushion tilted by a fraction of a degree steps along rows on the
+# others' line).
+FLAT_DEG, FLAT_RUN, FLAT_INWARD = 8.0, 0.15, 0.004
+FLAT_ROWS = 1  # the run's rows either side of its commonest (an edge between two rows of the working copy)
+# ... and the other points' line must be seen beside the run, on at least this share of the side's points: a
+# bar over part of the cushion leaves the rest of it in view along the side; points behind the run (a rail,
+# a pocket beyond a far cushion, cloth below a bar across the table) are no cushion to prefer to it.
+FLAT_BESIDE = 0.2
 NOSE_BAND = (0.004, 0.05)  # the nose is looked for this far inside the outline (share of the image diagonal)
 NOSE_STEP_PX = 0.5  # sampling step across a side
 PROFILES = 60  # profiles across each side for the nose search
@@ -155,10 +166,16 @@ def _side_points(t: np.ndarray, reach: np.ndarray, on_graphic: np.ndarray) -> np
 
 
 def outline_sides(
-    mask: np.ndarray, quad: np.ndarray, scale: float, ignore: np.ndarray | None = None, seed: int = 0
+    mask: np.ndarray,
+    quad: np.ndarray,
+    scale: float,
+    ignore: np.ndarray | None = None,
+    seed: int = 0,
+    flat_runs: bool = False,
 ) -> list[SideFit]:
     """A RANSAC line per side of ``quad`` through the outline points near it, in full-image px (the mask is
-    ``scale`` times the image). ``ignore`` marks pixels that are not the scene (graphics)."""
+    ``scale`` times the image). ``ignore`` marks pixels that are not the scene (graphics); with
+    ``flat_runs``, so does a graphic's edge the outline shows over part of a side (``flat_run``)."""
     pts = main_contour(mask)
     if pts is None or len(pts) < 4 * MIN_SIDE_POINTS:
         return []
@@ -180,6 +197,9 @@ def outline_sides(
         sel = _side_points(t, dist * (1 / diag), on_graphic)
         if sel.sum() < 2:
             return []
+        flat = flat_run(pts, sel, n, diag, np.random.default_rng(seed + 1 + k)) if flat_runs else None
+        if flat is not None and flat.any():
+            sel, on_graphic = sel & ~flat, on_graphic | flat
         p, v, inl = ransac_line(pts[sel], RANSAC_TOL * diag, rng)
         inward = np.array([-v[1], v[0]])
         inward = inward if np.dot(inward, n) > 0 else -inward
@@ -198,19 +218,58 @@ def outline_sides(
     return sides
 
 
+def flat_run(
+    pts: np.ndarray, sel: np.ndarray, inward: np.ndarray, diag: float, rng: np.random.Generator
+) -> np.ndarray:
+    """The outline points of a side (``pts[sel]``, ``inward`` its normal towards the cloth) that are a
+    graphic's straight edge over part of it (FLAT_DEG, FLAT_RUN, FLAT_INWARD): a screen graphic's edge runs
+    along the image's rows, and it lies inside the cushion the rest of the side shows. None (all False)
+    where the side shows no such run, or too little of the rest to fit a line to."""
+    none = np.zeros(len(pts), bool)
+    if abs(float(inward[0])) > np.sin(np.radians(FLAT_DEG)):
+        return none
+    idx = np.nonzero(sel)[0]
+    rows = np.round(pts[idx, 1]).astype(int)
+    values, counts = np.unique(rows, return_counts=True)
+    row = int(values[np.argmax(counts)])
+    run = idx[np.abs(rows - row) <= FLAT_ROWS]
+    rest = sel.copy()
+    rest[run] = False
+    if len(run) < FLAT_RUN * len(idx) or rest.sum() < max(MIN_SIDE_POINTS, MIN_SEEN_SHARE * len(idx)):
+        return none
+    p, v, inl = ransac_line(pts[rest], RANSAC_TOL * diag, rng)
+    beside = pts[rest][inl]
+    lo, hi = float(pts[run, 0].min()), float(pts[run, 0].max())
+    apart = (beside[:, 0] < lo) | (beside[:, 0] > hi)  # along the side beside the run, not behind it
+    if apart.sum() < max(MIN_SIDE_POINTS, FLAT_BESIDE * len(idx)):
+        return none
+    normal = np.array([-v[1], v[0]])
+    normal = normal if np.dot(normal, inward) > 0 else -normal
+    if float(np.median((pts[run] - p) @ normal)) < FLAT_INWARD * diag:
+        return none
+    out = none.copy()
+    out[run] = True
+    return out
+
+
 def refined_sides(
-    mask: np.ndarray, quad: np.ndarray, scale: float, ignore: np.ndarray | None = None, rounds: int = 2
+    mask: np.ndarray,
+    quad: np.ndarray,
+    scale: float,
+    ignore: np.ndarray | None = None,
+    rounds: int = 2,
+    flat_runs: bool = False,
 ) -> list[SideFit]:
     """``outline_sides`` repeated on the quad of its own lines: a first quad bent by a bright window or an
     arm gives some outline points to the wrong side; the majority's lines straighten it."""
-    sides = outline_sides(mask, quad, scale, ignore)
+    sides = outline_sides(mask, quad, scale, ignore, flat_runs=flat_runs)
     for _ in range(rounds):
         if len(sides) != 4:
             return sides
         q = (corners_of(sides) + 0.5) * scale - 0.5
         if not np.all(np.isfinite(q)):
             break
-        again = outline_sides(mask, q, scale, ignore)
+        again = outline_sides(mask, q, scale, ignore, flat_runs=flat_runs)
         if len(again) != 4:
             break
         sides = again

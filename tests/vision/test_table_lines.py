@@ -8,7 +8,15 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.table_lines import RANSAC_ITERS, SideFit, move_to_nose, ransac_line, straightest_k1, to_the_bed
+from vision.table_lines import (
+    RANSAC_ITERS,
+    SideFit,
+    flat_run,
+    move_to_nose,
+    ransac_line,
+    straightest_k1,
+    to_the_bed,
+)
 
 CLOTH = (40, 150, 40)  # BGR
 NOSE_Y, FOOT_Y = 100, 107
@@ -161,3 +169,37 @@ def test_a_cushion_the_cloth_s_colour_under_even_light_shows_no_nose() -> None:
     img[60:, 60:580] = CLOTH
     img[60:76, 60:580] = np.array(CLOTH) - 1
     assert nose_found(img) is None
+
+
+def _near_side(bar_to: int, bar_row: float, tilt_px: float, behind: bool = False) -> np.ndarray:
+    """Outline points (working-copy px) of a near cushion from x = 100 to 400, tilted down by ``tilt_px``
+    along it, the points left of ``bar_to`` replaced by a bar's edge along row ``bar_row``; with ``behind``,
+    the cushion's points lie under the bar too, and a rail's points behind it stand in for the rest."""
+    xs = np.arange(100.0, 400.0)
+    cushion = np.c_[xs, 240.0 + tilt_px * (xs - 100.0) / 300.0]
+    if behind:
+        rail = np.c_[np.arange(100.0, 400.0, 4.0), np.full(75, 250.0)]
+        return np.vstack([cushion, rail])
+    bar = xs < bar_to
+    cushion[bar, 1] = bar_row
+    return cushion
+
+
+@pytest.mark.parametrize(
+    ("pts", "flagged"),
+    [
+        (_near_side(250, 234.0, 4.0), True),  # a bar over the left half, 6 px inside the cushion
+        (_near_side(100, 0.0, 1.0), False),  # a cushion tilted a pixel: its rows are steps of one line
+        (_near_side(250, 246.0, 4.0), False),  # a run outside the rest's line: no graphic hides the cloth
+        (_near_side(0, 0.0, 0.0, behind=True), False),  # a rail behind a level cushion: none beside it
+    ],
+)
+def test_a_graphic_s_edge_over_part_of_a_side_is_a_run_along_a_row_inside_the_rest(
+    pts: np.ndarray, flagged: bool
+) -> None:
+    sel = np.ones(len(pts), bool)
+    inward = np.array([0.0, -1.0])  # the near cushion: the cloth lies above it in the image
+    run = flat_run(pts, sel, inward, 600.0, np.random.default_rng(0))
+    assert run.any() == flagged
+    if flagged:
+        assert np.all(pts[run, 1] <= 235.0) and np.all(pts[run, 0] < 250)
