@@ -76,7 +76,7 @@ class SizeRow:
         return self.sure and not self.right
 
 
-def _first_frame(cfg: SynthConfig, index: int) -> tuple[np.ndarray, Camera]:
+def first_frame(cfg: SynthConfig, index: int) -> tuple[np.ndarray, Camera]:
     """The first frame of shot ``index`` of ``cfg`` and the camera that filmed it (no video written)."""
     shot = simulate_shot(cfg, index)
     filming = film(cfg, shot)
@@ -131,7 +131,7 @@ def evaluate_table_sizes(
 
 
 def _row(cfg: SynthConfig, index: int, room: str) -> SizeRow:
-    image, camera = _first_frame(cfg, index)
+    image, camera = first_frame(cfg, index)
     truth = cfg.spec.table
     try:
         calib = calibrate_auto(image, billiards(cfg.game).table)

@@ -209,13 +209,18 @@ def _place_an_end(
         return marked.quad_px, placed_view, marked.side, (_marked_reason(image, marked, placed_view, table),)
     witnessed = None if marked is None or abs(marked.beyond) > AGREE else marked.side
     placed = place_end(image, quad_px, tuple(sides), view, table, witnessed)  # never the witnessed end
+    seen_as = "was not seen as a cushion"
     if placed is None and marked is not None and marked.beyond < -AGREE:
         placed = _placed_for_the_marking(image, quad_px, sides, view, table, marked)
+        seen_as = (
+            f"was doubted: the {marked.line.line.name} line put its own end {-marked.beyond:.1%} of the "
+            "length inside the one found, and agrees with it once this end is placed"
+        )
     if placed is None:
         off = () if marked is None or marked.beyond >= -MARKING_OFF else (_marking_off(marked),)
         return quad_px, view, None, off
     why = (
-        f"{_where(sides[placed.side])} was not seen as a cushion: that end is placed from the middle "
+        f"{_where(sides[placed.side])} {seen_as}: that end is placed from the middle "
         f"pockets (seen {placed.pockets[0]:.1%} and {placed.pockets[1]:.1%} of the way up)"
     )
     sides[placed.side] = placed.line

@@ -6,8 +6,13 @@ import json
 
 from typer.testing import CliRunner
 
+from arbiter.games import billiards
 from cli.main import app
-from evaluation.table_sizes import SizeRow, evaluate_table_sizes, format_report, summary, totals
+from datasets.billiards.synth import SynthConfig
+from datasets.billiards.variety import VARIETIES
+from evaluation.table_sizes import SizeRow, evaluate_table_sizes, first_frame, format_report, summary, totals
+from vision.calibration import calibrate_auto
+from vision.table_verdict import Doubt
 
 
 def test_a_smaller_table_is_sized_and_one_too_near_the_game_s_own_is_said_unsure() -> None:
@@ -69,6 +74,16 @@ def test_a_score_bar_over_part_of_the_near_cushion_is_outvoted_by_the_marking_an
     assert result.exit_code == 0, result.output
     (row,) = json.loads(result.stdout)["rows"]
     assert row["shot"] == 8 and row["corner_error"] < 0.01 and not row["sure"]
+
+
+def test_an_end_the_marking_doubts_says_why_it_was_placed() -> None:
+    cfg = SynthConfig(
+        game="snooker", shots=9, seed=10000, width=1280, height=720, video=False, yolo_every=0,
+        variety=VARIETIES["broadcast"], table="12ft",
+    )  # fmt: skip
+    calib = calibrate_auto(first_frame(cfg, 8)[0], billiards("snooker").table)
+    placed = [r.detail for r in calib.verdict.doubts if r.kind is Doubt.END_FROM_POCKETS]
+    assert len(placed) == 1 and "the baulk line put its own end" in placed[0]
 
 
 def test_a_score_bar_over_part_of_the_near_cushion_does_not_tilt_its_end() -> None:
