@@ -39,7 +39,6 @@ from vision.edge_fit import AutoConfig, named_points
 from vision.table_corners import TableCorners, find_corners
 from vision.table_finder import CalibrationError
 from vision.table_outline import find_outline, label_corners, straight_sides
-from vision.table_pockets import middle_on_the_cloth
 from vision.table_verdict import CalibrationVerdict, Doubt, Note, Reason
 
 __all__ = [
@@ -215,7 +214,7 @@ def _view_doubts(
     far = far_end_doubt(corners, aspect, confirmed)
     out = [] if far is None else [far]
     if any(not p.corner for p in table.pockets):
-        middle = middle_on_the_cloth(image, corners, aspect, found.view, table)  # their parallax taken back
+        middle = geo.middle_pockets(image, corners, aspect)
         if middle is not None and abs(middle - 0.5) > MIDDLE_TOLERANCE:
             why = f"the middle pockets are {middle:.1%} of the way up the table, not half-way: a side is off"
             out.append(Reason(Doubt.MIDDLE_POCKETS, why))

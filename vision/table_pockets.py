@@ -138,15 +138,8 @@ def pockets_on_the_cloth(
 ) -> float | None:
     """Where the middle pockets stand along the table (share of the length from the bottom, their
     parallax taken back) as the corners ``quad_px`` put them; None where they are not seen."""
-    aspect = max(view.aspect, 1 / view.aspect)
-    return middle_on_the_cloth(image, name_corners(quad_px, view), aspect, view, table)
-
-
-def middle_on_the_cloth(
-    image: np.ndarray, corners: dict[str, np.ndarray], aspect: float, view: PlaneView, table: TableModel
-) -> float | None:
-    """``pockets_on_the_cloth`` for corners already named, read in a top view of ``aspect``."""
-    seen = middle_pocket_sides(image, corners, aspect)
+    corners = name_corners(quad_px, view)
+    seen = middle_pocket_sides(image, corners, max(view.aspect, 1 / view.aspect))
     if seen is None:
         return None
     centre = np.array([image.shape[1] / 2 - 0.5, image.shape[0] / 2 - 0.5])

@@ -54,16 +54,6 @@ def test_the_camera_is_scored_beside_the_corners_found() -> None:
     assert "its camera" in format_report(report())
 
 
-def test_the_middle_pockets_doubt_reads_them_with_their_parallax_taken_back() -> None:
-    """A broadcast camera sees a pocket between its jaws, a cushion's height up: ~1-2 % of the length off
-    half-way on right corners. Pooltool's snooker broadcast views' corners are right: no such doubt; its pool
-    broadcast view's near end is 4 % off: the pockets say so."""
-    doubts = {r.name: r.new.doubts for r in report().rows}
-    assert "middle_pockets" not in doubts["pt-snooker-broadcast-a"]
-    assert "middle_pockets" not in doubts["pt-snooker-broadcast-b"]
-    assert "middle_pockets" in doubts["pt-pool-broadcast-a"]
-
-
 @pytest.mark.parametrize(
     ("name", "sure"),
     [("arb-broadcast-green-40", True), ("arb-broadcast-red-35", True), ("pt-snooker-broadcast-b", False)],
