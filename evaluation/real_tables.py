@@ -186,12 +186,13 @@ def _attempt(image: TableImage, pixels: np.ndarray, config: AutoConfig | None) -
     )
 
 
-def camera_corners(calib: TableCalibration) -> dict[str, tuple[float, float]]:
-    """The playing area's four corners at the cloth where the calibration's camera puts them (px)."""
+def camera_corners(calib: TableCalibration, z_mm: float = 0.0) -> dict[str, tuple[float, float]]:
+    """The playing area's four corners, ``z_mm`` above the cloth, where the calibration's camera puts them
+    (px)."""
     t = calib.table
     unit = {"bl": (0.0, 0.0), "br": (1.0, 0.0), "tr": (1.0, 1.0), "tl": (0.0, 1.0)}
     mm = np.array([[u * t.width_mm, v * t.length_mm] for u, v in (unit[k] for k in CORNERS)])
-    px = calib.mm_to_px(mm, 0.0)
+    px = calib.mm_to_px(mm, z_mm)
     return {k: (float(p[0]), float(p[1])) for k, p in zip(CORNERS, px, strict=True)}
 
 

@@ -29,7 +29,7 @@ from arbiter.tables import TableModel
 from datasets.billiards.camera import Camera
 from datasets.billiards.synth import SynthConfig, film, frame_times, scenes, simulate_shot
 from datasets.billiards.variety import VARIETIES
-from evaluation.real_tables import TOLERANCE, corner_error
+from evaluation.real_tables import TOLERANCE, camera_corners, corner_error
 from vision.calibration import CalibrationError, TableCalibration, calibrate_auto
 
 SHOTS = 4  # per game, size and room
@@ -45,9 +45,8 @@ def corners_off(camera: Camera, calib: TableCalibration, table: TableModel) -> f
     unit = np.array(list(_UNIT.values()))
     z = calib.nose_z_mm
     truth = camera.project(np.c_[unit * [table.width_mm, table.length_mm], np.full(4, z)])
-    found = calib.mm_to_px(unit * [calib.table.width_mm, calib.table.length_mm], z)
     return corner_error(
-        {k: (float(x), float(y)) for k, (x, y) in zip(_UNIT, found, strict=True)},
+        camera_corners(calib, z),
         {k: (float(x), float(y)) for k, (x, y) in zip(_UNIT, truth, strict=True)},
         table.length_mm / table.width_mm,
         calib.orientation == "convention",

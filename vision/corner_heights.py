@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from vision import camera_fit as cf
-from vision.table_lines import SideFit
+from vision.table_lines import SideFit, lines_cross
 
 # Each corner's two sides: its end (along the table's width) and its long side (along the length).
 CORNER_SIDES = {
@@ -63,16 +63,6 @@ def named_side_heights(
     return heights
 
 
-def _crossing(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Where the image lines through the point pairs ``a`` and ``b`` (2, 2) cross (NaN when parallel)."""
-    da, db = a[1] - a[0], b[1] - b[0]
-    m = np.array([da, -db]).T
-    if abs(np.linalg.det(m)) < 1e-9:
-        return np.full(2, np.nan)
-    t = np.linalg.solve(m, b[0] - a[0])[0]
-    return np.asarray(a[0] + t * da)
-
-
 def parallax(
     theta: np.ndarray,
     centre: np.ndarray,
@@ -97,7 +87,7 @@ def parallax(
             continue
         a = cf.project(cam, centre, np.array([[x, y, za], [x + dx, y, za]]))
         b = cf.project(cam, centre, np.array([[x, y, zb], [x, y + dy, zb]]))
-        met = _crossing(a, b)
+        met = lines_cross(a[0], a[1] - a[0], b[0], b[1] - b[0])
         if np.all(np.isfinite(met)):
             shift[i] = met - cf.project(cam, centre, np.array([[x, y, 0.0]]))[0]
     return shift

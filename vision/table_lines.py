@@ -298,11 +298,17 @@ def placed_side(quad: np.ndarray, k: int, side: SideFit) -> SideFit:
 
 def intersect(s1: SideFit, s2: SideFit) -> np.ndarray:
     """Where two sides' lines cross (NaN when parallel)."""
-    m = np.array([s1.direction, -s2.direction]).T
+    return lines_cross(s1.point, s1.direction, s2.point, s2.direction)
+
+
+def lines_cross(p1: np.ndarray, d1: np.ndarray, p2: np.ndarray, d2: np.ndarray) -> np.ndarray:
+    """Where the line through ``p1`` along ``d1`` crosses the one through ``p2`` along ``d2`` (NaN when
+    parallel)."""
+    m = np.array([d1, -d2]).T
     if abs(np.linalg.det(m)) < 1e-9:
         return np.full(2, np.nan)
-    t = np.linalg.solve(m, s2.point - s1.point)[0]
-    return np.asarray(s1.point + t * s1.direction)
+    t = np.linalg.solve(m, p2 - p1)[0]
+    return np.asarray(p1 + t * d1)
 
 
 def corners_of(sides: list[SideFit]) -> np.ndarray:
