@@ -74,6 +74,7 @@ POT_CONFIRM_MAX_S = 0.5
 # pocket's mouth in the time it has been unseen, so long as that is no more than this: a fast ball the
 # detector loses in its blur before it reaches the pocket's area (``BallTracker._reached_mouth``).
 LOST_POT_S = 0.3
+STILL_SHARE = 0.25  # a ball seen within this share of a ball's width of where it lay is still there
 # A ball is only ever added to the table at rest (a respot, a ball uncovered): a new track that is already
 # this fast when it is confirmed is a ball that was there, misread in its blur as another look (a struck
 # purple-striped 12 read as the red-striped 11 while its filter still lags behind it at its old place).
@@ -440,10 +441,15 @@ class BallTracker:
         self, tr: Track, last: tuple[float, float, float, bool], heading: XY, seconds: float
     ) -> bool:
         """Whether another ball was seen, since ``tr`` was lost, within a ball's width of the path it would
-        have taken to the pocket: it may be that ball misread, or have stopped it (a kiss)."""
+        have taken to the pocket: it may be that ball misread, or have stopped it (a kiss). A ball that lay
+        there before ``tr`` was lost and lies there still, though ``tr`` would have reached it by now, was
+        neither: no ball rolls through another, so it is no ball (a score bar's letter over the cushion). Nor
+        is a sighting that never became a ball and is gone (a flicker, or ``tr`` itself misread on its way
+        in: it went on)."""
         end = (last[1] + heading[0] * seconds, last[2] + heading[1] * seconds)
         for other in self.tracks:
-            if other is tr:
+            flicker = other.state is TrackState.GONE and other.hits < self.config.n_init
+            if other is tr or flicker or self._lay_still(other, last[0]):
                 continue
             for h in reversed(other.history):
                 if h[0] <= last[0]:
@@ -451,6 +457,13 @@ class BallTracker:
                 if h[3] and to_segment((h[1], h[2]), (last[1], last[2]), end) < self.table.ball_diameter_mm:
                     return True
         return False
+
+    def _lay_still(self, tr: Track, since: float) -> bool:
+        """Whether ``tr`` was seen where it lies (to STILL_SHARE) before ``since`` and every time since."""
+        before = next((h[1:3] for h in reversed(tr.history) if h[3] and h[0] <= since), None)
+        after = [h[1:3] for h in tr.history if h[3] and h[0] > since]
+        reach = STILL_SHARE * self.table.ball_diameter_mm
+        return bool(after) and before is not None and all(math.dist(p, before) < reach for p in after)
 
     def _confirm_s(self, tr: Track, pocket: Pocket) -> float:
         """How long ``tr``, seen going into ``pocket``, must stay unseen to be potted: ``pot_confirm_s``, or

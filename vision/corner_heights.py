@@ -18,8 +18,11 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
+from arbiter.tables import TableModel
 from vision import camera_fit as cf
+from vision.table_geometry import PlaneView, cloth_corners_mm, homography, name_corners, quad_of
 from vision.table_lines import SideFit, lines_cross
+from vision.table_pockets import camera_behind, camera_over, corners_focal
 
 # Each corner's two sides: its end (along the table's width) and its long side (along the length).
 CORNER_SIDES = {
@@ -36,9 +39,7 @@ ROUNDS = 3  # fits of the camera to the corners moved: the move is a few px, and
 def faces_hidden(theta: np.ndarray, size_mm: tuple[float, float]) -> dict[str, bool]:
     """Which named sides' cushion faces the camera ``theta`` cannot see: those whose plane it stands
     behind (a broadcast camera behind the near end). ``size_mm``: the table's width and length."""
-    c = cf.split(theta)[-1]
-    width, length = size_mm
-    return {"bottom": c[1] < 0.0, "top": c[1] > length, "left": c[0] < 0.0, "right": c[0] > width}
+    return camera_behind(cf.split(theta)[-1], *size_mm)
 
 
 def named_side_heights(
@@ -53,14 +54,22 @@ def named_side_heights(
     bed's edge below a face seen, a side placed on the bed; a side a camera looks straight down on is within
     a few px of both; the cloth's outline alone, a cushion's top of the cloth's colour, is left). The quad's
     ``sides[k]`` runs from corner k to corner k + 1; its corners are named in ``corners``."""
-    index = {n: int(np.argmin(np.linalg.norm(quad_px - np.asarray(p), axis=1))) for n, p in corners.items()}
     heights = {}
-    for name, (a, b) in SIDE_CORNERS.items():
-        i, j = index[a], index[b]
-        k = i if (i + 1) % 4 == j else j if (j + 1) % 4 == i else None
+    for name, k in quad_sides(quad_px, corners).items():
         at_nose = k is not None and hidden[name] and sides[k].nose_moved and not sides[k].on_the_bed
         heights[name] = cushion_mm if at_nose else 0.0
     return heights
+
+
+def quad_sides(quad_px: np.ndarray, corners: Mapping[str, np.ndarray]) -> dict[str, int | None]:
+    """Which side of ``quad_px`` (k: from corner k to corner k + 1) each named side (``bottom top left
+    right``) is, its corners named in ``corners``; None where they are not neighbours in the quad."""
+    index = {n: int(np.argmin(np.linalg.norm(quad_px - np.asarray(p), axis=1))) for n, p in corners.items()}
+    out: dict[str, int | None] = {}
+    for name, (a, b) in SIDE_CORNERS.items():
+        i, j = index[a], index[b]
+        out[name] = i if (i + 1) % 4 == j else j if (j + 1) % 4 == i else None
+    return out
 
 
 def parallax(
@@ -91,3 +100,25 @@ def parallax(
         if np.all(np.isfinite(met)):
             shift[i] = met - cf.project(cam, centre, np.array([[x, y, 0.0]]))[0]
     return shift
+
+
+def faces_seen(
+    quad_px: np.ndarray, view: PlaneView, table: TableModel, size: tuple[int, int]
+) -> list[bool] | None:
+    """For each side of ``quad_px`` (side k from corner k to corner k + 1), whether the camera can see its
+    cushion's face: it stands on the table's side of that face's plane, as the corners' homography puts it
+    (``table_pockets.corners_focal``). None where the corners tell no camera. A face the camera cannot see
+    (the near end's, from behind it) shows no band between nose and bed: a dark band there is the cloth's own
+    shading."""
+    corners = name_corners(quad_px, view)
+    centre = np.array([size[0] / 2 - 0.5, size[1] / 2 - 0.5])
+    f = corners_focal(view, corners, table, size)
+    cam = camera_over(homography(cloth_corners_mm(table), quad_of(corners)), f, centre)
+    if cam is None:
+        return None
+    hidden = camera_behind(cam, table.width_mm, table.length_mm)
+    seen = [True] * 4
+    for name, k in quad_sides(quad_px, corners).items():
+        if k is not None:
+            seen[k] = not hidden[name]
+    return seen

@@ -14,6 +14,7 @@ else from the middle pockets (``vision.table_pockets``).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field, replace
 
 import cv2
@@ -22,9 +23,10 @@ import numpy as np
 from arbiter.tables import TableModel
 from vision.camera_fit import prior_focal
 from vision.cloth_colour import ClothColourModel, estimate, leak, region, uniformity, working_copy
+from vision.corner_heights import faces_seen
 from vision.graphic_edges import runs_past_the_corners
 from vision.table_finder import no_table_error
-from vision.table_geometry import TABLE_ASPECTS, PlaneView, plane_view
+from vision.table_geometry import TABLE_ASPECTS, PlaneView, nose_reach_px, plane_view
 from vision.table_lines import (
     SideFit,
     corners_of,
@@ -150,9 +152,17 @@ def _find(
     outline = corners_of(sides)
     gray = cv2.GaussianBlur(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32), (0, 0), GRAY_SIGMA_PX)
     sides = [_graphic_or_not(image, gray, s, (outline[k], outline[(k + 1) % 4])) for k, s in enumerate(sides)]
-    sides = [move_to_nose(gray, s, (outline[k], outline[(k + 1) % 4]), ignore) for k, s in enumerate(sides)]
+    reach = [math.inf] * 4 if table is None else nose_reach_px(outline, plane_view(outline, (w, h)), table)
+    sides = [
+        move_to_nose(gray, s, (outline[k], outline[(k + 1) % 4]), ignore, reach[k])
+        for k, s in enumerate(sides)
+    ]
     at = corners_of(sides)
-    sides = [to_the_bed(gray, s, (at[k], at[(k + 1) % 4])) for k, s in enumerate(sides)]
+    seen = None if table is None else faces_seen(at, plane_view(at, (w, h)), table, (w, h))
+    sides = [
+        s if seen is not None and not seen[k] else to_the_bed(gray, s, (at[k], at[(k + 1) % 4]))
+        for k, s in enumerate(sides)
+    ]
     quad_px = corners_of(sides)
     if not np.all(np.isfinite(quad_px)) or not np.all(np.isfinite(outline)):
         raise no_table_error("two neighbouring sides of the cloth are parallel")

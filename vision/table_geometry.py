@@ -18,7 +18,7 @@ import numpy as np
 
 from arbiter.tables import TableModel, TableSize
 from vision.camera_fit import undistort
-from vision.table_lines import distort
+from vision.table_lines import distort, quad_side
 
 CORNER_NAMES = ("bl", "br", "tr", "tl")
 # A lens assumed where one view of a rectangle cannot give the focal length (a camera square to the table
@@ -63,6 +63,11 @@ POCKET_MAX_WIDTH = 0.08
 POCKET_AGREE = 0.02
 POCKET_COVER = 75  # percentile across a band's width: a pocket's hole covers part of it
 POCKET_CANDIDATES = 3  # peaks kept per side
+
+# The farthest a cushion's nose lies inside the cloth's outline, on the table (mm): the cushion's top is
+# ~50 mm; noses found on the broadcast renders lie 35-170 mm in as the outline's homography measures it, a
+# baulk line taken for a nose 230-450 mm.
+NOSE_REACH_MM = 250.0
 
 
 @dataclass(frozen=True)
@@ -185,6 +190,28 @@ def homography(src: np.ndarray, dst: np.ndarray) -> np.ndarray:
         rows.append([x, y, 1, 0, 0, 0, -u * x, -u * y, -u])
         rows.append([0, 0, 0, x, y, 1, -v * x, -v * y, -v])
     return np.asarray(np.linalg.svd(np.array(rows, np.float64))[2][-1].reshape(3, 3))
+
+
+def nose_reach_px(quad_px: np.ndarray, view: PlaneView, table: TableModel) -> list[float]:
+    """How far (px) inward of each side of the cloth's outline ``quad_px`` (side k from corner k to corner
+    k + 1) a cushion's nose may be: NOSE_REACH_MM on the table, as the outline's homography puts it (the
+    outline taken as the cushions' outer edge) at the side's better-seen end. A far end seen at two px per
+    percent of the length has its nose a few px in; the baulk line 20 % of the length inside it is none."""
+    c = table.cushion_width_mm
+    w, length = table.width_mm, table.length_mm
+    outer = np.array([[-c, -c], [w + c, -c], [w + c, length + c], [-c, length + c]])
+    to_table = np.linalg.inv(homography(outer, quad_of(name_corners(quad_px, view))))
+    out = []
+    for k in range(4):
+        a, b, _, inward = quad_side(quad_px, k)
+        reach = 0.0
+        for t in (0.15, 0.85):  # clear of the corners' pockets
+            at = a + t * (b - a)
+            mm = apply_homography(to_table, np.array([at, at + inward]))  # one px inward, on the table
+            per_px = float(np.linalg.norm(mm[1] - mm[0]))
+            reach = max(reach, NOSE_REACH_MM / per_px if per_px > 0 and math.isfinite(per_px) else math.inf)
+        out.append(reach)
+    return out
 
 
 def apply_homography(h: np.ndarray, pts: np.ndarray) -> np.ndarray:

@@ -11,6 +11,7 @@ a frame cut at the noses) the outline is taken as the nose, and the side says so
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field, replace
 
 import cv2
@@ -32,7 +33,7 @@ MIN_SEEN_SHARE = 0.2  # a side is fitted beside a graphic when this share of it 
 # inward of the line the side's other points make beside it by FLAT_INWARD of the diagonal (a score bar
 # hides the cushion and some cloth; a cushion tilted by a fraction of a degree steps along rows on the
 # others' line).
-FLAT_DEG, FLAT_RUN, FLAT_INWARD = 8.0, 0.15, 0.004
+FLAT_DEG, FLAT_RUN, FLAT_INWARD = 8.0, 0.15, 0.003
 FLAT_ROWS = 1  # the run's rows either side of its commonest (an edge between two rows of the working copy)
 # ... and the other points' line must be seen beside the run, on at least this share of the side's points: a
 # bar over part of the cushion leaves the rest of it in view along the side; points behind the run (a rail,
@@ -68,8 +69,15 @@ STRAIGHT_GAIN = 0.6  # a k1 is taken only when it leaves less than this share of
 # within BAND_START of the nose and ending within BAND_REACH of it (shares of the image diagonal), its inner
 # edge where the brightness is back half-way to the bed's; BAND_SUPPORT of the profiles must show one. A
 # shaded cushion face under lamps is ~0.25-0.6 of the bed, the nose's shadow on a real bed ~0.6; the bed's
-# own fall-off towards a cushion is a ramp from the nose, with no lit cushion before it.
-BAND_REACH, BAND_DARK, BAND_SUPPORT, BAND_START = 0.025, 0.65, 0.6, 0.002
+# own fall-off towards a cushion is a ramp from the nose, with no lit cushion before it. A fainter band, up
+# to BAND_FAINT of the bed, counts where it is also darker than BAND_DIP of the nose before it: a broadcast
+# camera's long cushion faces in soft light are ~0.7 of the bed after a nose at ~0.9; an overhead photo's
+# cloth falling off towards a rail at the frame's edge is as dark before its "band" as in it. A long side
+# seen from behind one end shows its face on the half nearer the camera only (0.6 of the profiles needed
+# before issue 10's twenty-first round kept such sides at the nose); the line through that half is the
+# bed's edge all along.
+BAND_REACH, BAND_DARK, BAND_SUPPORT, BAND_START = 0.025, 0.65, 0.45, 0.002
+BAND_FAINT, BAND_DIP = 0.78, 0.96
 BORDER_PX = 2  # outline points this close to the frame's edge are the frame's, not the table's
 HIDDEN_PX = 2  # ... and this close to an ignored pixel (a graphic) are the graphic's
 
@@ -184,14 +192,10 @@ def outline_sides(
     on_border = border[yi, xi] > 0
     on_graphic = hidden[yi, xi] > 0 if hidden is not None else np.zeros(len(pts), bool)
     diag = float(np.hypot(*mask.shape[:2]))
-    centre = quad.mean(axis=0)
     rng = np.random.default_rng(seed)
     sides = []
     for k in range(4):
-        a, b = quad[k], quad[(k + 1) % 4]
-        d = (b - a) / max(float(np.linalg.norm(b - a)), 1e-9)
-        n = np.array([-d[1], d[0]])
-        n = n if np.dot(centre - a, n) > 0 else -n
+        a, b, d, n = quad_side(quad, k)
         t = (pts - a) @ d / max(float(np.linalg.norm(b - a)), 1e-9)
         dist = np.abs((pts - a) @ n)
         sel = _side_points(t, dist * (1 / diag), on_graphic)
@@ -216,6 +220,15 @@ def outline_sides(
             )
         )
     return sides
+
+
+def quad_side(quad: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Side ``k`` of a quad (from corner k to corner k + 1): its ends, its unit direction and its unit normal
+    towards the quad's middle."""
+    a, b = quad[k], quad[(k + 1) % 4]
+    along = (b - a) / max(float(np.linalg.norm(b - a)), 1e-9)
+    inward = np.array([-along[1], along[0]])
+    return a, b, along, inward if np.dot(quad.mean(axis=0) - a, inward) > 0 else -inward
 
 
 def flat_run(
@@ -352,14 +365,19 @@ def _seen_profiles(ignore: np.ndarray | None, xy: np.ndarray) -> np.ndarray:
 
 
 def move_to_nose(
-    gray: np.ndarray, side: SideFit, ends: tuple[np.ndarray, np.ndarray], ignore: np.ndarray | None = None
+    gray: np.ndarray,
+    side: SideFit,
+    ends: tuple[np.ndarray, np.ndarray],
+    ignore: np.ndarray | None = None,
+    reach_px: float = math.inf,
 ) -> SideFit:
     """The side moved inward to the nose: the strongest parallel brightness step within NOSE_BAND, when
     enough profiles agree on it (a player or a cue spoils some) and it is a step of its own, not the tail
     of the outline's edge (it steps the other way, or the brightness levels off between them). Otherwise
     the side unchanged. ``gray`` is the full image, float32, lightly blurred; ``ends`` are the side's corners
     on the outline; profiles crossing an ``ignore`` pixel (a graphic, full-image size) are left out, so a
-    score bar over the cushion neither votes for its own edge nor against the nose beside it."""
+    score bar over the cushion neither votes for its own edge nor against the nose beside it. No nose is
+    looked for past ``reach_px`` inward (``table_geometry.nose_reach_px``)."""
     diag = float(np.hypot(*gray.shape[:2]))
     offsets = np.arange(0.0, NOSE_BAND[1] * diag + 2 * PAINTED_PX, NOSE_STEP_PX)  # a line's far edge too
     prof, base, xy = _profiles(gray, side, ends, offsets)
@@ -376,7 +394,10 @@ def move_to_nose(
     common = np.median(grad, axis=0)
     first = int(np.searchsorted(offsets, NOSE_BAND[0] * diag))
     last = int(np.searchsorted(offsets, NOSE_BAND[1] * diag))
-    k = first + int(np.argmax(common[first:last]))
+    within = int(np.searchsorted(offsets, min(NOSE_BAND[1] * diag, reach_px)))
+    if within <= first:
+        return side
+    k = first + int(np.argmax(common[first:within]))
     strong = common[k] >= max(NOSE_CONTRAST * float(np.median(common[first:last])), MIN_NOSE_STEP)
     if not strong or not _stands_apart(trend, k):
         return side
@@ -436,7 +457,9 @@ def to_the_bed(gray: np.ndarray, side: SideFit, ends: tuple[np.ndarray, ...]) ->
     low = prof[:, inside].min(axis=1)
     start = int(np.searchsorted(offsets, BAND_START * diag)) + 1
     found = np.full(len(base), np.nan)
-    for i in np.nonzero((low < BAND_DARK * bed) & (top >= BAND_DARK * bed))[0]:  # a band after a lit nose
+    lit = top >= BAND_DARK * bed  # a nose lit before the band
+    dark = (low < BAND_DARK * bed) | ((low < BAND_FAINT * bed) & (low < BAND_DIP * top))
+    for i in np.nonzero(dark & lit)[0]:
         found[i] = _band_end(
             prof[i, : int(inside.sum()) + 1], offsets, 0.5 * (float(low[i]) + float(bed[i])), start
         )

@@ -104,17 +104,17 @@ def on_the_cloth(
     return out[0], out[1]
 
 
-def _focal(view: PlaneView, corners: dict[str, np.ndarray], table: TableModel, image: np.ndarray) -> float:
-    """The focal length the pockets' parallax is taken back with: the corners' own where their view tells
-    it; else (a camera square behind one end sees the ends parallel: one vanishing point at infinity) the
-    one that gives the catalogue table's shape, rather than a typical lens's: a broadcast lens is two to
-    three times longer, and its parallax estimate would be wrong by that much."""
+def corners_focal(
+    view: PlaneView, corners: dict[str, np.ndarray], table: TableModel, size: tuple[int, int]
+) -> float:
+    """The focal length the corners' camera is taken with: the corners' own where their view tells it;
+    else (a camera square behind one end sees the ends parallel: one vanishing point at infinity) the one
+    that gives the catalogue table's shape, rather than a typical lens's: a broadcast lens is two to three
+    times longer, and its parallax estimate would be wrong by that much."""
     if view.f_px:
         return view.f_px
-    size = (image.shape[1], image.shape[0])
-    quad = quad_of(corners)
     centre = np.array([size[0] / 2 - 0.5, size[1] / 2 - 0.5])
-    return focal_from_homography(cloth_corners_mm(table), quad, centre, prior_focal(size))
+    return focal_from_homography(cloth_corners_mm(table), quad_of(corners), centre, prior_focal(size))
 
 
 def camera_over(h: np.ndarray, f: float, centre: np.ndarray) -> np.ndarray | None:
@@ -133,6 +133,17 @@ def camera_over(h: np.ndarray, f: float, centre: np.ndarray) -> np.ndarray | Non
     return None if abs(c[2]) < 1e-9 else np.array([c[0], c[1], abs(c[2])])
 
 
+def camera_behind(cam: np.ndarray, width_mm: float, length_mm: float) -> dict[str, bool]:
+    """Which named sides (``bottom top left right``) a camera at ``cam`` (x, y, height in the table's frame,
+    mm) stands behind: it cannot see their cushions' faces."""
+    return {
+        "bottom": bool(cam[1] < 0.0),
+        "top": bool(cam[1] > length_mm),
+        "left": bool(cam[0] < 0.0),
+        "right": bool(cam[0] > width_mm),
+    }
+
+
 def pockets_on_the_cloth(
     image: np.ndarray, quad_px: np.ndarray, view: PlaneView, table: TableModel
 ) -> float | None:
@@ -143,7 +154,8 @@ def pockets_on_the_cloth(
     if seen is None:
         return None
     centre = np.array([image.shape[1] / 2 - 0.5, image.shape[0] / 2 - 0.5])
-    left, right = on_the_cloth(seen, corners, table, _focal(view, corners, table, image), centre)
+    f = corners_focal(view, corners, table, (image.shape[1], image.shape[0]))
+    left, right = on_the_cloth(seen, corners, table, f, centre)
     return (left + right) / 2
 
 
@@ -180,13 +192,21 @@ def place_end(
         return None
     corners = name_corners(quad_px, view)
     aspect = max(view.aspect, 1 / view.aspect)
-    f = _focal(view, corners, table, image)
+    f = corners_focal(view, corners, table, (image.shape[1], image.shape[0]))
     centre = np.array([image.shape[1] / 2 - 0.5, image.shape[0] / 2 - 0.5])
 
     def pockets(c: dict[str, np.ndarray], agree: float = POCKET_AGREE) -> tuple[float, float] | None:
         seen = middle_pocket_sides(image, c, aspect, agree)
         return None if seen is None else on_the_cloth(seen, c, table, f, centre)
 
+    side_of = _end_sides(quad_px, corners)
+    if side_of is None:
+        return None
+    replaced = _replaced_end(side_of, sides, witnessed, doubted)
+    if replaced is None:
+        return None
+    kept = "top" if replaced == "bottom" else "bottom"
+    corners = kept_end_at_the_cloth(corners, kept, sides[side_of[kept]], table, f, centre)
     # An end found askew (a score bar over half of it) puts the two pockets apart in the corners' top view:
     # they are first read apart, and must agree once that end is placed.
     seen = pockets(corners)
@@ -194,12 +214,6 @@ def place_end(
     if askew:
         seen = pockets(corners, ASKEW_AGREE)
     if seen is None:
-        return None
-    side_of = _end_sides(quad_px, corners)
-    if side_of is None:
-        return None
-    replaced = _replaced_end(side_of, sides, witnessed, doubted)
-    if replaced is None:
         return None
     weak = weakness(sides[side_of[replaced]])
     if abs(sum(seen) / 2 - 0.5) <= HALF_WAY and weak < ALONG_A_GRAPHIC:
@@ -220,6 +234,32 @@ def place_end(
         return None
     k = side_of[replaced]
     return PlacedEnd(quad, k, placed_side(quad, k, sides[k]), (float(seen[0]), float(seen[1])))
+
+
+def kept_end_at_the_cloth(
+    corners: dict[str, np.ndarray], end: str, side: SideFit, table: TableModel, f: float, centre: np.ndarray
+) -> dict[str, np.ndarray]:
+    """``corners`` with the ``end`` (bottom or top) brought down to the cloth where its line is a cushion's
+    nose whose face the camera cannot see (it stands behind that end: a broadcast camera's near end): seen
+    from there the nose lies a cushion's parallax beyond the cloth's end, and the half table between it and
+    the middle pockets comes out short, the other end placed from them twice as short. Each corner slides
+    along its long side, which is seen at the cloth; the camera is the corners' own (``camera_over``)."""
+    if not side.nose_moved or side.on_the_bed:
+        return corners
+    quad = quad_of(corners)
+    h = homography(cloth_corners_mm(table), quad)
+    cam = camera_over(h, f, centre)
+    if cam is None:
+        return corners
+    width, length = table.width_mm, table.length_mm
+    if not camera_behind(cam, width, length)[end]:
+        return corners  # the camera sees that cushion's face: its line is the bed's edge
+    at = 0.0 if end == "bottom" else length
+    # The nose (height z over the end) seen where its ray meets the cloth, at ``at``: the nose stands at y.
+    y = cam[1] + (at - cam[1]) * (cam[2] - table.cushion_height_mm) / cam[2]
+    names = ("bl", "br") if end == "bottom" else ("tl", "tr")
+    moved = apply_homography(h, np.array([[0.0, y], [width, y]]))
+    return {**corners, names[0]: moved[0], names[1]: moved[1]}
 
 
 def _replaced_end(

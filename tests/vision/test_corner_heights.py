@@ -8,8 +8,9 @@ import numpy as np
 
 from arbiter.games import billiards
 from vision import camera_fit as cf
-from vision.corner_heights import faces_hidden, named_side_heights, parallax
+from vision.corner_heights import faces_hidden, faces_seen, named_side_heights, parallax
 from vision.edge_fit import fit_named, named_points
+from vision.table_geometry import name_corners, plane_view
 from vision.table_lines import SideFit
 
 SIZE = (1280, 720)
@@ -111,3 +112,18 @@ def test_only_a_side_moved_to_its_nose_with_its_face_hidden_is_taken_at_the_nose
         heights = named_side_heights(quad, [unmoved, side(), side(), side()], corners, hidden, NOSE)
         assert heights["bottom"] == 0.0
     assert not any(named_side_heights(quad, sides, corners, dict.fromkeys(hidden, False), NOSE).values())
+
+
+def test_the_corners_tell_which_faces_the_camera_sees() -> None:
+    """From behind the bottom end the camera cannot see that cushion's face (a dark band inside its nose
+    is the cloth's own shading there), and sees the others'; from overhead it sees all four."""
+    for theta, hidden in ((BROADCAST, "bottom"), (OVERHEAD, None)):
+        quad = cf.project(cf.split(theta), CENTRE, XYZ)
+        seen = faces_seen(quad, plane_view(quad, SIZE), TABLE, SIZE)
+        assert seen is not None
+        named = name_corners(quad, plane_view(quad, SIZE))
+        for k in range(4):
+            ends = {
+                n for n, p in named.items() if np.allclose(p, quad[k]) or np.allclose(p, quad[(k + 1) % 4])
+            }
+            assert seen[k] == (ends != {"bl", "br"} or hidden is None), (k, ends)

@@ -12,10 +12,12 @@ import pytest
 
 from arbiter.games import billiards
 from vision.table_geometry import (
+    NOSE_REACH_MM,
     choose_size,
     corner_resolution,
     marking_evidence,
     name_corners,
+    nose_reach_px,
     oblique,
     plane_view,
     too_close_to_tell,
@@ -166,3 +168,18 @@ def test_the_top_view_puts_the_bottom_cushion_at_the_bottom() -> None:
     assert view.shape[:2] == (1000, 500)
     ys = np.nonzero(view[..., 0] > 128)[0]
     assert ys.mean() > 900
+
+
+def test_a_nose_is_looked_for_no_farther_in_than_a_cushion_or_so_and_less_far_where_the_end_is_far() -> None:
+    """Straight down on an outline 0.25 px per mm, a nose may be up to NOSE_REACH_MM in: the same number of
+    px on every side; seen at a slant, fewer px on the far side than on the near one."""
+    table = billiards("snooker").table
+    c = table.cushion_width_mm
+    long, wide = table.length_mm + c, table.width_mm + c
+    outer = np.array([[-c, -c], [long, -c], [long, wide], [-c, wide]])
+    flat = outer * 0.25 + 100.0
+    reach = nose_reach_px(flat, plane_view(flat, SIZE), table)
+    np.testing.assert_allclose(reach, NOSE_REACH_MM * 0.25, rtol=1e-3)
+    tilted = seen(1000.0, 55.0)  # the quad's side 0 is the long side nearer the camera, side 2 the farther
+    reach = nose_reach_px(tilted, plane_view(tilted, SIZE), table)
+    assert reach[0] > 1.3 * reach[2]

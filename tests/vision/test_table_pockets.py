@@ -11,8 +11,8 @@ import pytest
 
 from arbiter.games import billiards
 from vision.table_geometry import aspects_seen, focal_told, shaped_like_a_table
-from vision.table_lines import SideFit
-from vision.table_pockets import camera_over, on_the_cloth, other_end, weakness
+from vision.table_lines import SideFit, lines_cross
+from vision.table_pockets import camera_over, kept_end_at_the_cloth, on_the_cloth, other_end, weakness
 
 SIZE = (1280, 720)
 CENTRE = np.array([SIZE[0] / 2 - 0.5, SIZE[1] / 2 - 0.5])
@@ -70,6 +70,37 @@ def test_a_pocket_seen_between_its_jaws_is_put_back_half_way() -> None:
     assert min(seen) > 0.5 + 0.005, "the fixture's camera must show the parallax"
     back = on_the_cloth((float(seen[0]), float(seen[1])), CORNERS_PX, TABLE, F, CENTRE)
     np.testing.assert_allclose(back, (0.5, 0.5), atol=1e-4)
+
+
+def test_a_near_end_seen_at_its_noses_is_brought_down_to_the_cloth() -> None:
+    """The camera behind the bottom end sees that end at its noses, a cushion's height up, where the
+    corners' homography puts it a cushion's parallax inside the table: brought down to the cloth, the half
+    table to the middle pockets is whole again."""
+    noses = project(ROT, T, np.array([[0, 0, 1], [W, 0, 1]], float) * [1, 1, TABLE.cushion_height_mm])
+    across = noses[1] - noses[0]
+    seen = dict(CORNERS_PX)
+    for name, top in (("bl", "tl"), ("br", "tr")):  # the end's nose line meets the long sides on the bed
+        seen[name] = lines_cross(noses[0], across, CORNERS_PX[name], CORNERS_PX[top] - CORNERS_PX[name])
+    assert np.linalg.norm(seen["bl"] - CORNERS_PX["bl"]) > 5.0, "the fixture's camera must show the parallax"
+    back = kept_end_at_the_cloth(seen, "bottom", side(nose_moved=True), TABLE, F, CENTRE)
+    for name in ("bl", "br"):
+        np.testing.assert_allclose(back[name], CORNERS_PX[name], atol=1.0)
+    for name in ("tl", "tr"):
+        np.testing.assert_array_equal(back[name], seen[name])
+
+
+@pytest.mark.parametrize(
+    ("end", "fit"),
+    [
+        ("top", {"nose_moved": True}),  # the camera sees the far end's face: its line is the bed's
+        ("bottom", {"nose_moved": True, "on_the_bed": True}),  # moved past a face onto the bed already
+        ("bottom", {}),  # the cloth's outline, no nose seen
+    ],
+)
+def test_an_end_seen_at_the_cloth_stays(end: str, fit: dict[str, object]) -> None:
+    back = kept_end_at_the_cloth(dict(CORNERS_PX), end, side(**fit), TABLE, F, CENTRE)
+    for name, p in CORNERS_PX.items():
+        np.testing.assert_array_equal(back[name], p)
 
 
 def side(**kw: object) -> SideFit:
