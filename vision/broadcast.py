@@ -14,9 +14,10 @@ never taken for the cushion (the side is fitted to what is seen beside it, or, h
 hidden and the calibration unsure), and to the detectors so that its letters are never balls. The run's
 first calibration learns it from the frames it searches (``pipeline.table_watch``). A fixed camera never
 changes enough to tell a graphic from the table under it: the mask stays empty (``ready`` is False) until the
-picture has changed enough times. Nor does one frame's look tell it well enough: a detector of flat,
-lettered, screen-aligned bars was tried on the renders, and missed bars its letters cut apart while marking
-a strip of a clean table.
+picture has changed enough times. Nor does one frame's look tell it well enough on the whole frame: a
+detector of flat, lettered, screen-aligned bars was tried on the renders, and missed bars its letters cut
+apart while marking a strip of a clean table. Once the table is known it does, over the table: the cloth
+seen there is all cloth but a bar's wide, level-edged stretch (``vision.score_bar``).
 
 Both work on a small copy of each frame (a few milliseconds) and hold their own state: one per source.
 """

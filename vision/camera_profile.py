@@ -53,9 +53,10 @@ class TableCalibration:
     nose_z_mm: float = 0.0  # height of the cushion-nose line the fit used (AutoConfig.nose_z_mm)
     table: TableModel = field(default=None, compare=False, repr=False)  # type: ignore[assignment]
     verdict: CalibrationVerdict = field(default_factory=CalibrationVerdict)
-    # A strip of the table the image does not show (px polygon; empty when all is seen): an end under a
-    # score bar or past the frame's edge, placed from a marking or the middle pockets. Nothing is
-    # detected there (a score bar's letters are no balls); ``table_mask`` leaves it out.
+    # The table the image does not show (px polygon; empty when all is seen): an end under a score bar or
+    # past the frame's edge, placed from a marking or the middle pockets, and a score bar found over the
+    # table (``vision.score_bar``). Nothing is detected there (a bar's letters are no balls);
+    # ``table_mask`` leaves it out.
     unseen_px: tuple[tuple[float, float], ...] = ()
 
     def __post_init__(self) -> None:
@@ -144,6 +145,11 @@ class TableCalibration:
         a, b = (px[0] - px[1]) / 2, (px[2] - px[3]) / 2
         return np.asarray(np.sqrt(np.abs(a[:, 0] * b[:, 1] - a[:, 1] * b[:, 0])))
 
+    def outline_px(self, z_mm: float = 0.0) -> np.ndarray:
+        """The playing area's boundary (N, 2) in pixels, on the plane ``z_mm`` above the cloth (the cushions'
+        noses at ``table.cushion_height_mm``)."""
+        return self.mm_to_px(_outline_mm(self.table), z_mm)
+
     def table_mask(self, shape: tuple[int, ...]) -> np.ndarray:
         """uint8 mask (255 inside) of the playing area at cloth level, pocket mouths and throats included
         (a ball dropping into a pocket stays inside it until it is gone)."""
@@ -154,7 +160,7 @@ class TableCalibration:
                 f"{self.image_size[1]} px images; recalibrate for this resolution"
             )
         mask = np.zeros((h, w), np.uint8)
-        polys = [self.mm_to_px(_outline_mm(self.table))]
+        polys = [self.outline_px()]
         depth = self.table.ball_diameter_mm
         for p in self.table.pockets:
             m, inward = np.array(p.mouth_xy_mm), np.array(p.inward)

@@ -131,7 +131,7 @@ def test_the_strip_under_the_score_bar_is_left_out_of_the_table_mask(tmp_path: P
     letters are no balls), the cloth seen stays in, and the camera profile keeps the strip."""
     image, camera = broadcast(3)
     calib = calibrate_auto(image, TABLE)
-    assert len(calib.unseen_px) == 4
+    assert len(calib.unseen_px) >= 4  # a polygon: the strip, round the bar over it where one is found
     mask = calib.table_mask(image.shape)
     corners = truth(camera)
     bar_y = round(float(corners["bl"][1] + corners["br"][1]) / 2) - 5  # just inside the near cushion

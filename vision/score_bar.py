@@ -1,0 +1,136 @@
+"""A broadcast's score bar over the table, told from one frame once the table is known.
+
+``vision.broadcast.StaticOverlay`` learns graphics from frames in which the picture changed under them; a
+fixed camera never changes enough, so a run's score bar over the near cushion went unmasked and its
+letters (round, white, shiny: an O, a B, a 5) were read as balls at rest: false contacts, pots held
+because a "ball" lay on the path, a real ball's colour taken by a letter. One frame tells a bar from the
+table where the table is known: inside the playing area everything is cloth but what lies on it (balls,
+a cue, an arm, a shadow), and a bar is the one thing there that is not cloth over a wide, tall stretch
+with a straight, screen-level edge toward the cloth and, on its other side, another such edge or the
+table's end (it was laid over the frame, not set on the cloth). A cushion's shadow is too thin, an arm has
+no straight edge, a pocket's throat is too narrow, a cluster of balls is round, a row of them no higher
+than a ball. ``bar_over_table`` gives the bar's part of
+the frame as a polygon (image px), which the calibration adds to the table the image does not show
+(``TableCalibration.unseen_px``): the detector never looks there.
+"""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+
+from vision.camera_profile import TableCalibration
+from vision.cloth_colour import ClothColourModel, working_copy
+
+MIN_WIDTH = 0.08  # share of the frame's width the bar covers over the table, at least
+MIN_HEIGHT = 0.01  # share of the frame's height the bar covers over the table, at least
+MIDDLE = 0.1  # the columns this share in from each end of the bar are left out of its edge (pockets' throats)
+FLAT_PX = 1.5  # working px: a column's edge this near the bar's median edge is on the straight edge ...
+LEVEL_SHARE = 0.7  # ... and at least this share of the columns must be (an arm, a cue, a ball over the rest)
+FLAT_SHARE = 0.85  # the share of the columns along which a bar runs on the table's end
+BALLS_HIGH = 1.4  # a bar over the cloth is more than this many of the balls' widths there high
+FILLED = 0.85  # share of the table between the bar's edge and the table's end that is not cloth
+REACH_PX = 2  # working px: the bar reaches this near the table's end in its columns
+PAD_PX = 3.0  # image px the bar is grown by: its edge's blur and the letters' halo
+
+
+def bar_over_table(image: np.ndarray, cloth: ClothColourModel, calib: TableCalibration) -> np.ndarray | None:
+    """The part of the frame a score bar covers over the table, as a polygon (4, 2) in image px (on to the
+    frame's edge where the bar runs past the table's end or side), or None where there is none. ``image``
+    is the frame (BGR uint8), ``cloth`` its cloth's colour, ``calib`` the table in it. Only the cloth seen
+    is looked at: the playing area at cloth level within its outline at the noses' height (a cushion's face,
+    seen between its nose and the cloth under it, is no cloth and no bar; nor is a pocket's throat)."""
+    small, scale = working_copy(image)
+    h, w = small.shape[:2]
+    seen = np.full(image.shape[:2], 255, np.uint8)
+    for z_mm in (0.0, calib.table.cushion_height_mm):
+        within = np.zeros_like(seen)
+        cv2.fillPoly(within, [np.round(calib.outline_px(z_mm) * 16).astype(np.int32)], 255, cv2.LINE_8, 4)
+        seen &= within
+    inside = cv2.resize((seen > 0).astype(np.uint8), (w, h), interpolation=cv2.INTER_NEAREST)
+    inside = cv2.erode(inside, np.ones((3, 3), np.uint8))
+    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
+    off = ((cloth.mask(lab) == 0) & (inside > 0)).astype(np.uint8)
+    off = cv2.morphologyEx(off, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    n, comps, stats, _ = cv2.connectedComponentsWithStats(off, connectivity=8)
+    best: tuple[int, np.ndarray] | None = None
+    for c in range(1, n):
+        x, _, cw, ch, area = (int(v) for v in stats[c])
+        if cw < MIN_WIDTH * w or ch < MIN_HEIGHT * h or (best is not None and area <= best[0]):
+            continue
+        edges = _bar_rows(comps[:, x : x + cw] == c, inside[:, x : x + cw] > 0)
+        if edges is None or (all(map(math.isfinite, edges)) and _ball_high(calib, edges, x, cw, scale)):
+            continue
+        y0 = max(0.0, edges[0] / scale - PAD_PX)
+        y1 = min(float(image.shape[0]), edges[1] / scale + PAD_PX)
+        # Past the table's side the bar goes on unseen: over the rail, its letters beside the cushion.
+        sides = _table_sides(inside, edges)
+        x0 = 0.0 if x <= sides[0] + REACH_PX else x / scale - PAD_PX
+        x1 = float(image.shape[1]) if x + cw - 1 >= sides[1] - REACH_PX else (x + cw) / scale + PAD_PX
+        best = (area, np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float64))
+    return None if best is None else best[1]
+
+
+def _bar_rows(part: np.ndarray, inside: np.ndarray) -> tuple[float, float] | None:
+    """The rows between which a wide region ``part`` (bool, its columns) that is not cloth is a bar, or
+    None where it is no bar: a straight, level edge toward the cloth on one side, and on the other another
+    such edge with cloth beyond it (a bar floating over the table) or the table's end (a bar laid over
+    it), the table between them filled with it. ``inside`` is the table (same columns). An end reached is
+    given as -inf (toward the frame's top) or inf (its bottom)."""
+    cols = np.nonzero(part.any(axis=0) & inside.any(axis=0))[0]
+    cut = int(MIDDLE * len(cols))
+    cols = cols[cut : len(cols) - cut]
+    if len(cols) == 0:
+        return None
+    rows = np.arange(part.shape[0])[:, None]
+    big = part.shape[0]
+    top = np.where(part[:, cols], rows, big).min(axis=0)
+    bottom = np.where(part[:, cols], rows, -1).max(axis=0)
+    table_top = np.where(inside[:, cols], rows, big).min(axis=0)
+    table_bottom = np.where(inside[:, cols], rows, -1).max(axis=0)
+    upper, lower = _level(top, big), _level(bottom, big)
+    at_top, at_bottom = _along(top, table_top), _along(bottom, table_bottom)
+    if upper is not None and at_bottom:
+        lo, hi = upper, math.inf
+    elif lower is not None and at_top:
+        lo, hi = -math.inf, lower
+    elif upper is not None and lower is not None:
+        lo, hi = upper, lower
+    else:
+        return None
+    table = (rows >= lo) & (rows <= hi) & inside[:, cols]
+    bar = part[:, cols] & table
+    tall = np.median(np.minimum(hi, table_bottom) - np.maximum(lo, table_top)) >= MIN_HEIGHT * big
+    return (lo, hi) if tall and bar.sum() >= FILLED * table.sum() else None
+
+
+def _table_sides(inside: np.ndarray, rows: tuple[float, float]) -> tuple[int, int]:
+    """The table's first and last columns (working px) over ``rows`` (the bar's)."""
+    lo = 0 if rows[0] == -math.inf else math.floor(rows[0])
+    hi = inside.shape[0] if rows[1] == math.inf else math.ceil(rows[1]) + 1
+    cols = np.nonzero(inside[lo:hi].any(axis=0))[0]
+    return (int(cols[0]), int(cols[-1])) if len(cols) else (0, inside.shape[1] - 1)
+
+
+def _ball_high(calib: TableCalibration, rows: tuple[float, float], x: int, width: int, scale: float) -> bool:
+    """Whether a stretch of ``rows`` (working px) over the columns from ``x`` is no higher than a ball is
+    wide there: a row of touching balls, level at the working copy's scale, and no bar."""
+    centre = np.array([[(x + width / 2) / scale, sum(rows) / 2 / scale]])
+    at = calib.px_to_mm(centre, calib.table.ball_radius_mm)
+    width_px = 2.0 * float(calib.radius_px(at, calib.table.ball_radius_mm)[0])
+    return (rows[1] - rows[0]) / scale <= BALLS_HIGH * width_px
+
+
+def _level(edge: np.ndarray, rows: int) -> float | None:
+    """The row of a straight, level edge (a row per column) inside a frame of ``rows`` rows, or None where
+    it is not one (the frame's own edge is none: a table cut by the frame is no graphic)."""
+    level = float(np.median(edge))
+    inside = 1.0 < level < rows - 2.0
+    return level if inside and float(np.mean(np.abs(edge - level) <= FLAT_PX)) >= LEVEL_SHARE else None
+
+
+def _along(edge: np.ndarray, end: np.ndarray) -> bool:
+    """Whether an edge (a row per column) runs along the table's end (a row per column)."""
+    return float(np.mean(np.abs(edge - end) <= REACH_PX)) >= FLAT_SHARE
