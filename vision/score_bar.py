@@ -46,8 +46,14 @@ def bar_over_table(image: np.ndarray, cloth: ClothColourModel, calib: TableCalib
     h, w = small.shape[:2]
     seen = np.full(image.shape[:2], 255, np.uint8)
     for z_mm in (0.0, calib.table.cushion_height_mm):
+        outline = calib.outline_px(z_mm)
+        if not np.all(np.isfinite(outline)):
+            return None  # a camera that puts the table behind it: nothing to look at
+        reach = 4.0 * max(image.shape[:2])  # far past the frame is as good as anywhere past it
         within = np.zeros_like(seen)
-        cv2.fillPoly(within, [np.round(calib.outline_px(z_mm) * 16).astype(np.int32)], 255, cv2.LINE_8, 4)
+        cv2.fillPoly(
+            within, [np.round(np.clip(outline, -reach, reach) * 16).astype(np.int32)], 255, cv2.LINE_8, 4
+        )
         seen &= within
     inside = cv2.resize((seen > 0).astype(np.uint8), (w, h), interpolation=cv2.INTER_NEAREST)
     inside = cv2.erode(inside, np.ones((3, 3), np.uint8))
