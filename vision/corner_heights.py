@@ -20,7 +20,7 @@ import numpy as np
 
 from arbiter.tables import TableModel
 from vision import camera_fit as cf
-from vision.table_geometry import PlaneView, cloth_corners_mm, homography, name_corners, quad_of
+from vision.table_geometry import PlaneView, cloth_corners_mm, homography, name_corners, quad_of, quad_sides
 from vision.table_lines import SideFit, lines_cross
 from vision.table_pockets import camera_behind, camera_over, corners_focal
 
@@ -31,7 +31,6 @@ CORNER_SIDES = {
     "tr": ("top", "right"),
     "tl": ("top", "left"),
 }
-SIDE_CORNERS = {"bottom": ("bl", "br"), "top": ("tl", "tr"), "left": ("bl", "tl"), "right": ("br", "tr")}
 ALONG = 0.25  # the second point of a side's line, this share of the side's length from the corner
 ROUNDS = 3  # fits of the camera to the corners moved: the move is a few px, and settles in two
 
@@ -59,17 +58,6 @@ def named_side_heights(
         at_nose = k is not None and hidden[name] and sides[k].nose_moved and not sides[k].on_the_bed
         heights[name] = cushion_mm if at_nose else 0.0
     return heights
-
-
-def quad_sides(quad_px: np.ndarray, corners: Mapping[str, np.ndarray]) -> dict[str, int | None]:
-    """Which side of ``quad_px`` (k: from corner k to corner k + 1) each named side (``bottom top left
-    right``) is, its corners named in ``corners``; None where they are not neighbours in the quad."""
-    index = {n: int(np.argmin(np.linalg.norm(quad_px - np.asarray(p), axis=1))) for n, p in corners.items()}
-    out: dict[str, int | None] = {}
-    for name, (a, b) in SIDE_CORNERS.items():
-        i, j = index[a], index[b]
-        out[name] = i if (i + 1) % 4 == j else j if (j + 1) % 4 == i else None
-    return out
 
 
 def parallax(

@@ -21,6 +21,7 @@ from vision.camera_fit import undistort
 from vision.table_lines import distort, quad_side
 
 CORNER_NAMES = ("bl", "br", "tr", "tl")
+SIDE_CORNERS = {"bottom": ("bl", "br"), "top": ("tl", "tr"), "left": ("bl", "tl"), "right": ("br", "tr")}
 # A lens assumed where one view of a rectangle cannot give the focal length (a camera square to the table
 # along one axis: straight down, or a broadcast camera without roll).
 PRIOR_HFOV_DEG = 50.0
@@ -140,6 +141,22 @@ def focal_told(quad_px: np.ndarray, image_size: tuple[int, int]) -> bool:
             focals.append(plane_view(nudged, image_size).f_px)
     known = [f for f in focals if f is not None]
     return len(known) == len(focals) and max(known) - min(known) < FOCAL_TOLD * max(known)
+
+
+def corner_index(quad_px: np.ndarray, point: np.ndarray) -> int:
+    """The corner of ``quad_px`` (4, 2) nearest ``point``."""
+    return int(np.argmin(np.linalg.norm(quad_px - np.asarray(point), axis=1)))
+
+
+def quad_sides(quad_px: np.ndarray, corners: Mapping[str, np.ndarray]) -> dict[str, int | None]:
+    """Which side of ``quad_px`` (k: from corner k to corner k + 1) each named side (``bottom top left
+    right``) is, its corners named in ``corners``; None where they are not neighbours in the quad."""
+    index = {n: corner_index(quad_px, p) for n, p in corners.items()}
+    out: dict[str, int | None] = {}
+    for name, (a, b) in SIDE_CORNERS.items():
+        i, j = index[a], index[b]
+        out[name] = i if (i + 1) % 4 == j else j if (j + 1) % 4 == i else None
+    return out
 
 
 def name_corners(quad_px: np.ndarray, view: PlaneView) -> dict[str, np.ndarray]:

@@ -29,10 +29,12 @@ from vision.table_geometry import (
     PlaneView,
     apply_homography,
     cloth_corners_mm,
+    corner_index,
     homography,
     middle_pocket_sides,
     name_corners,
     quad_of,
+    quad_sides,
     shaped_like_a_table,
 )
 from vision.table_lines import SideFit, placed_side
@@ -170,10 +172,6 @@ def _on_side(corners: dict[str, np.ndarray], names: tuple[str, str], share: floa
     return np.asarray(p[:2] / p[2])
 
 
-def _index(quad: np.ndarray, point: np.ndarray) -> int:
-    return int(np.argmin(np.linalg.norm(quad - point, axis=1)))
-
-
 def place_end(
     image: np.ndarray,
     quad_px: np.ndarray,
@@ -229,7 +227,7 @@ def place_end(
     settled = settled or abs(sum(seen) / 2 - 0.5) <= HALF_WAY
     quad = quad_px.copy()
     for name in ("bl", "br") if replaced == "bottom" else ("tl", "tr"):
-        quad[_index(quad_px, name_corners(quad_px, view)[name])] = corners[name]
+        quad[corner_index(quad_px, name_corners(quad_px, view)[name])] = corners[name]
     if not settled or not shaped_like_a_table(quad, (image.shape[1], image.shape[0])):
         return None
     k = side_of[replaced]
@@ -277,16 +275,11 @@ def _replaced_end(
 
 
 def _end_sides(quad_px: np.ndarray, corners: dict[str, np.ndarray]) -> dict[str, int] | None:
-    """Which side of the quad (index k: from corner k to corner k + 1) each end is, or None where the named
-    corners of an end are not neighbours in it."""
-    side_of = {}
-    for end, names in (("bottom", ("bl", "br")), ("top", ("tl", "tr"))):
-        i, j = (_index(quad_px, corners[n]) for n in names)
-        k = i if (i + 1) % 4 == j else j
-        if {k, (k + 1) % 4} != {i, j}:
-            return None
-        side_of[end] = k
-    return side_of
+    """Which side of the quad (``table_geometry.quad_sides``) each end is, or None where the named corners
+    of an end are not neighbours in it."""
+    named = quad_sides(quad_px, corners)
+    ends = {end: named[end] for end in ("bottom", "top")}
+    return None if None in ends.values() else {end: k for end, k in ends.items() if k is not None}
 
 
 def _placed(
