@@ -18,7 +18,7 @@ import numpy as np
 from arbiter.games import BilliardsSpec
 from arbiter.narrate import describe
 from tracking.reorder import SeenEvent
-from tracking.tracker import TrackView
+from tracking.track import TrackView
 from vision.calibration import TableCalibration
 from vision.video import VideoWriter
 

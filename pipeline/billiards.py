@@ -29,7 +29,8 @@ from arbiter.games import BilliardsSpec
 from tracking.events import EventDetector
 from tracking.pins import PinWatch
 from tracking.reorder import SeenEvent
-from tracking.tracker import BallTracker, TrackView
+from tracking.track import TrackView
+from tracking.tracker import BallTracker
 from vision.calibration import CalibrationError, TableCalibration
 from vision.camera_follow import corner_shift
 from vision.detectors import Detector, build_detector

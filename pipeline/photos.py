@@ -28,7 +28,8 @@ import cv2
 import numpy as np
 
 from arbiter.games import BilliardsSpec
-from tracking.tracker import BallTracker, TrackerConfig, TrackView
+from tracking.track import TrackView
+from tracking.tracker import BallTracker, TrackerConfig
 from vision.calibration import CalibrationError, TableCalibration, calibrate_auto
 from vision.detectors import BallsTooSmallError, build_detector
 from vision.overlays import table_overlay

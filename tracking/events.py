@@ -46,7 +46,8 @@ from .cushion_touches import TouchConfig, TouchWatch
 from .event_config import EventConfig
 from .paths import JUST_STRUCK_S, position_at, time_to_drop
 from .reorder import Reorder, SeenEvent
-from .tracker import POT_CONFIRM_MAX_S, Track, TrackView
+from .track import Track, TrackView
+from .tracker import POT_CONFIRM_MAX_S
 
 XY = tuple[float, float]
 # A ball left rest: when, which, from where, how far it is now, its velocity as it left.

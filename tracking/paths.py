@@ -53,6 +53,29 @@ def time_to_drop(pocket: Pocket, xy: XY, velocity: XY, radius_mm: float) -> floa
     return max(0.0, mouth_depth(pocket, xy) + fall) / math.hypot(*velocity)
 
 
+def struck_away(point: XY, velocity: XY, rest: XY, diameter_mm: float) -> XY | None:
+    """The velocity (mm/s) a ball at rest at ``rest`` leaves with when struck by a ball of its mass coming
+    along the line through ``point`` at ``velocity``: the striker's velocity along the line of their centres
+    at contact, where the striker's path first comes ``diameter_mm`` from ``rest`` (the ghost ball; where
+    the path passes further off, its nearest point: a thin touch the fit missed). None when the striker was
+    not coming towards it."""
+    vx, vy = velocity
+    speed2 = vx * vx + vy * vy
+    if speed2 == 0.0:
+        return None
+    dx, dy = rest[0] - point[0], rest[1] - point[1]
+    ahead = (dx * vx + dy * vy) / speed2  # seconds along the path to its nearest point to ``rest``
+    miss2 = dx * dx + dy * dy - ahead * ahead * speed2  # that nearest distance, squared
+    back = math.sqrt(max(0.0, diameter_mm * diameter_mm - miss2) / speed2)
+    cx, cy = point[0] + vx * (ahead - back), point[1] + vy * (ahead - back)
+    apart = math.dist((cx, cy), rest)
+    if ahead <= 0.0 or apart == 0.0:
+        return None
+    n = ((rest[0] - cx) / apart, (rest[1] - cy) / apart)
+    along = vx * n[0] + vy * n[1]
+    return (along * n[0], along * n[1]) if along > 0.0 else None
+
+
 def nearest_distance(xy: np.ndarray, places: np.ndarray, itself: bool = False) -> np.ndarray:
     """The distance from each point (N x 2) to the nearest of ``places`` (M x 2; inf when there are none).
     ``itself``: the places are the points, and none is its own nearest."""

@@ -20,7 +20,7 @@ import numpy as np
 
 from arbiter import contract as c
 from arbiter.tables import TableModel
-from tracking.tracker import TrackView
+from tracking.track import TrackView
 
 
 @dataclass(frozen=True)

@@ -17,11 +17,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from enum import StrEnum
+from dataclasses import dataclass
 
 import numpy as np
-from filterpy.kalman import KalmanFilter
 from scipy.optimize import linear_sum_assignment
 
 from arbiter.balls import APPEARANCE_CLASSES
@@ -29,9 +27,19 @@ from arbiter.games import BilliardsSpec
 from arbiter.tables import Pocket, TableModel
 from vision.types import Detections
 
-from .paths import into_mouth, mouth_depth, nearest_distance, to_segment
+from .paths import into_mouth, mouth_depth, nearest_distance, struck_away, to_segment
+from .track import (
+    HEADING_FIT_S,
+    XY,
+    Track,
+    TrackState,
+    TrackView,
+    fitted_velocity,
+    heading_of,
+    new_filter,
+    set_dt,
+)
 
-XY = tuple[float, float]
 # Another ball seen within this many ball diameters of where a ball vanished: the detector may have merged
 # the two, so a pot there is unsure.
 MERGED_WITHIN = 0.9
@@ -62,11 +70,6 @@ OVERLAP = 0.85
 # look at least this confident is found beyond the gate (the ball struck): a flickering false detection of a
 # green on a green cloth (confidence 0.18) dragged the resting green 1.3 m, and its filter off the table.
 SURE_TO_MOVE_A_BALL = 0.3
-# Where a lost ball was heading is fitted to its sightings of this last stretch of time before it was lost
-# (up to HEADING_SAMPLES of them): the filter's velocity, a frame or two after a ball is found again, is
-# mostly the detector's noise.
-HEADING_FIT_S = 0.1
-HEADING_SAMPLES = 5
 # A slow ball seen going into a pocket must stay unseen until its last heading would have taken it a ball's
 # width past the mouth (``BallTracker._confirm_s``), at most this long: it may be seen again in the jaws.
 POT_CONFIRM_MAX_S = 0.5
@@ -81,12 +84,6 @@ STILL_SHARE = 0.25  # a ball seen within this share of a ball's width of where i
 NEW_BALL_MAX_SPEED_MM_S = 1000.0
 # The ball it is was seen at most this long before the new track was: it was lost as it was struck.
 NEWCOMER_UNSEEN_S = 0.5
-
-
-class TrackState(StrEnum):
-    TENTATIVE = "tentative"  # seen fewer than n_init times: not yet a ball
-    CONFIRMED = "confirmed"  # a ball on the table, seen now or hidden at rest
-    GONE = "gone"  # left the table: potted or off (see ``Track.gone_near``)
 
 
 @dataclass(frozen=True)
@@ -139,82 +136,7 @@ class TrackerConfig:
                 raise ValueError(f"{name} must be positive (got {getattr(self, name)})")
 
 
-@dataclass
-class Track:
-    """One ball followed over time. Mutable inside the tracker; the outside world sees ``TrackView``s."""
-
-    ball: str  # the ball id this track is (``red:4``, ``yellow``, ``7``)
-    cls: int
-    kf: KalmanFilter
-    state: TrackState = TrackState.TENTATIVE
-    hits: int = 1
-    misses: int = 0
-    last_seen_t: float = 0.0
-    gone_near: str | None = None  # the pocket id when it was seen going into one and then gone
-    pot_unsure: bool = False  # gone at a pocket without being seen clearly into it (``_exit``)
-    lost: bool = False  # vanished while moving, away from any pocket: still on the table, place unknown
-    pot_pending: tuple[str, bool] | None = None  # (pocket, unsure): seen going in, unseen since; not yet gone
-    pot_confirm_s: float = 0.0  # while pending: how long after its last sighting it is potted if unseen
-    history: list[tuple[float, float, float, bool]] = field(default_factory=list)  # t, x, y, measured
-
-    @property
-    def xy(self) -> XY:
-        return (float(self.kf.x[0, 0]), float(self.kf.x[1, 0]))
-
-    @property
-    def velocity(self) -> XY:
-        return (float(self.kf.x[2, 0]), float(self.kf.x[3, 0]))
-
-    @property
-    def speed(self) -> float:
-        return math.hypot(*self.velocity)
-
-
-@dataclass(frozen=True)
-class TrackView:
-    """A ball as the tracker sees it in one frame."""
-
-    ball: str
-    xy_mm: XY
-    velocity_mm_s: XY
-    state: TrackState
-    measured: bool  # detected in this frame (else predicted, or held at rest while hidden)
-    moving: bool
-    lost: bool = False
-    pot_pending: bool = False  # seen going into a pocket and unseen since: potted unless seen again soon
-
-
 _NO_MATCH = 1e6  # the cost of a track-detection pair that may not be associated
-
-
-def _kalman(xy: XY, cfg: TrackerConfig, velocity: XY = (0.0, 0.0)) -> KalmanFilter:
-    """A constant-velocity filter (x, y, vx, vy) at ``xy``, at rest unless told a ``velocity`` (which it
-    holds loosely: the next sightings correct it)."""
-    kf = KalmanFilter(dim_x=4, dim_z=2)
-    kf.x = np.array([[xy[0]], [xy[1]], [velocity[0]], [velocity[1]]])
-    kf.H = np.array([[1.0, 0, 0, 0], [0, 1.0, 0, 0]])
-    kf.R = np.eye(2) * cfg.measurement_mm**2
-    kf.P = np.diag([cfg.measurement_mm**2] * 2 + [2000.0**2] * 2)
-    return kf
-
-
-def _set_dt(kf: KalmanFilter, dt: float, accel: float) -> None:
-    kf.F = np.array([[1.0, 0, dt, 0], [0, 1.0, 0, dt], [0, 0, 1.0, 0], [0, 0, 0, 1.0]])
-    # Piecewise-constant white acceleration (Bar-Shalom): q scales with the expected acceleration squared.
-    q = np.diag([0.5 * dt * dt, 0.5 * dt * dt, dt, dt]) ** 2
-    kf.Q = q * accel**2
-
-
-def _heading(tr: Track) -> XY:
-    """The velocity of ``tr`` fitted to its last sightings (``HEADING_FIT_S``); the filter's with fewer
-    than three."""
-    seen = [h for h in tr.history[-4 * HEADING_SAMPLES :] if h[3]][-HEADING_SAMPLES:]
-    recent = np.array([h[:3] for h in seen if h[0] >= seen[-1][0] - HEADING_FIT_S]) if seen else None
-    if recent is None or len(recent) < 3:
-        return tr.velocity
-    t = recent[:, 0] - recent[:, 0].mean()
-    v = (t @ (recent[:, 1:] - recent[:, 1:].mean(axis=0))) / float(t @ t)
-    return (float(v[0]), float(v[1]))
 
 
 class BallTracker:
@@ -273,7 +195,7 @@ class BallTracker:
         if dt <= 0:
             return
         for tr in live:
-            _set_dt(tr.kf, dt, self.config.accel_mm_s2)
+            set_dt(tr.kf, dt, self.config.accel_mm_s2)
             tr.kf.predict()
 
     def _associate(
@@ -331,8 +253,8 @@ class BallTracker:
         """``tr`` was detected at ``xy_mm``."""
         if tr.lost or tr.pot_pending:  # found again after a while: start afresh where it is
             # Seen again by the pocket it was going into, it goes on as it went: it may drop a moment later.
-            velocity = _heading(tr) if tr.pot_pending else (0.0, 0.0)
-            tr.kf = _kalman((float(xy_mm[0]), float(xy_mm[1])), self.config, velocity)
+            velocity = heading_of(tr) if tr.pot_pending else (0.0, 0.0)
+            tr.kf = new_filter((float(xy_mm[0]), float(xy_mm[1])), self.config.measurement_mm, velocity)
             tr.lost, tr.pot_pending = False, None
         else:
             tr.kf.update(xy_mm.reshape(2, 1))
@@ -389,13 +311,15 @@ class BallTracker:
         None when it did not (it is held). A pot needs the ball *seen entering* the pocket's area: moving,
         last measured within ``pocket_reach_mm`` of a mouth, and either in the jaws heading out of the table
         or short of them on a path that crosses the mouth between the jaws, the heading fitted to its last
-        sightings (``_heading``). A ball rolling along a cushion past a pocket is not; one at rest in the jaws
+        sightings (``heading_of``), or told from its striker where it was struck and lost at once
+        (``_struck_away``). A ball rolling along a cushion past a pocket is not; one at rest in the jaws
         under a hand is held (a ball that drops by itself is replaced). It is sure when that sighting was in
         the jaws with no other ball where it vanished (two balls the detector merged into one look like a
-        pot); else it is marked unsure. A ball last seen in the jaws past the line of the cushions' noses is
-        in the mouth whatever its heading (a slow ball rolling along a jaw drops): potted, unsure. Any other
-        moving ball last seen off the cloth left the table (pocket None). A ball at rest in the jaws that a
-        moving ball touched just before it vanished was knocked in (``_struck``): potted, unsure."""
+        pot) and its heading was seen, not told; else it is marked unsure. A ball last seen in the jaws past
+        the line of the cushions' noses is in the mouth whatever its heading (a slow ball rolling along a
+        jaw drops): potted, unsure. Any other moving ball last seen off the cloth left the table (pocket
+        None). A ball at rest in the jaws that a moving ball touched just before it vanished was knocked in
+        (``_struck``): potted, unsure."""
         last = next(((h[1], h[2]) for h in reversed(tr.history) if h[3]), None)
         if last is None:
             return None
@@ -405,12 +329,14 @@ class BallTracker:
         if pocket is not None:
             jaws_mm = pocket.opening_mm / 2 + self.table.ball_diameter_mm
             in_jaws = math.dist(pocket.mouth_xy_mm, last) < jaws_mm
-            heading = _heading(tr)
+            away = self._struck_away(tr)
+            heading = heading_of(tr) if away is None else away
             outward = -(heading[0] * pocket.inward[0] + heading[1] * pocket.inward[1])  # out through it
-            # In the jaws, any heading out of the table; short of them, a path that crosses the mouth.
+            # In the jaws, any heading out of the table; short of them, a path that crosses the mouth. A
+            # heading told from the striker, not seen, leaves the pot unsure.
             out = outward > HEADING_IN * math.hypot(*heading)
             if (in_jaws and out) or into_mouth(pocket, last, heading):
-                return pocket.id, not in_jaws or self._merged(tr, last)
+                return pocket.id, not in_jaws or away is not None or self._merged(tr, last)
             if in_jaws and not self.table.on_table(last):  # past the noses' line: only a mouth lets it there
                 return pocket.id, True  # heading along the jaws, not out: unsure
             if in_jaws and struck:  # knocked off the lip and gone at once: unsure, no heading to go by
@@ -423,7 +349,7 @@ class BallTracker:
         """The pocket whose mouth ``tr``'s path from its last sighting crosses, at its fitted heading, by
         time ``t``, with the seconds it took; None when it crosses none by then."""
         last = next((h for h in reversed(tr.history) if h[3]), None)
-        heading = _heading(tr)
+        heading = self._departure(tr)
         if last is None or math.hypot(*heading) < self.config.rest_speed_mm_s:
             return None
         xy = (last[1], last[2])
@@ -471,7 +397,7 @@ class BallTracker:
         the mouth's line, where it has surely dropped (a ball crawling into the jaws, lost in their shadow,
         is often seen again there), at most ``POT_CONFIRM_MAX_S``."""
         last = next((h for h in reversed(tr.history) if h[3]), None)
-        heading = _heading(tr)
+        heading = self._departure(tr)
         toward = -(heading[0] * pocket.inward[0] + heading[1] * pocket.inward[1])
         if last is None or toward <= 0:
             return self.config.pot_confirm_s
@@ -518,6 +444,44 @@ class BallTracker:
             for o in self.tracks
         )
 
+    def _departure(self, tr: Track) -> XY:
+        """Where ``tr`` was heading when last seen (mm/s): as it was struck (``_struck_away``), else fitted to
+        its sightings (``heading_of``)."""
+        away = self._struck_away(tr)
+        return heading_of(tr) if away is None else away
+
+    def _struck_away(self, tr: Track) -> XY | None:
+        """For a ball a moving one touched at most STRUCK_S before it was last seen (struck from rest and
+        lost before it was seen moving: a red driven under a score bar), the velocity it left with
+        (``struck_away``: a ball of the striker's mass leaves with the striker's velocity before the
+        contact, fitted to its path there, along the line of their centres); else None."""
+        seen = [h for h in tr.history if h[3]]
+        if not seen:
+            return None
+        since = seen[-1][0] - STRUCK_S
+        rest = next((h for h in reversed(seen) if h[0] <= since), seen[0])  # where it lay before
+        rest_xy, reach = (rest[1], rest[2]), STRUCK_WITHIN * self.table.ball_diameter_mm
+        for other in self.tracks:
+            if other is tr or other.state is not TrackState.CONFIRMED:
+                continue
+            path = [h for h in other.history if h[3]]
+            touch = next(
+                (h for h in path if since <= h[0] <= seen[-1][0] and math.dist(h[1:3], rest_xy) < reach), None
+            )
+            if touch is None:
+                continue
+            before = [h for h in path if touch[0] - HEADING_FIT_S <= h[0] <= touch[0]]
+            velocity = fitted_velocity(before)
+            if velocity is None:
+                continue
+            mean = np.mean([h[1:3] for h in before], axis=0)
+            away = struck_away(
+                (float(mean[0]), float(mean[1])), velocity, rest_xy, self.table.ball_diameter_mm
+            )
+            if away is not None and math.hypot(*away) >= self.config.rest_speed_mm_s:
+                return away
+        return None
+
     def _merged(self, tr: Track, xy: XY) -> bool:
         """Whether another ball seen this frame overlaps where ``tr`` was last seen: the detector may have
         taken the two for one."""
@@ -551,12 +515,12 @@ class BallTracker:
             if not lost:
                 return None
             tr = min(lost, key=lambda tr: math.dist(tr.xy, xy_mm))
-            tr.kf = _kalman((float(xy_mm[0]), float(xy_mm[1])), self.config)
+            tr.kf = new_filter((float(xy_mm[0]), float(xy_mm[1])), self.config.measurement_mm)
             tr.lost, tr.misses, tr.last_seen_t = False, 0, t
             tr.history.append((t, *tr.xy, True))
             return tr
         xy = (float(xy_mm[0]), float(xy_mm[1]))
-        tr = Track(ball, cls, _kalman(xy, self.config), last_seen_t=t)
+        tr = Track(ball, cls, new_filter(xy, self.config.measurement_mm), last_seen_t=t)
         tr.history.append((t, *xy, True))
         self.tracks.append(tr)
         if self.config.n_init <= 1:

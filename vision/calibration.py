@@ -25,7 +25,6 @@ import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
-import cv2
 import numpy as np
 
 from arbiter.tables import TableModel
@@ -37,7 +36,7 @@ from vision import table_geometry as geo
 from vision.ball_size import measure_balls
 from vision.camera_profile import Orientation, TableCalibration
 from vision.edge_fit import AutoConfig, named_points
-from vision.score_bar import bar_over_table
+from vision.score_bar import bar_over_table, unseen_outline
 from vision.table_corners import TableCorners, find_corners
 from vision.table_finder import CalibrationError
 from vision.table_outline import find_outline, label_corners, straight_sides
@@ -141,19 +140,8 @@ def calibrate_auto(
     calib = ef.calibration_of(
         fit.theta, done.sized, (w, h), "auto", done.orientation, fit.rms, cfg.nose_z_mm, fit.points, verdict
     )
-    unseen = _unseen(found.unseen_px, bar_over_table(image, found.cloth, calib))
+    unseen = unseen_outline(found.unseen_px, bar_over_table(image, found.cloth, calib))
     return replace(calib, unseen_px=unseen) if unseen else calib
-
-
-def _unseen(strip: np.ndarray, bar: np.ndarray | None) -> tuple[tuple[float, float], ...]:
-    """The table the image does not show: the strip between the cloth seen and an end placed beyond it,
-    and a score bar over the table (``vision.score_bar``); one polygon round both where there are two (the
-    strip runs along the bar that cut the cloth)."""
-    parts = [p for p in (np.asarray(strip, np.float64).reshape(-1, 2), bar) if p is not None and len(p)]
-    if not parts:
-        return ()
-    hull = parts[0] if len(parts) == 1 else cv2.convexHull(np.vstack(parts).astype(np.float32))
-    return tuple((float(x), float(y)) for x, y in np.asarray(hull).reshape(-1, 2))
 
 
 @dataclass(frozen=True)

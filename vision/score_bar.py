@@ -10,8 +10,8 @@ with a straight, screen-level edge toward the cloth and, on its other side, anot
 table's end (it was laid over the frame, not set on the cloth). A cushion's shadow is too thin, an arm has
 no straight edge, a pocket's throat is too narrow, a cluster of balls is round, a row of them no higher
 than a ball. ``bar_over_table`` gives the bar's part of
-the frame as a polygon (image px), which the calibration adds to the table the image does not show
-(``TableCalibration.unseen_px``): the detector never looks there.
+the frame as a polygon (image px), which the calibration joins to the table the image does not show
+(``unseen_outline``, kept as ``TableCalibration.unseen_px``): the detector never looks there.
 """
 
 from __future__ import annotations
@@ -140,3 +140,41 @@ def _level(edge: np.ndarray, rows: int) -> float | None:
 def _along(edge: np.ndarray, end: np.ndarray) -> bool:
     """Whether an edge (a row per column) runs along the table's end (a row per column)."""
     return float(np.mean(np.abs(edge - end) <= REACH_PX)) >= FLAT_SHARE
+
+
+def unseen_outline(strip: np.ndarray, bar: np.ndarray | None) -> tuple[tuple[float, float], ...]:
+    """The table the image does not show: the strip between the cloth seen and an end placed beyond it,
+    and a score bar over the table (``bar_over_table``); where there are both (the strip runs along the
+    bar that cut the cloth), the one polygon that is their union, so the cloth seen between them (a ball
+    just over the bar, beside the strip's slanted edge) stays in view; their hull where they lie apart."""
+    parts = [np.asarray(p, np.float64).reshape(-1, 2) for p in (strip, bar) if p is not None and len(p)]
+    if not parts:
+        return ()
+    outline = parts[0] if len(parts) == 1 else _union(parts)
+    return tuple((float(x), float(y)) for x, y in outline)
+
+
+_UNION_SCALE = 2  # the union is drawn at half a pixel
+_UNION_MAX_PX = 40_000_000  # a union drawn larger than this (an end placed far off the frame) is their hull
+
+
+def _union(polygons: list[np.ndarray]) -> np.ndarray:
+    """The outline (N, 2) of the union of ``polygons`` that touch or overlap (drawn at half a pixel and
+    traced);
+    their convex hull where they lie apart or would be drawn too large."""
+    points = np.vstack(polygons)
+    hull = cv2.convexHull(points.astype(np.float32)).reshape(-1, 2).astype(np.float64)
+    low = np.floor(points.min(axis=0)) - 2
+    w, h = (np.ceil(points.max(axis=0)) - low + 2).astype(np.int64)
+    scale = _UNION_SCALE
+    if w * h * scale * scale > _UNION_MAX_PX:
+        return hull
+    mask = np.zeros((int(h) * scale, int(w) * scale), np.uint8)
+    for polygon in polygons:  # one at a time: drawn together, their overlap would be a hole
+        cv2.fillPoly(mask, [np.round((polygon - low) * scale).astype(np.int32)], 255)
+    joined = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((2 * scale + 1, 2 * scale + 1), np.uint8))
+    contours, _ = cv2.findContours(joined, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if len(contours) != 1:
+        return hull
+    traced = cv2.approxPolyDP(contours[0], scale / 2, True).reshape(-1, 2)
+    return np.asarray(traced / scale + low, np.float64)

@@ -189,16 +189,25 @@ def _graphic_or_not(
 def _strip(outline: np.ndarray, placed: np.ndarray, k: int) -> np.ndarray:
     """The table the image does not show at a placed end: the quad between side ``k`` of the cloth's
     outline (where a score bar or the frame cuts the cloth seen) and side ``k`` as placed (corners k and
-    k + 1 of each); none where the placed end lies within a pixel of the cloth seen or inside it. Not from
+    k + 1 of each); where the placed side crosses the outline's (beyond it at one corner, inside at the
+    other: a bar over half the end), the triangle beyond it only, not the bow-tie whose other half is
+    cloth seen; none where the placed end lies within a pixel of the cloth seen or inside it. Not from
     the side the noses were sought on: one moved onto the cloth's shading would hide the cloth between it
     and the bar, balls and all."""
     j = (k + 1) % 4
-    centre = placed.mean(axis=0)
-    reach_placed = np.linalg.norm((placed[k] + placed[j]) / 2 - centre)
-    reach_seen = np.linalg.norm((outline[k] + outline[j]) / 2 - centre)
-    if float(reach_placed - reach_seen) <= 1.0:
+    a, b = outline[k], outline[j]
+    normal = np.array([b[1] - a[1], a[0] - b[0]]) / max(float(np.linalg.norm(b - a)), 1e-9)
+    if float((a - placed.mean(axis=0)) @ normal) < 0:
+        normal = -normal  # away from the table's middle
+    beyond = np.array([(placed[k] - a) @ normal, (placed[j] - a) @ normal])
+    if float(beyond.max()) <= 1.0:
         return np.zeros((0, 2))
-    return np.array([outline[k], outline[j], placed[j], placed[k]], dtype=np.float64)
+    if float(beyond.min()) >= 0.0:
+        return np.array([a, b, placed[j], placed[k]], dtype=np.float64)
+    crossing = placed[k] + beyond[0] / (beyond[0] - beyond[1]) * (placed[j] - placed[k])
+    if beyond[0] > 0:
+        return np.array([a, crossing, placed[k]], dtype=np.float64)
+    return np.array([crossing, b, placed[j]], dtype=np.float64)
 
 
 def _place_an_end(

@@ -11,7 +11,7 @@ from arbiter import contract as c
 from arbiter.games import billiards
 from tracking.cushion_sides import SideConfig, side_turns, split_turns, two_impulses
 from tracking.events import EventDetector
-from tracking.tracker import TrackState, TrackView
+from tracking.track import TrackState, TrackView
 
 SPEC = billiards("snooker")
 TABLE = SPEC.table

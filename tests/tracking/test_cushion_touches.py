@@ -12,7 +12,7 @@ from arbiter.games import billiards
 from tracking.cushion_sides import split_turns
 from tracking.cushion_touches import TouchConfig, sample_noise, touch_at
 from tracking.events import EventDetector
-from tracking.tracker import TrackState, TrackView
+from tracking.track import TrackState, TrackView
 
 SPEC = billiards("straight-pool")
 TABLE = SPEC.table

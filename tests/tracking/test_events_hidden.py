@@ -9,7 +9,7 @@ import math
 from arbiter import contract as c
 from arbiter.games import billiards
 from tracking.events import EventDetector
-from tracking.tracker import TrackState, TrackView
+from tracking.track import TrackState, TrackView
 
 SPEC = billiards("snooker")
 R = SPEC.table.ball_radius_mm

@@ -7,7 +7,7 @@ import pytest
 
 from arbiter.games import billiards
 from tracking.pins import PinConfig, PinWatch
-from tracking.tracker import TrackState, TrackView
+from tracking.track import TrackState, TrackView
 
 TABLE = billiards("five-pins").table
 SPOTS = {p.id: np.array(p.xy_mm) for p in TABLE.pins}

@@ -8,7 +8,8 @@ from tracking_helper import dets
 
 from arbiter.balls import APPEARANCE_CLASSES
 from arbiter.games import billiards
-from tracking.tracker import BallTracker, TrackerConfig, TrackState
+from tracking.track import TrackState
+from tracking.tracker import BallTracker, TrackerConfig
 from vision.types import Detections
 
 TABLE = billiards("snooker").table
@@ -431,3 +432,42 @@ def test_a_ball_lost_in_the_open_is_not_found_again_by_a_streak():
     views = tr.update(22 / 60.0, _with_streaks([(WHITE, 400.0, 400.0)], [(held[0] + 150.0, held[1])]))
     green = next(v for v in views if v.ball == "green")
     assert not green.measured and green.xy_mm == pytest.approx(held, abs=1.0)
+
+
+def _struck_and_hidden_at_once(cut_deg: float) -> BallTracker:
+    """A red at rest 250 mm out from the top right pocket's mouth along its axis; the white comes at it at
+    1.8 m/s, ``cut_deg`` off the line that runs through the red into the pocket, and touches it. The red is
+    seen once, 3 mm on, and never again (driven under a score bar); the white goes on, slower and turned."""
+    tr = BallTracker(billiards("snooker"))
+    pocket = TABLE.pocket("tr")
+    inward = np.array(pocket.inward)
+    red = np.array(pocket.mouth_xy_mm) + 250.0 * inward
+    a = np.radians(cut_deg)
+    # The line of centres at contact runs from the white to the red: into the pocket when cut_deg is 0.
+    n = -np.array(
+        [inward[0] * np.cos(a) - inward[1] * np.sin(a), inward[0] * np.sin(a) + inward[1] * np.cos(a)]
+    )
+    contact = red - 1.01 * TABLE.ball_diameter_mm * n
+    white_in = [contact - 30.0 * k * n for k in range(20, -1, -1)]  # 30 mm a frame, along the line
+    turned = np.array([n[1], -n[0]])
+    white_out = [contact + 12.0 * k * turned for k in range(1, 60)]
+    frames = [[(WHITE, *p), (RED, *red)] for p in white_in]
+    frames += [[(WHITE, *white_out[0]), (RED, *(red + 3.0 * n))]]
+    frames += [[(WHITE, *p)] for p in white_out[1:]]
+    run(tr, frames)
+    return tr
+
+
+def test_a_ball_struck_into_a_pocket_and_hidden_at_once_leaves_along_the_line_of_centres():
+    """Seen moving for one frame only, the red's own sightings say nothing of where it went; the white's
+    path before the contact, along the line of centres, does: straight into the pocket. Potted, unsure."""
+    tr = _struck_and_hidden_at_once(0.0)
+    (gone,) = tr.gone()
+    assert gone.ball == "red:1" and gone.gone_near == "tr" and gone.pot_unsure
+
+
+def test_a_ball_struck_along_the_cushion_and_hidden_at_once_is_held_not_potted():
+    """The same, the white coming at it from 80 degrees off: the red leaves along the cushion, away from
+    the pocket. It is held on the table, not potted."""
+    tr = _struck_and_hidden_at_once(80.0)
+    assert tr.gone() == []

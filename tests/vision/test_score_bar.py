@@ -12,7 +12,7 @@ from arbiter.games import billiards
 from vision.calibration import calibrate_manual
 from vision.camera_profile import TableCalibration
 from vision.cloth_colour import estimate, working_copy
-from vision.score_bar import bar_over_table
+from vision.score_bar import bar_over_table, unseen_outline
 
 SIZE = (1280, 720)
 CORNERS = {"bl": (240.0, 660.0), "br": (1040.0, 660.0), "tr": (860.0, 80.0), "tl": (420.0, 80.0)}
@@ -99,3 +99,29 @@ def test_the_frame_cutting_the_table_is_no_bar() -> None:
     image, calib = table({**CORNERS, "tr": (900.0, -60.0), "tl": (380.0, -60.0)})  # runs off the top
     image[:6, 300:980] = (40, 70, 110)  # the far rail's last pixels, inside the table at the frame's edge
     assert found(image, calib) is None
+
+
+def test_the_strip_and_a_bar_over_it_are_left_out_as_their_union_not_their_hull() -> None:
+    """An end strip whose upper edge slants across the frame and a bar over its left half (a broadcast's
+    near end): the cloth seen between the strip's slanted edge and the bar's top stays in view, where a
+    red sat just over the bar (seed 9305's second shot)."""
+    strip = np.array([[811.0, 684.0], [294.0, 628.0], [307.0, 662.0]])
+    bar = np.array([[0.0, 642.0], [691.0, 642.0], [691.0, 720.0], [0.0, 720.0]])
+    outline = np.array(unseen_outline(strip, bar), np.float32)
+    inside = [
+        cv2.pointPolygonTest(outline, p, False) > 0 for p in ((359.0, 634.0), (300.0, 700.0), (700.0, 675.0))
+    ]
+    assert inside == [False, True, True]  # the red's centre seen; the bar and the strip not
+    drawn = np.zeros((720, 1280), np.uint8)
+    for part in (strip, bar):
+        cv2.fillPoly(drawn, [np.round(part).astype(np.int32)], 1)
+    assert cv2.contourArea(outline) == pytest.approx(int(drawn.sum()), rel=0.02)  # their union's area
+
+
+def test_apart_the_strip_and_a_bar_are_left_out_as_their_hull_and_alone_as_they_are() -> None:
+    strip = np.array([[300.0, 600.0], [900.0, 600.0], [900.0, 620.0], [300.0, 620.0]])
+    bar = np.array([[0.0, 680.0], [500.0, 680.0], [500.0, 720.0], [0.0, 720.0]])
+    hull = np.array(unseen_outline(strip, bar), np.float32)
+    assert cv2.pointPolygonTest(hull, (450.0, 650.0), False) > 0  # between them: one polygon round both
+    assert unseen_outline(strip, None) == tuple((x, y) for x, y in strip.tolist())
+    assert unseen_outline(np.zeros((0, 2)), None) == ()

@@ -21,7 +21,7 @@ from datasets.billiards.scene import BallState, SceneSample
 from evaluation.real_tables import corner_error
 from vision.calibration import TableCalibration, calibrate_auto
 from vision.detectors import build_detector
-from vision.table_corners import MARKING_OFF, find_corners
+from vision.table_corners import MARKING_OFF, _strip, find_corners
 from vision.table_geometry import name_corners, plane_view
 from vision.table_markings import (
     MarkedLine,
@@ -203,3 +203,22 @@ def test_the_line_search_finds_what_every_pair_of_points_would(seed: int) -> Non
     assert np.abs(ends - np.array([a[i[k]], b[j[k]]])).max() <= 2.0  # the fine search moves it 2 px at most
     assert abs(ends[0, 1] - y0) <= 1.0 and abs(ends[1, 1] - y1) <= 1.0
     assert cover > 0.9
+
+
+def test_a_placed_end_crossing_the_cloth_seen_leaves_out_only_the_part_beyond_it() -> None:
+    """A bar over the left half of the near end cuts the cloth's outline there (its side slants up to the
+    bar's corner), and the end placed from a marking lies beyond that side on the left, inside it on the
+    right, where the cushion is seen: the strip left out is the triangle beyond, not a bow-tie whose other
+    half (seed 9305's second shot: cloth a red lay on) would be left out too."""
+    outline = np.array([[294.0, 628.0], [997.0, 704.0], [860.0, 80.0], [420.0, 80.0]])
+    placed = np.array([[307.0, 662.0], [973.0, 691.0], [860.0, 80.0], [420.0, 80.0]])
+    strip = _strip(outline, placed, 0)
+    assert len(strip) == 3
+    inside = [
+        cv2.pointPolygonTest(strip.astype(np.float32), p, False) > 0 for p in ((320.0, 645.0), (950.0, 695.0))
+    ]
+    assert inside == [True, False]
+    beyond = placed.copy()
+    beyond[:2, 1] += 30.0  # an end placed beyond the cloth seen all along: the quad between them
+    assert len(_strip(outline, beyond, 0)) == 4
+    assert len(_strip(outline, outline, 0)) == 0  # the end placed where it is seen: nothing left out

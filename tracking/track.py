@@ -1,0 +1,109 @@
+"""One ball followed over time: its constant-velocity Kalman filter in table millimetres (filterpy), its
+sightings, where it was heading; and the view of it the tracker gives out (``TrackView``). The tracker
+(``tracking.tracker``) keeps these; the event detector reads the views."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+import numpy as np
+from filterpy.kalman import KalmanFilter
+
+XY = tuple[float, float]
+Sighting = tuple[float, float, float, bool]  # t, x, y (mm), measured (else predicted or held)
+
+# Where a lost ball was heading is fitted to its sightings of this last stretch of time before it was lost
+# (up to HEADING_SAMPLES of them): the filter's velocity, a frame or two after a ball is found again, is
+# mostly the detector's noise.
+HEADING_FIT_S = 0.1
+HEADING_SAMPLES = 5
+
+
+class TrackState(StrEnum):
+    TENTATIVE = "tentative"  # seen fewer than n_init times: not yet a ball
+    CONFIRMED = "confirmed"  # a ball on the table, seen now or hidden at rest
+    GONE = "gone"  # left the table: potted or off (see ``Track.gone_near``)
+
+
+@dataclass
+class Track:
+    """One ball followed over time. Mutable inside the tracker; the outside world sees ``TrackView``s."""
+
+    ball: str  # the ball id this track is (``red:4``, ``yellow``, ``7``)
+    cls: int
+    kf: KalmanFilter
+    state: TrackState = TrackState.TENTATIVE
+    hits: int = 1
+    misses: int = 0
+    last_seen_t: float = 0.0
+    gone_near: str | None = None  # the pocket id when it was seen going into one and then gone
+    pot_unsure: bool = False  # gone at a pocket without being seen clearly into it (``_exit``)
+    lost: bool = False  # vanished while moving, away from any pocket: still on the table, place unknown
+    pot_pending: tuple[str, bool] | None = None  # (pocket, unsure): seen going in, unseen since; not yet gone
+    pot_confirm_s: float = 0.0  # while pending: how long after its last sighting it is potted if unseen
+    history: list[Sighting] = field(default_factory=list)
+
+    @property
+    def xy(self) -> XY:
+        return (float(self.kf.x[0, 0]), float(self.kf.x[1, 0]))
+
+    @property
+    def velocity(self) -> XY:
+        return (float(self.kf.x[2, 0]), float(self.kf.x[3, 0]))
+
+    @property
+    def speed(self) -> float:
+        return math.hypot(*self.velocity)
+
+
+@dataclass(frozen=True)
+class TrackView:
+    """A ball as the tracker sees it in one frame."""
+
+    ball: str
+    xy_mm: XY
+    velocity_mm_s: XY
+    state: TrackState
+    measured: bool  # detected in this frame (else predicted, or held at rest while hidden)
+    moving: bool
+    lost: bool = False
+    pot_pending: bool = False  # seen going into a pocket and unseen since: potted unless seen again soon
+
+
+def new_filter(xy: XY, measurement_mm: float, velocity: XY = (0.0, 0.0)) -> KalmanFilter:
+    """A constant-velocity filter (x, y, vx, vy) at ``xy``, at rest unless told a ``velocity`` (which it
+    holds loosely: the next sightings correct it); ``measurement_mm``: a detection's error."""
+    kf = KalmanFilter(dim_x=4, dim_z=2)
+    kf.x = np.array([[xy[0]], [xy[1]], [velocity[0]], [velocity[1]]])
+    kf.H = np.array([[1.0, 0, 0, 0], [0, 1.0, 0, 0]])
+    kf.R = np.eye(2) * measurement_mm**2
+    kf.P = np.diag([measurement_mm**2] * 2 + [2000.0**2] * 2)
+    return kf
+
+
+def set_dt(kf: KalmanFilter, dt: float, accel: float) -> None:
+    kf.F = np.array([[1.0, 0, dt, 0], [0, 1.0, 0, dt], [0, 0, 1.0, 0], [0, 0, 0, 1.0]])
+    # Piecewise-constant white acceleration (Bar-Shalom): q scales with the expected acceleration squared.
+    q = np.diag([0.5 * dt * dt, 0.5 * dt * dt, dt, dt]) ** 2
+    kf.Q = q * accel**2
+
+
+def heading_of(tr: Track) -> XY:
+    """The velocity of ``tr`` fitted to its last sightings (``HEADING_FIT_S``); the filter's with fewer
+    than three."""
+    seen = [h for h in tr.history[-4 * HEADING_SAMPLES :] if h[3]][-HEADING_SAMPLES:]
+    fitted = fitted_velocity([h for h in seen if h[0] >= seen[-1][0] - HEADING_FIT_S]) if seen else None
+    return tr.velocity if fitted is None else fitted
+
+
+def fitted_velocity(sightings: list[Sighting]) -> XY | None:
+    """The velocity (mm/s) fitted by least squares to ``sightings`` (t, x, y, measured); None with fewer
+    than three."""
+    if len(sightings) < 3:
+        return None
+    recent = np.array([h[:3] for h in sightings])
+    t = recent[:, 0] - recent[:, 0].mean()
+    v = (t @ (recent[:, 1:] - recent[:, 1:].mean(axis=0))) / float(t @ t)
+    return (float(v[0]), float(v[1]))
