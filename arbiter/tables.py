@@ -106,12 +106,20 @@ class TableModel:
         raise KeyError(f"{self.game} has no line {name!r}; lines: {[ln.name for ln in self.lines]}")
 
     def table_size(self, name: str) -> TableSize:
-        """The catalogue entry ``name`` of this game's table sizes, or ValueError listing them."""
+        """The catalogue entry ``name`` of this game's table sizes, or a table of its own size named by its
+        playing area in millimetres, length by width (``own_size``: "1575x700"); else ValueError listing
+        the catalogue."""
         for size in self.sizes:
             if size.name == name:
                 return size
+        own = own_size(name)
+        if own is not None:
+            return own
         names = ", ".join(s.name for s in self.sizes) or "none"
-        raise ValueError(f"{self.game} is not played on a {name!r} table; sizes: {names}")
+        raise ValueError(
+            f"{self.game} is not played on a {name!r} table; sizes: {names}, or a table's own playing area "
+            "in millimetres between the cushion noses, length x width (1575x700)"
+        )
 
     def resized(self, name: str | None) -> TableModel:
         """The same game's table in another catalogue size (``sizes``): see ``scaled``. The one way from a
@@ -140,6 +148,37 @@ class TableSize:
     @property
     def aspect(self) -> float:
         return self.length_mm / self.width_mm
+
+
+# A table of its own size (``own_size``) is one a person plays on: from a toy's playing area to the largest
+# match table's, and about twice as long as wide as every billiard table is (the rules' geometry scales so).
+OWN_LENGTHS_MM = (800.0, 4000.0)
+OWN_ASPECTS = (1.4, 2.8)
+
+
+def own_size(name: str) -> TableSize | None:
+    """A table of its own size from its name, its playing area in millimetres, length by width ("1575x700",
+    as ``--table`` gives it and the calibration names a table whose shape no catalogue size has); None
+    where ``name`` is not of that form; ValueError where it is, but no billiard table's."""
+    parts = name.lower().split("x")
+    if len(parts) != 2 or not all(p.replace(".", "", 1).isdigit() for p in parts):
+        return None
+    length, width = float(parts[0]), float(parts[1])
+    if not (OWN_LENGTHS_MM[0] <= length <= OWN_LENGTHS_MM[1]) or not (
+        OWN_ASPECTS[0] <= length / max(width, 1e-9) <= OWN_ASPECTS[1]
+    ):
+        raise ValueError(
+            f"a {name!r} table ({length:.0f} x {width:.0f} mm) is no billiard table: give the playing area's "
+            f"length first, {OWN_LENGTHS_MM[0]:.0f} to {OWN_LENGTHS_MM[1]:.0f} mm, and a width that makes it "
+            f"{OWN_ASPECTS[0]} to {OWN_ASPECTS[1]} times as long as wide"
+        )
+    title = f"{length:.0f} x {width:.0f} mm"
+    return TableSize(name, title, length, width, f"its own size, {title} (measured or given)")
+
+
+def own_size_name(length_mm: float, width_mm: float) -> str:
+    """The name ``own_size`` reads back: whole millimetres, length by width."""
+    return f"{length_mm:.0f}x{width_mm:.0f}"
 
 
 # Playing areas. Snooker's smaller tables: the nominal size reduced as the 12 ft table's playing area is

@@ -9,6 +9,7 @@ import typer
 
 from arbiter import contract
 from arbiter.games import BilliardsSpec, DiceSpec, GameSpec, UnknownGameError, billiards, dice, game
+from arbiter.tables import own_size
 
 SAMPLES = Path(__file__).resolve().parents[1] / "samples"
 SAMPLE_SHOT = SAMPLES / "billiards" / "snooker" / "shot_000"
@@ -52,14 +53,21 @@ def parse_points(text: str) -> dict[str, tuple[float, float]]:
 
 
 def table_size(spec: BilliardsSpec, size: str | None) -> str | None:
-    """``--table``: a size of the game's catalogue (``spec.table.sizes``), or a clean exit listing them;
-    None (not given) leaves the size to the calibration."""
-    if size is None:
-        return None
-    names = [s.name for s in spec.table.sizes]
-    if size not in names:
+    """``--table``: a size of the game's catalogue (``spec.table.sizes``) or a table's own playing area in
+    millimetres (``arbiter.tables.own_size``: "1575x700"), or a clean exit saying what is accepted; None
+    (not given) leaves the size to the calibration."""
+    if size is None or size in [s.name for s in spec.table.sizes]:
+        return size
+    try:
+        own = own_size(size)
+    except ValueError as exc:
+        fail(f"--table {size!r}: {exc}")
+    if own is None:
         listed = ", ".join(f"{s.name} ({s.length_mm:.0f} x {s.width_mm:.0f} mm)" for s in spec.table.sizes)
-        fail(f"--table {size!r}: {spec.title} is played here on {listed or 'its one table'}")
+        fail(
+            f"--table {size!r}: {spec.title} is played here on {listed or 'its one table'}, or give the "
+            "table's own playing area in millimetres between the cushion noses, length x width (1575x700)"
+        )
     return size
 
 

@@ -27,8 +27,9 @@ from vision.yolo import ModelError
 
 app = typer.Typer()
 TABLE_HELP = (
-    "The table's size, from the game's catalogue (snooker: 12ft, 10ft, 9ft, 6ft; pool: 9ft, 8ft, 7ft; ...); "
-    "default: told from the balls' size, else the game's own."
+    "The table's size, from the game's catalogue (snooker: 12ft, 10ft, 9ft, 6ft; pool: 9ft, 8ft, 7ft; ...), "
+    "or its own playing area in mm between the cushion noses, length x width (1575x700); default: told from "
+    "the balls' size (a table of no catalogue shape seen from above: its own, measured), else the game's own."
 )
 CORNERS_HELP = (
     "Typed table points in pixels, 'bl=x,y;br=x,y;tl=x,y;tr=x,y' (playing-area corners at the cushion "

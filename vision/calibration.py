@@ -27,7 +27,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from arbiter.tables import TableModel
+from arbiter.tables import TableModel, own_size_name
 from vision import camera_fit as cf
 from vision import corner_heights as ch
 from vision import edge_fit as ef
@@ -133,6 +133,7 @@ def calibrate_auto(
     if _misshapen(done.fit):
         again = _without_flat_runs(image, ignore, table, size, cfg)
         done = again if again is not None and not _misshapen(again.fit) else done
+    done = done if size is not None else _own_shape(image, done, cfg)
     found, fit = done.found, done.fit
     view_doubts = _view_doubts(image, done.corners, found, done.sized)
     verdict = CalibrationVerdict.of([*found.doubts, *view_doubts, *fit.reasons, *done.notes])
@@ -164,6 +165,32 @@ def _fitted(
     fit_ok = not geo.oblique(found.quad_px)  # the edge fit models cushions seen from above
     fit = _camera_from_corners(image, corners, sized, found, cfg, fit_ok)
     return _Fitted(found, corners, orientation, sized, fit, (*notes, *size_notes))
+
+
+def _own_shape(image: np.ndarray, done: _Fitted, cfg: AutoConfig) -> _Fitted:
+    """``done`` again on a table of its own shape where, seen from above, the catalogue's misses the corners
+    by more than ``SURE_WITHIN``: as long as the table sized (the balls' size said it) and as wide as the
+    corners' view makes it (``table_geometry.plane_view``: exact from straight above, whatever the lens),
+    with its camera; ``done`` as it is where that shape is no billiard table's or fits the corners no
+    better than half as far off, within ``SURE_WITHIN / 2``."""
+    off, sized = done.fit.shape_off, done.sized
+    if off <= SURE_WITHIN or geo.oblique(done.found.quad_px):
+        return done
+    h, w = image.shape[:2]
+    across = geo.plane_view(geo.quad_of(done.corners), (w, h)).aspect  # width over length
+    try:
+        own = sized.resized(own_size_name(sized.length_mm, sized.length_mm * across))
+    except ValueError:
+        return done
+    fit = _camera_from_corners(image, done.corners, own, done.found, cfg, True)
+    if fit.shape_off > min(SURE_WITHIN / 2, off / 2):
+        return done
+    why = (
+        f"no catalogue table's shape fits the corners (the {sized.size} table's is off by {off:.1%}): the "
+        f"table is taken as one of its own, {own.length_mm:.0f} x {own.width_mm:.0f} mm ({1 / across:.2f}:1; "
+        "give --table with its playing area, length x width in mm, or a catalogue size)"
+    )
+    return replace(done, sized=own, fit=fit, notes=(*done.notes, Reason(Doubt.OWN_SHAPE, why)))
 
 
 def _misshapen(fit: _CornerFit) -> bool:
@@ -305,6 +332,7 @@ class _CornerFit:
     rms: float
     points: dict[str, tuple[float, float]] | None
     reasons: tuple[Reason, ...] = ()
+    shape_off: float = 0.0  # how far the table's shape misses the corners (share of its length)
 
 
 def _corner_lens(
@@ -354,11 +382,11 @@ def _camera_from_corners(
         why = f"the {table.size} table's shape does not fit the corners (off by {off:.1%})"
         shape = (Reason(Doubt.SHAPE, why),)
     at = {k: (float(p[0]), float(p[1])) for k, p in zip(CORNERS, seen, strict=True)}  # as found
-    corner_fit = _CornerFit(theta0, float(np.sqrt(np.mean(miss**2))), at, shape)
+    corner_fit = _CornerFit(theta0, float(np.sqrt(np.mean(miss**2))), at, shape, off)
     if not refine:
         why = "the view is too oblique for the cushion edges: the camera is fitted to the four corners alone"
         return replace(corner_fit, reasons=(*shape, Reason(Note.EDGE_FIT_SKIPPED, why)))
-    return _edge_refined(image, corner_fit, px, xyz, table, found, cfg)
+    return replace(_edge_refined(image, corner_fit, px, xyz, table, found, cfg), shape_off=off)
 
 
 def _corners_at_the_cloth(

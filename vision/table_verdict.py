@@ -49,6 +49,10 @@ class Doubt(StrEnum):
     # (a cue ball 27 % small under a cue's tip, the rack unmeasurable beside it) or a table of no catalogue
     # size; the nearest is taken, its spots and pockets off by as much.
     SIZE_NEAREST = "size_nearest"
+    # No catalogue table's shape fits the corners found from above (``calibration.SURE_WITHIN``): the table
+    # is taken as one of its own shape, as long as the balls' size says and as wide as the corners (a toy
+    # or home table; or corners misfound, which its own shape then fits: said, never sure).
+    OWN_SHAPE = "own_shape"
 
 
 class Note(StrEnum):

@@ -10,7 +10,7 @@ import pytest
 
 from arbiter.balls import APPEARANCE_CLASSES
 from arbiter.games import BILLIARDS_GAMES, billiards
-from arbiter.tables import POCKET_IDS
+from arbiter.tables import POCKET_IDS, own_size, own_size_name
 from datasets.billiards import layouts
 
 GAMES = tuple(s.id for s in BILLIARDS_GAMES)
@@ -181,3 +181,29 @@ def test_a_resized_table_scales_its_markings_and_keeps_what_the_ball_sizes(game,
 def test_an_unknown_size_is_refused_with_the_choices():
     with pytest.raises(ValueError, match="sizes: 12ft, 10ft, 9ft, 6ft"):
         billiards("snooker").table.resized("8ft")
+
+
+def test_a_table_of_its_own_size_is_named_by_its_playing_area():
+    """A toy or home table no catalogue has: its playing area in millimetres, length by width, is its name
+    (as --table gives it, as the calibration names one it measured); every marking scaled to it."""
+    snooker = billiards("snooker").table
+    own = snooker.resized("1575x700")
+    assert (own.length_mm, own.width_mm, own.size) == (1575.0, 700.0, "1575x700")
+    assert own.spots["black"][1] == pytest.approx(
+        1575.0 - (snooker.length_mm - snooker.spots["black"][1]) * 1575.0 / snooker.length_mm
+    )
+    assert own_size_name(1575.2, 699.6) == "1575x700" and own.resized(own.size) is own
+    assert own_size("12ft") is None
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        ("700x1575", "length first"),  # width first
+        ("5000x2500", "800 to 4000 mm"),  # no billiard table is that long
+        ("1575x1500", "1.4 to 2.8 times"),  # nearly square
+    ],
+)
+def test_an_own_size_that_is_no_billiard_table_is_refused_saying_why(name, message):
+    with pytest.raises(ValueError, match=message):
+        billiards("snooker").table.resized(name)

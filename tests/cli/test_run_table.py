@@ -65,3 +65,15 @@ def test_a_photo_of_another_size_without_a_table_is_a_cut_the_run_outlives(tmp_p
     h, w = first.shape[:2]
     assert f"camera cut (the picture is {w}x{h} px -> 640x360)" in result.output
     assert "2 frames" in result.output and "the table was not found again after the last cut" in result.output
+
+
+@pytest.mark.parametrize("command", ["run", "calibrate"])
+def test_a_table_s_own_size_is_taken_and_one_no_table_has_is_refused_saying_why(
+    command: str, tmp_path: Path
+) -> None:
+    """``--table 1575x700`` (a toy table's playing area, length x width in mm) passes the check; a width
+    given first is refused with what to give."""
+    result = CliRunner().invoke(app, [command, str(tmp_path), "--game", "snooker", "--table", "700x1575"])
+    assert result.exit_code == 2 and "--table '700x1575'" in result.output and "length first" in result.output
+    result = CliRunner().invoke(app, [command, str(tmp_path), "--game", "snooker", "--table", "1575x700"])
+    assert "--table" not in result.output

@@ -437,3 +437,31 @@ def test_a_table_without_balls_to_measure_is_sized_unsure() -> None:
     assert calib.table.size == "9ft"
     assert Doubt.SIZE_UNMEASURED in [r.kind for r in calib.verdict.doubts]
     assert calibrate_auto(empty.image, table, size="9ft").sure  # the size given: nothing to doubt
+
+
+def _cloth_corners(project, table: TableModel) -> np.ndarray:
+    """The playing area's corners at the cloth (bl, br, tr, tl) through ``project`` (mm x, y, z -> px)."""
+    w, length = table.width_mm, table.length_mm
+    return np.asarray(project(np.array([[0, 0, 0], [w, 0, 0], [w, length, 0], [0, length, 0]], np.float64)))
+
+
+def test_a_table_of_no_catalogue_shape_seen_from_above_is_taken_as_its_own() -> None:
+    """A toy snooker table 1,575 x 700 mm (2.25:1: no catalogue size has its shape) under an overhead
+    camera: a catalogue table's camera misses its corners by several per cent. It is taken as a table of
+    its own shape, as long as the balls say and as wide as the corners, said (never sure), named by its
+    playing area so a profile or a match header gives the same table back; its camera puts the corners
+    within 1 % of the length."""
+    spec = billiards("snooker").resized("1575x700")
+    camera = Camera.random(spec.table, W, H, np.random.default_rng([3, 1]))
+    look = replace(Look.random(np.random.default_rng([3, 2])), cue=None, arm=None)
+    layout = layouts.midgame(spec, np.random.default_rng([3, 3]))
+    balls = tuple(BallState(b, xy, False) for b, xy in layout.items())
+    image = TableRenderer(spec, camera, look, seed=3, clip_s=1.0).render([SceneSample(0.5, balls)]).image
+    calib = calibrate_auto(image, billiards("snooker").table)
+    assert Doubt.OWN_SHAPE in {r.kind for r in calib.verdict.doubts} and not calib.verdict.sure
+    assert calib.table.length_mm / calib.table.width_mm == pytest.approx(2.25, rel=0.02)
+    assert billiards("snooker").table.resized(calib.table.size) == calib.table
+    truth = _cloth_corners(camera.project, spec.table)
+    found = _cloth_corners(lambda xyz: calib.mm_to_px(xyz[:, :2], 0.0), calib.table)
+    length_px = float(np.linalg.norm(truth[3] - truth[0]))
+    assert float(np.linalg.norm(found - truth, axis=1).max()) / length_px < 0.01
