@@ -111,6 +111,32 @@ def fit_line(samples: Sequence[Sample] | np.ndarray, t_ref: float) -> tuple[np.n
     return p_mean - v * t_mean, v, residual
 
 
+def kink_at(s: Sequence[Sample], k: int, w: int) -> tuple[float, np.ndarray, np.ndarray, np.ndarray]:
+    """How sharply the path turns at sample ``k``: the change of velocity between the lines fitted to the
+    ``w`` samples before and after it, with the line before (intercept and velocity at ``k``'s time) and the
+    velocity after; all zero where ``w`` samples either side are missing."""
+    if k - w < 0 or k + w >= len(s):
+        return 0.0, np.zeros(2), np.zeros(2), np.zeros(2)
+    tk = s[k][0]
+    a0, v0, _ = fit_line(s[k - w : k + 1], tk)
+    _, v1, _ = fit_line(s[k : k + w + 1], tk)
+    return float(np.hypot(*(v1 - v0))), a0, v0, v1
+
+
+def after_intercept(s: Sequence[Sample], k: int, w: int) -> np.ndarray:
+    """Where the line fitted to the ``w + 1`` samples after ``k`` puts the ball at ``k``'s time."""
+    a1, _, _ = fit_line(s[k + 1 : k + w + 2], s[k][0])
+    return a1
+
+
+def velocity_before(samples: Sequence[Sample], t: float, w: int) -> np.ndarray:
+    """The velocity fitted to the last ``w + 1`` samples up to ``t``; zero with fewer than two."""
+    pts = [x for x in samples if x[0] <= t][-(w + 1) :]
+    if len(pts) < 2:
+        return np.zeros(2)
+    return fit_line(pts, t)[1]
+
+
 def _lines(samples: Sequence[Sample], i: int, span: int, start: int, max_gap_s: float) -> _Lines | None:
     """The lines through the ``span`` samples up to ``i`` (none before ``start``, but two at least) and the
     ``span`` from ``i + 1``; None when the samples do not reach that far either way, or when they are more

@@ -35,12 +35,15 @@ from .cushion_sides import (
     Sample,
     SideConfig,
     TurnMemo,
+    after_intercept,
     approach_holds,
     fit_line,
+    kink_at,
     kink_side,
     speed_into,
     split_turns,
     two_impulses,
+    velocity_before,
 )
 from .cushion_touches import TouchConfig, TouchWatch
 from .event_config import EventConfig
@@ -60,6 +63,9 @@ DEPARTURE_FIT_SAMPLES = 2
 REST_AVERAGE_SAMPLES = 30
 # A ball unseen this long is hidden (a score bar, an arm) or lost: its last samples are read on what there is.
 HIDDEN_S = 0.1
+# A ball at rest may seem to leave this long before it is struck: as the striker's image comes to touch its
+# own, its detection is pulled (two balls 14 px across at a broadcast's near end: 10 mm, a frame early).
+EARLY_DEPARTURE_S = 0.05
 
 
 @dataclass
@@ -270,12 +276,12 @@ class EventDetector:
         while pending:
             best = None
             for i, (t0, ball, rest, _, _) in enumerate(pending):
-                mover, err = self._touching(ball, t0, rest, among=movers)
+                mover, err, tc = self._struck_by(ball, t0, rest, movers)
                 if mover is not None and (best is None or err < best[2]):
-                    best = (i, mover, err)
+                    best = (i, mover, err, tc)
             if best is not None:
                 t0, ball, rest, _, v1 = pending.pop(best[0])
-                self._ball_contact(best[1], ball, t0, priority=2)
+                self._ball_contact(best[1], ball, best[3], priority=2)
                 self._pushed_into_cushion(ball, best[1], t0, rest, v1)
                 movers.add(ball)
                 continue
@@ -297,6 +303,25 @@ class EventDetector:
             elif other is not None:
                 self._ball_contact(other, ball, t0, priority=2)
 
+    def _struck_by(
+        self, ball: str, t0: float, rest: np.ndarray, movers: set[str]
+    ) -> tuple[str | None, float, float]:
+        """The moving ball touching ``ball``'s resting place ``rest`` when it left at ``t0`` (``_touching``),
+        or at one of the movers' sightings up to ``EARLY_DEPARTURE_S`` later (the departure read early: the
+        resting ball's detection pulled towards the striker as their images touch), with the error and the
+        time of the contact; (None, inf, t0) where none is."""
+        mover, err = self._touching(ball, t0, rest, among=movers)
+        if mover is not None:
+            return mover, err, t0
+        later = sorted(
+            {s[0] for b in movers for s in self._paths[b].samples if t0 < s[0] <= t0 + EARLY_DEPARTURE_S}
+        )
+        for t in later:
+            mover, err = self._touching(ball, t, rest, among=movers)
+            if mover is not None:
+                return mover, err, t
+        return None, math.inf, t0
+
     def _unless_picture_jump(self, pending: list[_Departure], movers: set[str]) -> list[_Departure]:
         """The departures less those that are one jump of the picture (``camera_moves.picture_jump``)
         among those no moving ball touched: those balls rest where they are now seen."""
@@ -317,7 +342,7 @@ class EventDetector:
         """A contact of a moving ball: the velocity change peaks at sample k."""
         cfg = self.config
         s = path.samples
-        strength = [self._kink(s, j) for j in (k - 1, k, k + 1)]
+        strength = [kink_at(s, j, self.config.window) for j in (k - 1, k, k + 1)]
         dv_k, a0, v0, v1 = strength[1]
         if dv_k < cfg.kink_mm_s or dv_k < strength[0][0] or dv_k <= strength[2][0]:
             return
@@ -326,7 +351,7 @@ class EventDetector:
         dv = v1 - v0
         tk = s[k][0]
         # Where the line before meets the line after (fitted without sample k): a0 + v0 tau = a1 + v1 tau.
-        a1 = self._after_intercept(s, k)
+        a1 = after_intercept(s, k, self.config.window)
         tau = float(-np.dot(a0 - a1, dv) / np.dot(dv, dv))
         tau = max(s[k - 1][0] - tk, min(s[k + 1][0] - tk, tau))
         tc = tk + tau
@@ -341,7 +366,7 @@ class EventDetector:
         # ``_touching`` found the other ball by its place at ``tc``, so it has one.
         other_p = position_at(self._paths[other].samples, tc) if other is not None else None
         if other is not None and other_p is not None and (cushion is None or ball_err <= cushion_err):
-            vo = self._velocity_before(self._paths[other], tc)
+            vo = velocity_before(self._paths[other].samples, tc, self.config.window)
             towards = other_p - p
             mover_first = float(np.dot(v0, towards)) >= float(np.dot(vo, -towards))
             self._ball_contact(ball if mover_first else other, other if mover_first else ball, tc, priority=1)
@@ -423,7 +448,7 @@ class EventDetector:
             steps = np.diff(times)
             gap = int(np.argmax(steps))
             if steps[gap] > 1.5 * steps.min():
-                speed = float(np.hypot(*self._velocity_before(path, times[gap])))
+                speed = float(np.hypot(*velocity_before(path.samples, times[gap], self.config.window)))
                 if speed >= self.sides.approach_mm_s:
                     bounds.append(unread[0])
         return min(bounds) - 1e-6 if bounds else math.inf
@@ -433,7 +458,9 @@ class EventDetector:
         path = self._paths[ball]
         if path.rest is not None and (not path.samples or path.samples[-1][0] >= t):
             return False
-        return float(np.hypot(*self._velocity_before(path, t))) >= self.config.moving_mm_s
+        return (
+            float(np.hypot(*velocity_before(path.samples, t, self.config.window))) >= self.config.moving_mm_s
+        )
 
     def _changed_at(self, ball: str, t: float) -> bool:
         """Whether ``ball``'s velocity changed around ``t`` (it was struck or it struck)."""
@@ -446,15 +473,6 @@ class EventDetector:
         dv = fit_line(after, t)[1] - fit_line(before, t)[1]
         return float(np.hypot(*dv)) >= self.config.kink_mm_s / 2
 
-    def _kink(self, s: list[Sample], k: int) -> tuple[float, np.ndarray, np.ndarray, np.ndarray]:
-        w = self.config.window
-        if k - w < 0 or k + w >= len(s):
-            return 0.0, np.zeros(2), np.zeros(2), np.zeros(2)
-        tk = s[k][0]
-        a0, v0, _ = fit_line(s[k - w : k + 1], tk)
-        _, v1, _ = fit_line(s[k : k + w + 1], tk)
-        return float(np.hypot(*(v1 - v0))), a0, v0, v1
-
     def _approached(self, path: _Path, k: int, side: str, v0: np.ndarray) -> bool:
         """Whether the approach into ``side`` of a kink at sample ``k`` (``v0``) holds over the time before
         too (``cushion_sides.approach_holds``), since the ball left rest or last had a contact."""
@@ -464,11 +482,6 @@ class EventDetector:
         while since > path.moving_from and s[since - 1][0] > last and s[since - 1][0] >= earliest:
             since -= 1
         return approach_holds(s, k - 1, since, side, speed_into(side, v0), self.sides)
-
-    def _after_intercept(self, s: list[Sample], k: int) -> np.ndarray:
-        w = self.config.window
-        a1, _, _ = fit_line(s[k + 1 : k + w + 2], s[k][0])
-        return a1
 
     def _touching(
         self, ball: str, t: float, p: np.ndarray, among: set[str] | None = None
@@ -488,7 +501,7 @@ class EventDetector:
             tol = self.config.ball_tol_mm
             if moving_only and len(path.samples) > 1:
                 frame = path.samples[-1][0] - path.samples[-2][0]
-                tol += float(np.hypot(*self._velocity_before(path, t))) * frame / 2
+                tol += float(np.hypot(*velocity_before(path.samples, t, self.config.window))) * frame / 2
             if err / tol < best_score:
                 best, best_score, best_err = other, err / tol, err
         return best, best_err
@@ -511,12 +524,6 @@ class EventDetector:
             self._in_shot = True
             self._events.start_for(tc, first)
         self._events.push(tc, contact, priority)
-
-    def _velocity_before(self, path: _Path, t: float) -> np.ndarray:
-        pts = [x for x in path.samples if x[0] <= t][-(self.config.window + 1) :]
-        if len(pts) < 2:
-            return np.zeros(2)
-        return fit_line(pts, t)[1]
 
     # -- pots, rest -----------------------------------------------------------------------------------------
     def _vanished(self, tr: Track, t_now: float) -> None:
@@ -542,7 +549,7 @@ class EventDetector:
         """How long after its last sighting a ball lost going into ``tr.gone_near`` dropped
         (``paths.time_to_drop``); a frame for one that left rest just before (struck off the lip)."""
         (t_last, x, y, _), path = measured[-1], self._paths.get(tr.ball)
-        velocity = self._velocity_before(path, t_last) if path else np.zeros(2)
+        velocity = velocity_before(path.samples, t_last, self.config.window) if path else np.zeros(2)
         frame = (t_last - measured[-2][0]) if len(measured) > 1 else 0.0
         left = path.samples[min(path.moving_from, len(path.samples) - 1)][0] if path and path.samples else 0.0
         if float(np.hypot(*velocity)) < self.config.rest_mm_s or t_last - left < JUST_STRUCK_S:
