@@ -232,7 +232,7 @@ class EventDetector:
         if k is None or math.dist(s[-1][1:], path.rest) <= cfg.min_move_mm:
             return
         movers = {b for b in self._paths if b != ball and self._moving_at(b, s[k][0])}
-        if self._touching(ball, s[k][0], np.array(path.rest), among=movers)[0] is not None:
+        if self._struck_by(ball, s[k][0], np.array(path.rest), movers)[0] is not None:
             path.checked = len(s)
             self._departure(ball, path, k)
 
@@ -309,18 +309,15 @@ class EventDetector:
         """The moving ball touching ``ball``'s resting place ``rest`` when it left at ``t0`` (``_touching``),
         or at one of the movers' sightings up to ``EARLY_DEPARTURE_S`` later (the departure read early: the
         resting ball's detection pulled towards the striker as their images touch), with the error and the
-        time of the contact; (None, inf, t0) where none is."""
+        time of the contact (the first sighting touching); (None, inf, t0) where none is."""
         mover, err = self._touching(ball, t0, rest, among=movers)
         if mover is not None:
             return mover, err, t0
         later = sorted(
             {s[0] for b in movers for s in self._paths[b].samples if t0 < s[0] <= t0 + EARLY_DEPARTURE_S}
         )
-        for t in later:
-            mover, err = self._touching(ball, t, rest, among=movers)
-            if mover is not None:
-                return mover, err, t
-        return None, math.inf, t0
+        found = ((*self._touching(ball, t, rest, among=movers), t) for t in later)
+        return next((f for f in found if f[0] is not None), (None, math.inf, t0))  # the first: they touch
 
     def _unless_picture_jump(self, pending: list[_Departure], movers: set[str]) -> list[_Departure]:
         """The departures less those that are one jump of the picture (``camera_moves.picture_jump``)
