@@ -292,13 +292,14 @@ class EventDetector:
                 if ball in self.cue_balls:
                     self._in_shot = True
                     self._events.push(t0, c.ShotStart(t=round(t0, 6), ball=ball))
-                elif other in self.cue_balls:
+                elif other in self.cue_balls and self._paths[other].rest is None:
                     # Frozen against the cue ball: both leave rest in the same frame; the cue struck first.
                     self._in_shot = True
                     self._events.start_for(t0, other)
                     self._ball_contact(other, ball, t0, priority=2)
                     movers.add(other)
-                # Else an object ball "moving" while the cue ball rests is a hand or a misread, not a shot.
+                # Else an object ball "moving" while the cue ball rests is a hand or a misread, not a shot
+                # (a red beside the cue ball, its centre shifted as the cue passes over it, is not frozen).
                 # (A cue striking an object ball, a foul, shows here only once the cue ball moves too.)
             elif other is not None:
                 self._ball_contact(other, ball, t0, priority=2)

@@ -95,3 +95,46 @@ def test_a_ball_seeming_to_leave_before_it_is_struck_is_struck_by_the_ball_arriv
     contacts = [e for e in out + detector.finish(data["rows"][-1][0], views) if isinstance(e, c.BallBall)]
     assert [e.balls for e in contacts] == [("white", "red:1")]
     assert abs(contacts[0].t - 1.521) < 1 / FPS
+
+
+def test_a_red_beside_the_cue_ball_shifting_under_the_cue_is_no_contact_and_no_shot():
+    """A red 70 mm from the white at rest (a broadcast clip, seed 9306's shot 8): as the player cues over
+    it, its detection shifts 8 mm while the white lies still. Not a ball frozen against the cue ball (both
+    leave rest in one frame): nothing starts until the white is struck, 0.4 s later, and the red is no
+    contact of it."""
+    white_at, red_at, t_strike = (640.0, 1450.0), (580.0, 1485.0), 0.65
+    frames = []
+    for n in range(120):
+        t = n / FPS
+        shift = 8.0 if 0.28 <= t < 0.5 else 0.0  # part of the red under the cue
+        wx = white_at[0] + (1200.0 * (t - t_strike) if t > t_strike else 0.0)  # struck away from the red
+        white_v = (1200.0, 0.0) if t > t_strike else (0.0, 0.0)
+        frames.append(
+            [
+                _view("white", (wx, white_at[1]), True, white_v),
+                _view("red:1", (red_at[0] + shift, red_at[1] + shift), True),
+            ]
+        )
+    events = [e for e in _run(frames) if not isinstance(e, c.ShotEnd)]
+    assert [type(e) for e in events] == [c.ShotStart] and abs(events[0].t - t_strike) < 2 / FPS
+
+
+def test_a_red_frozen_against_the_cue_ball_leaving_with_it_is_its_contact():
+    """Frozen against the white, the red leaves rest in the same frame as the white struck into it: the
+    white struck first, and the red is its contact."""
+    white_at, t_strike = (640.0, 1450.0), 0.65
+    red_at = (white_at[0] + 2 * R, white_at[1])
+    frames = []
+    for n in range(120):
+        t = n / FPS
+        moved = t > t_strike
+        wx = white_at[0] + (400.0 * (t - t_strike) if moved else 0.0)
+        rx = red_at[0] + (1500.0 * (t - t_strike) if moved else 0.0)
+        frames.append(
+            [
+                _view("white", (wx, white_at[1]), True, (400.0, 0.0) if moved else (0.0, 0.0)),
+                _view("red:1", (rx, red_at[1]), True, (1500.0, 0.0) if moved else (0.0, 0.0)),
+            ]
+        )
+    events = [e for e in _run(frames) if not isinstance(e, c.ShotEnd)]
+    assert [type(e) for e in events] == [c.ShotStart, c.BallBall] and events[1].balls == ("white", "red:1")
