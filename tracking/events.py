@@ -298,8 +298,7 @@ class EventDetector:
                     self._events.start_for(t0, other)
                     self._ball_contact(other, ball, t0, priority=2)
                     movers.add(other)
-                # Else an object ball "moving" while the cue ball rests is a hand or a misread, not a shot
-                # (a red beside the cue ball, its centre shifted as the cue passes over it, is not frozen).
+                # Else an object ball "moving" while the cue ball rests is a hand or a misread, not a shot.
                 # (A cue striking an object ball, a foul, shows here only once the cue ball moves too.)
             elif other is not None:
                 self._ball_contact(other, ball, t0, priority=2)
@@ -505,7 +504,11 @@ class EventDetector:
         return best, best_err
 
     def _ball_contact(self, first: str, second: str, tc: float, priority: int) -> None:
-        """Report a contact once: both balls kink; the timing of a ball leaving rest is the better one."""
+        """Report a contact once: both balls kink; the timing of a ball leaving rest is the better one. Before
+        a shot, only one of the cue ball's (its strike missed): two object balls "touching" while nothing was
+        struck are a hand or an arm over the table read as balls."""
+        if not self._in_shot and first not in self.cue_balls and second not in self.cue_balls:
+            return
         pair = frozenset((first, second))
         contact = c.BallBall(t=round(tc, 6), balls=(first, second))
         if self._events.same_contact(tc, contact, priority, DUPLICATE_CONTACT_S):
@@ -520,7 +523,7 @@ class EventDetector:
         if not self._in_shot:
             # A contact with nothing moving before it: the strike itself was missed; start the shot here.
             self._in_shot = True
-            self._events.start_for(tc, first)
+            self._events.start_for(tc, first if first in self.cue_balls else second)
         self._events.push(tc, contact, priority)
 
     # -- pots, rest -----------------------------------------------------------------------------------------

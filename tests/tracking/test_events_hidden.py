@@ -138,3 +138,21 @@ def test_a_red_frozen_against_the_cue_ball_leaving_with_it_is_its_contact():
         )
     events = [e for e in _run(frames) if not isinstance(e, c.ShotEnd)]
     assert [type(e) for e in events] == [c.ShotStart, c.BallBall] and events[1].balls == ("white", "red:1")
+
+
+def test_two_reds_touching_before_the_shot_are_an_arm_read_as_balls_not_a_contact():
+    """Before the white is struck, two "reds" under the player's arm (seed 9304's shot 0: the arm over the
+    blue read as reds) move, one into the other, and turn: no shot starts and no contact is called until the
+    white leaves rest."""
+    t_strike = 1.0
+    frames = []
+    for n in range(120):
+        t = n / FPS
+        # One "red" slides at 600 mm/s into another's place and turns off it; both are the arm's.
+        a = (800.0 + 600.0 * min(t, 0.5), 1800.0) if t < 0.5 else (1100.0, 1800.0 + 600.0 * min(t - 0.5, 0.2))
+        b = (1100.0 + 2 * R, 1800.0) if t < 0.5 else (1100.0 + 2 * R + 500.0 * min(t - 0.5, 0.2), 1800.0)
+        wx = 300.0 + (1200.0 * (t - t_strike) if t > t_strike else 0.0)
+        views = [_view("white", (wx, 600.0), True, (1200.0, 0.0) if t > t_strike else (0.0, 0.0))]
+        frames.append([*views, _view("red:1", a, True), _view("red:2", b, True)])
+    events = [e for e in _run(frames) if not isinstance(e, c.ShotEnd)]
+    assert [type(e) for e in events] == [c.ShotStart] and abs(events[0].t - t_strike) < 2 / FPS
