@@ -123,6 +123,16 @@ def kink_at(s: Sequence[Sample], k: int, w: int) -> tuple[float, np.ndarray, np.
     return float(np.hypot(*(v1 - v0))), a0, v0, v1
 
 
+def velocity_change(samples: Sequence[Sample], t: float, w: int) -> float | None:
+    """How much the velocity fitted to the ``w + 1`` samples after ``t`` differs from the one fitted to those
+    up to it (mm/s); None with fewer than two either side."""
+    before = [x for x in samples if x[0] <= t][-(w + 1) :]
+    after = [x for x in samples if x[0] > t][: w + 1]
+    if len(after) < 2 or len(before) < 2:
+        return None
+    return float(np.hypot(*(fit_line(after, t)[1] - fit_line(before, t)[1])))
+
+
 def after_intercept(s: Sequence[Sample], k: int, w: int) -> np.ndarray:
     """Where the line fitted to the ``w + 1`` samples after ``k`` puts the ball at ``k``'s time."""
     a1, _, _ = fit_line(s[k + 1 : k + w + 2], s[k][0])

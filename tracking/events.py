@@ -44,10 +44,11 @@ from .cushion_sides import (
     split_turns,
     two_impulses,
     velocity_before,
+    velocity_change,
 )
 from .cushion_touches import TouchConfig, TouchWatch
 from .event_config import EventConfig
-from .paths import JUST_STRUCK_S, position_at, time_to_drop
+from .paths import JUST_STRUCK_S, first_reach, position_at, time_to_drop
 from .reorder import Reorder, SeenEvent
 from .track import Track, TrackView
 from .tracker import POT_CONFIRM_MAX_S
@@ -308,16 +309,21 @@ class EventDetector:
     ) -> tuple[str | None, float, float]:
         """The moving ball touching ``ball``'s resting place ``rest`` when it left at ``t0`` (``_touching``),
         or at one of the movers' sightings up to ``EARLY_DEPARTURE_S`` later (the departure read early: the
-        resting ball's detection pulled towards the striker as their images touch), with the error and the
-        time of the contact (the first sighting touching); (None, inf, t0) where none is."""
+        resting ball's detection pulled towards the striker as their images touch: the contact is when that
+        mover came two radii from ``rest``, ``paths.first_reach``), with the error and the time of the
+        contact; (None, inf, t0) where none is."""
         mover, err = self._touching(ball, t0, rest, among=movers)
         if mover is not None:
             return mover, err, t0
-        later = sorted(
-            {s[0] for b in movers for s in self._paths[b].samples if t0 < s[0] <= t0 + EARLY_DEPARTURE_S}
+        end = t0 + EARLY_DEPARTURE_S
+        later = sorted({s[0] for b in movers for s in self._paths[b].samples if t0 < s[0] <= end})
+        mover, err, t = next(
+            ((m, e, t) for t in later for m, e in [self._touching(ball, t, rest, movers)] if m),
+            (None, math.inf, t0),
         )
-        found = ((*self._touching(ball, t, rest, among=movers), t) for t in later)
-        return next((f for f in found if f[0] is not None), (None, math.inf, t0))  # the first: they touch
+        xy = (float(rest[0]), float(rest[1]))
+        when = None if mover is None else first_reach(self._paths[mover].samples, xy, 2 * self.r, t0, end)
+        return mover, err, t if when is None else when
 
     def _unless_picture_jump(self, pending: list[_Departure], movers: set[str]) -> list[_Departure]:
         """The departures less those that are one jump of the picture (``camera_moves.picture_jump``)
@@ -461,14 +467,8 @@ class EventDetector:
 
     def _changed_at(self, ball: str, t: float) -> bool:
         """Whether ``ball``'s velocity changed around ``t`` (it was struck or it struck)."""
-        path = self._paths[ball]
-        w = self.config.window
-        before = [x for x in path.samples if x[0] <= t][-(w + 1) :]
-        after = [x for x in path.samples if x[0] > t][: w + 1]
-        if len(after) < 2 or len(before) < 2:
-            return True  # too little seen to refuse it
-        dv = fit_line(after, t)[1] - fit_line(before, t)[1]
-        return float(np.hypot(*dv)) >= self.config.kink_mm_s / 2
+        dv = velocity_change(self._paths[ball].samples, t, self.config.window)
+        return dv is None or dv >= self.config.kink_mm_s / 2  # None: too little seen to refuse it
 
     def _approached(self, path: _Path, k: int, side: str, v0: np.ndarray) -> bool:
         """Whether the approach into ``side`` of a kink at sample ``k`` (``v0``) holds over the time before

@@ -76,6 +76,21 @@ def struck_away(point: XY, velocity: XY, rest: XY, diameter_mm: float) -> XY | N
     return (along * n[0], along * n[1]) if along > 0.0 else None
 
 
+def first_reach(
+    samples: Sequence[tuple[float, float, float]], point: XY, reach: float, t_from: float, t_to: float
+) -> float | None:
+    """When a ball's samples (t, x, y) first come within ``reach`` of ``point`` between ``t_from`` and
+    ``t_to``, interpolated between the sightings either side (a striker's centre two radii from the ball it
+    strikes: the contact); at its closest sighting there where it never does; None without sightings."""
+    seen = [(s[0], math.dist((s[1], s[2]), point)) for s in samples if t_from <= s[0] <= t_to]
+    if not seen:
+        return None
+    for (ta, da), (tb, db) in zip([(math.nan, math.inf), *seen], seen, strict=False):
+        if db <= reach:
+            return tb if not da > reach or math.isnan(ta) else ta + (da - reach) / (da - db) * (tb - ta)
+    return min(seen, key=lambda s: s[1])[0]
+
+
 def nearest_distance(xy: np.ndarray, places: np.ndarray, itself: bool = False) -> np.ndarray:
     """The distance from each point (N x 2) to the nearest of ``places`` (M x 2; inf when there are none).
     ``itself``: the places are the points, and none is its own nearest."""
