@@ -64,8 +64,7 @@ DEPARTURE_FIT_SAMPLES = 2
 REST_AVERAGE_SAMPLES = 30
 # A ball unseen this long is hidden (a score bar, an arm) or lost: its last samples are read on what there is.
 HIDDEN_S = 0.1
-# A ball at rest may seem to leave this long before it is struck: as the striker's image comes to touch its
-# own, its detection is pulled (two balls 14 px across at a broadcast's near end: 10 mm, a frame early).
+# A ball at rest may seem to leave this long before it is struck: its detection pulled by the striker's image.
 EARLY_DEPARTURE_S = 0.05
 
 
