@@ -26,6 +26,7 @@ import numpy as np
 
 from arbiter import contract as c
 from arbiter.games import BilliardsSpec
+from arbiter.tables import TableModel
 from tracking.events import EventDetector
 from tracking.pins import PinWatch
 from tracking.reorder import SeenEvent
@@ -432,7 +433,8 @@ class _Run:
     def _in_view(self, dets: Detections, shape: tuple[int, ...]) -> Detections:
         """The detections where the image shows the table: not on a broadcast graphic (a score bar's letters
         are no balls), nor in the strip of the table the image does not show (``TableCalibration.unseen_px``:
-        the classical detector never looks there, the trained one looks at the whole table view)."""
+        the classical detector never looks there, the trained one looks at the whole table view), nor where
+        no ball's centre can lie (``may_lie``: a letter of a bar not found, beside the table)."""
         if not len(dets):
             return dets
         keep = np.ones(len(dets), bool)
@@ -442,7 +444,7 @@ class _Run:
             x = np.clip(np.round(dets.xy_px[:, 0]).astype(int), 0, w - 1)
             y = np.clip(np.round(dets.xy_px[:, 1]).astype(int), 0, h - 1)
             keep &= mask[y, x] == 0
-        return dets[keep & self.calib.shows(dets.xy_px)]
+        return dets[keep & self.calib.shows(dets.xy_px) & may_lie(self.calib.table, dets.xy_mm)]
 
     def finish(self) -> None:
         if self.watch is not None:
@@ -483,3 +485,20 @@ def _enough(options: RunOptions, result: RunResult) -> bool:
 def _chain(head: list[Frame], rest: Iterator[Frame]) -> Generator[Frame]:
     yield from head
     yield from rest
+
+
+def may_lie(table: TableModel, xy_mm: np.ndarray) -> np.ndarray:
+    """Where a ball's centre may be seen (N, 2 table mm -> N,): no more than a ball's radius past the
+    cushions' noses (a ball against a cushion, placed by a calibration 1.5 % of the length off), or within
+    two balls of a pocket's mouth (one dropping, or flying off over the jaws); an unplaced one (NaN) too."""
+    xy = np.asarray(xy_mm, np.float64).reshape(-1, 2)
+    r = table.ball_radius_mm
+    on = (
+        (xy[:, 0] >= -r)
+        & (xy[:, 0] <= table.width_mm + r)
+        & (xy[:, 1] >= -r)
+        & (xy[:, 1] <= table.length_mm + r)
+    )
+    for p in table.pockets:
+        on |= np.hypot(*(xy - np.array(p.mouth_xy_mm)).T) < p.opening_mm / 2 + 2 * table.ball_diameter_mm
+    return np.asarray(on | ~np.isfinite(xy).all(axis=1))
