@@ -492,13 +492,7 @@ def may_lie(table: TableModel, xy_mm: np.ndarray) -> np.ndarray:
     cushions' noses (a ball against a cushion, placed by a calibration 1.5 % of the length off), or within
     two balls of a pocket's mouth (one dropping, or flying off over the jaws); an unplaced one (NaN) too."""
     xy = np.asarray(xy_mm, np.float64).reshape(-1, 2)
-    r = table.ball_radius_mm
-    on = (
-        (xy[:, 0] >= -r)
-        & (xy[:, 0] <= table.width_mm + r)
-        & (xy[:, 1] >= -r)
-        & (xy[:, 1] <= table.length_mm + r)
-    )
+    on = np.array([table.on_table((float(x), float(y)), -table.ball_radius_mm) for x, y in xy], bool)
     for p in table.pockets:
         on |= np.hypot(*(xy - np.array(p.mouth_xy_mm)).T) < p.opening_mm / 2 + 2 * table.ball_diameter_mm
     return np.asarray(on | ~np.isfinite(xy).all(axis=1))
