@@ -31,6 +31,7 @@ from .paths import into_mouth, mouth_depth, nearest_distance, struck_away, to_se
 from .track import (
     HEADING_FIT_S,
     XY,
+    Sighting,
     Track,
     TrackState,
     TrackView,
@@ -455,18 +456,19 @@ class BallTracker:
         lost before it was seen moving: a red driven under a score bar), the velocity it left with
         (``struck_away``: a ball of the striker's mass leaves with the striker's velocity before the
         contact, fitted to its path there, along the line of their centres); else None."""
-        seen = [h for h in tr.history if h[3]]
-        if not seen:
+        last = next((h for h in reversed(tr.history) if h[3]), None)
+        if last is None:
             return None
-        since = seen[-1][0] - STRUCK_S
-        rest = next((h for h in reversed(seen) if h[0] <= since), seen[0])  # where it lay before
+        since = last[0] - STRUCK_S
+        rest = next((h for h in reversed(tr.history) if h[3] and h[0] <= since), None)  # where it lay before
+        rest = rest or next(h for h in tr.history if h[3])
         rest_xy, reach = (rest[1], rest[2]), STRUCK_WITHIN * self.table.ball_diameter_mm
         for other in self.tracks:
             if other is tr or other.state is not TrackState.CONFIRMED:
                 continue
-            path = [h for h in other.history if h[3]]
+            path = _sightings_since(other.history, since - HEADING_FIT_S)
             touch = next(
-                (h for h in path if since <= h[0] <= seen[-1][0] and math.dist(h[1:3], rest_xy) < reach), None
+                (h for h in path if since <= h[0] <= last[0] and math.dist(h[1:3], rest_xy) < reach), None
             )
             if touch is None:
                 continue
@@ -561,3 +563,14 @@ class BallTracker:
     def gone(self) -> list[Track]:
         """Every ball that has left the table (potted or off), once it had been a ball."""
         return [tr for tr in self.tracks if tr.state is TrackState.GONE and tr.hits >= self.config.n_init]
+
+
+def _sightings_since(history: list[Sighting], t: float) -> list[Sighting]:
+    """The measured entries of ``history`` from time ``t`` on, read from its end (it grows all clip long)."""
+    recent = []
+    for h in reversed(history):
+        if h[0] < t:
+            break
+        if h[3]:
+            recent.append(h)
+    return recent[::-1]
