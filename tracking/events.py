@@ -9,8 +9,7 @@ what was there at that moment: a cushion nose one radius away (a cushion contact
 ball two radii away (a ball-ball contact; the ball that was moving into the other is named first), or
 nothing when the ball was at rest and nothing touched it (the cue: the shot starts). A ball the tracker
 saw going into a pocket and then lost is potted there (marked unsure when the tracker was not sure);
-outside the cloth, it left the table. When every ball has been
-at rest for ``settle_s``, the shot ends with all positions.
+outside the cloth, it left the table. When every ball has been at rest for ``settle_s``, the shot ends.
 
 Events are emitted as soon as they are certain: a kink needs ``window`` frames after it, a pot needs the
 tracker to give the ball up (``TrackerConfig.pot_confirm_s`` after it was last seen going in; events after
@@ -22,7 +21,7 @@ from __future__ import annotations
 import math
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 
 import numpy as np
 
@@ -30,11 +29,10 @@ from arbiter import contract as c
 from arbiter.games import BilliardsSpec
 from arbiter.tables import TableModel
 
+from .ball_path import BallPath, unread_since
 from .camera_moves import creeping, picture_jump
 from .cushion_sides import (
-    Sample,
     SideConfig,
-    TurnMemo,
     after_intercept,
     approach_holds,
     fit_line,
@@ -46,42 +44,25 @@ from .cushion_sides import (
     velocity_before,
     velocity_change,
 )
-from .cushion_touches import TouchConfig, TouchWatch
+from .cushion_touches import TouchConfig
 from .event_config import EventConfig
-from .paths import JUST_STRUCK_S, first_reach, position_at, time_to_drop
+from .paths import JUST_STRUCK_S, first_reach, position_at, struck_unseen, time_to_drop
 from .reorder import Reorder, SeenEvent
 from .track import Track, TrackView
-from .tracker import POT_CONFIRM_MAX_S
+from .tracker import NEW_BALL_MAX_SPEED_MM_S, POT_CONFIRM_MAX_S
 
-XY = tuple[float, float]
 # A ball left rest: when, which, from where, how far it is now, its velocity as it left.
 _Departure = tuple[float, str, np.ndarray, np.ndarray, np.ndarray]
 # Both balls of a contact kink; the second kink within this time of the first is the same contact.
 DUPLICATE_CONTACT_S = 0.05
 # A ball leaving rest is timed from its first samples in motion: few, so that the next contact stays out.
 DEPARTURE_FIT_SAMPLES = 2
-# The rest position is the running mean of up to this many samples (detector noise averages out).
-REST_AVERAGE_SAMPLES = 30
 # A ball unseen this long is hidden (a score bar, an arm) or lost: its last samples are read on what there is.
 HIDDEN_S = 0.1
 # A ball at rest may seem to leave this long before it is struck: its detection pulled by the striker's image.
 EARLY_DEPARTURE_S = 0.05
-
-
-@dataclass
-class _Path:
-    """The measured positions of one ball, and how far kink detection has looked at them."""
-
-    samples: list[Sample] = field(default_factory=list)
-    checked: int = 0  # samples before this index were looked at as kink centres
-    quiet_until: float = -math.inf  # no new kink before this time (one contact is one kink)
-    rest: tuple[float, float] | None = None  # where it rests, while it does
-    rest_n: int = 0
-    sides_checked: int = 0  # splits before this index were read for cushion turns (``cushion_sides``)
-    moving_from: int = 0  # its first sample in motion since it last left rest
-    turns: TurnMemo = field(default_factory=dict)  # splits read for cushion turns (``split_turns``)
-    touch: TouchWatch = field(default_factory=TouchWatch)  # its samples read for gentle touches
-    contacts: deque[float] = field(default_factory=lambda: deque(maxlen=16))  # when its contacts were
+# A ball first seen already moving was struck at most this long before (``EventDetector._found_moving``).
+FOUND_MOVING_WITHIN_S = 0.3
 
 
 class EventDetector:
@@ -106,7 +87,7 @@ class EventDetector:
         self.sides: SideConfig = sides or SideConfig(tol_mm=self.config.cushion_tol_mm)
         self.touches: TouchConfig = touches or TouchConfig()
         self.r = self.table.ball_radius_mm
-        self._paths: dict[str, _Path] = {}
+        self._paths: dict[str, BallPath] = {}
         self._events = Reorder()
         self._in_shot = shot_open
         self._last_motion_t = -math.inf
@@ -137,12 +118,16 @@ class EventDetector:
             self._last_motion_t = t  # nothing was seen moving before the first frame: rest counts from it
         self._views = {v.ball: v for v in views}
         for v in views:
+            if v.was in self._paths and v.ball not in self._paths:  # renamed by the tracker: the path is its
+                self._paths[v.ball] = replace(self._paths.pop(v.was), first_read=False)
             if v.measured:
-                path = self._paths.setdefault(v.ball, _Path())
+                path = self._paths.setdefault(v.ball, BallPath())
                 path.samples.append((t, *v.xy_mm))
                 path.touch.saw(path.samples, self.table, self.touches, moving=path.rest is None)
         for ball, path in self._paths.items():
             self._scan(ball, path)
+            if path.first_due(t, self.config.window):
+                self._found_moving(ball, path)
             self._left_unseen(ball, path, t)
             self._read_sides(ball, path)
             self._read_touches(ball, path, t)
@@ -152,7 +137,8 @@ class EventDetector:
                 self._gone_seen.add(id(tr))
                 self._vanished(tr, t)
         self._settle(t, views)
-        held = min(self._pot_bound(views), self._sides_bound(t), self._touches_bound(), pending_from)
+        unread = unread_since(self._paths.values()) - FOUND_MOVING_WITHIN_S  # a strike may come before them
+        held = min(self._pot_bound(views), self._sides_bound(t), self._touches_bound(), unread, pending_from)
         return self._events.release(min(t - self.config.hold_s, held))
 
     def finish(self, t: float, views: list[TrackView]) -> list[SeenEvent]:
@@ -193,7 +179,7 @@ class EventDetector:
         return self._in_shot
 
     # -- kinks ----------------------------------------------------------------------------------------------
-    def _scan(self, ball: str, path: _Path) -> None:
+    def _scan(self, ball: str, path: BallPath) -> None:
         """Look for departures from rest and for kinks of a moving ball, ``window`` + 1 frames behind."""
         cfg = self.config
         w = cfg.window
@@ -202,7 +188,7 @@ class EventDetector:
             k = path.checked
             path.checked += 1
             if path.rest is None:
-                self._maybe_rest(path, k)
+                path.maybe_rest(k, w, cfg.rest_mm_s)
                 if path.rest is None and k >= w + 1 and s[k][0] >= path.quiet_until:
                     self._maybe_kink(ball, path, k)
                 continue
@@ -212,11 +198,26 @@ class EventDetector:
             if far and not creeping(s, k, w, path.rest):
                 self._departure(ball, path, k)
             else:
-                n = path.rest_n
-                path.rest = ((path.rest[0] * n + s[k][1]) / (n + 1), (path.rest[1] * n + s[k][2]) / (n + 1))
-                path.rest_n = min(n + 1, REST_AVERAGE_SAMPLES)
+                path.still_at(k)
 
-    def _left_unseen(self, ball: str, path: _Path, now: float) -> None:
+    def _found_moving(self, ball: str, path: BallPath) -> None:
+        """A ball first seen moving as fast as a struck ball (``NEW_BALL_MAX_SPEED_MM_S``: a far ball 5 px
+        across never found at rest): a cue ball starts the shot where it was first seen; another was struck
+        by the ball whose path crossed its line behind it (``paths.struck_unseen``)."""
+        line = path.first_seen_struck(self.config.window, NEW_BALL_MAX_SPEED_MM_S)
+        if line is None or line[2] < self._events.emitted_t:
+            return
+        if ball in self.cue_balls:
+            if not self._in_shot and line[2] >= self._events.latest():
+                self._in_shot = True
+                self._events.push(line[2], c.ShotStart(t=round(line[2], 6), ball=ball))
+            return
+        strikers = {b: p.samples for b, p in self._paths.items() if b != ball}
+        struck = struck_unseen(line, strikers, self.r, FOUND_MOVING_WITHIN_S)
+        if struck is not None and struck[1] >= self._events.emitted_t:
+            self._ball_contact(struck[0], ball, struck[1], priority=2)
+
+    def _left_unseen(self, ball: str, path: BallPath, now: float) -> None:
         """A ball at rest that left its spot and was unseen within ``window`` samples (struck into the shade
         of a score bar or an arm, or lost in its blur) is decided on what there is, once unseen for
         ``HIDDEN_S``: it left if its last sighting is ``min_move_mm`` from its spot and a moving ball was
@@ -236,18 +237,7 @@ class EventDetector:
             path.checked = len(s)
             self._departure(ball, path, k)
 
-    def _maybe_rest(self, path: _Path, k: int) -> None:
-        """A ball becomes at rest when its last ``2 window`` samples fit a speed under ``rest_mm_s``."""
-        w = self.config.window
-        if k < 2 * w:
-            return
-        pts = path.samples[k - 2 * w : k + 1]
-        _, v, _ = fit_line(pts, pts[-1][0])
-        if float(np.hypot(*v)) < self.config.rest_mm_s:
-            path.rest = (float(np.mean([p[1] for p in pts])), float(np.mean([p[2] for p in pts])))
-            path.rest_n = len(pts)
-
-    def _departure(self, ball: str, path: _Path, k: int) -> None:
+    def _departure(self, ball: str, path: BallPath, k: int) -> None:
         """The ball left rest between samples k-1 and k: find when, from its first moving samples. What set
         it moving is decided in ``_resolve_departures``, with every ball that left rest in the same frame."""
         s = path.samples
@@ -340,7 +330,7 @@ class EventDetector:
             path.rest, path.rest_n = (path.samples[-1][1], path.samples[-1][2]), 1
         return [d for d in pending if d[1] not in jumped]
 
-    def _maybe_kink(self, ball: str, path: _Path, k: int) -> None:
+    def _maybe_kink(self, ball: str, path: BallPath, k: int) -> None:
         """A contact of a moving ball: the velocity change peaks at sample k."""
         cfg = self.config
         s = path.samples
@@ -390,7 +380,7 @@ class EventDetector:
             self._cushion_contact(ball, split.side, t0)
 
     # -- cushions side by side ------------------------------------------------------------------------------
-    def _read_sides(self, ball: str, path: _Path, last: bool = False) -> None:
+    def _read_sides(self, ball: str, path: BallPath, last: bool = False) -> None:
         """Cushion turns of the splits that have ``span + 1`` samples after them (``cushion_sides``): the
         corner's second cushion, a contact the kink did not place, one across a gap in the detections.
         ``last``: the ball is gone (potted, off the table): its last splits are read on two samples a side,
@@ -421,7 +411,7 @@ class EventDetector:
         self._events.push(tc, c.Cushion(t=round(tc, 6), ball=ball, side=side, inferred=inferred))
 
     # -- gentle touches ------------------------------------------------------------------------------------
-    def _read_touches(self, ball: str, path: _Path, now: float, last: bool = False) -> None:
+    def _read_touches(self, ball: str, path: BallPath, now: float, last: bool = False) -> None:
         """Gentle touches (``cushion_touches``) decided now, after the side reading's ``span`` + 1 samples."""
         wait = self.sides.span + 1
         for touch in path.touch.read(path.samples, self.table, self.touches, path.contacts, now, wait, last):
@@ -469,7 +459,7 @@ class EventDetector:
         dv = velocity_change(self._paths[ball].samples, t, self.config.window)
         return dv is None or dv >= self.config.kink_mm_s / 2  # None: too little seen to refuse it
 
-    def _approached(self, path: _Path, k: int, side: str, v0: np.ndarray) -> bool:
+    def _approached(self, path: BallPath, k: int, side: str, v0: np.ndarray) -> bool:
         """Whether the approach into ``side`` of a kink at sample ``k`` (``v0``) holds over the time before
         too (``cushion_sides.approach_holds``), since the ball left rest or last had a contact."""
         s = path.samples
@@ -582,12 +572,7 @@ class EventDetector:
 
     def _recent_speed(self, ball: str, t: float) -> float:
         path = self._paths.get(ball)
-        if path is None:
-            return 0.0
-        pts = [x for x in path.samples[-(2 * self.config.window + 1) :] if t - x[0] <= 0.15]
-        if len(pts) < 3:
-            return 0.0
-        return float(np.hypot(*fit_line(pts, t)[1]))
+        return 0.0 if path is None else path.recent_speed(t, self.config.window)
 
     def _pending_after(self, t: float) -> bool:
         return self._events.latest() > t

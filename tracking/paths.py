@@ -5,7 +5,8 @@ tracker (``tracking.tracker``) and the event detector (``tracking.events``)."""
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from itertools import pairwise
 
 import numpy as np
 
@@ -89,6 +90,43 @@ def first_reach(
         if db <= reach:
             return tb if not da > reach or math.isnan(ta) else ta + (da - reach) / (da - db) * (tb - ta)
     return min(seen, key=lambda s: s[1])[0]
+
+
+def struck_unseen(
+    line: tuple[np.ndarray, np.ndarray, float],
+    strikers: Mapping[str, Sequence[tuple[float, float, float]]],
+    radius_mm: float,
+    within_s: float,
+) -> tuple[str, float] | None:
+    """Which ball struck a ball first seen already moving (found only once struck), and when: ``line`` is
+    the struck ball's path fitted to its first sightings (where it was at time ``t``, its velocity, ``t``).
+    A struck ball leaves along the line of centres, so at the contact the striker's centre lay on that line,
+    two radii behind where the ball rested: the striker is the one whose path (``strikers``: samples of
+    t, x, y) crossed the line behind the ball, moving along it, at most ``within_s`` before its first
+    sighting, at a time that has the ball roll from its rest to its first sighting at 0.7 to 2.5 times its
+    speed then (it slows as it goes); of several, the one whose time fits that speed best. None where none.
+    """
+    a, v, t_ref = line
+    speed = float(np.hypot(*v))
+    if speed <= 0:
+        return None
+    u = v / speed
+    best: tuple[float, str, float] | None = None
+    for ball, samples in strikers.items():
+        near = [p for p in samples if t_ref - within_s <= p[0] <= t_ref]
+        for (t1, *q1), (t2, *q2) in pairwise(near):
+            d1, d2 = (float(u[0] * (q[1] - a[1]) - u[1] * (q[0] - a[0])) for q in (q1, q2))
+            if d1 * d2 > 0 or d1 == d2 or float(np.dot(np.subtract(q2, q1), u)) <= 0:
+                continue
+            share = d1 / (d1 - d2)
+            tc = t1 + share * (t2 - t1)
+            rested = float(np.dot(np.add(q1, share * np.subtract(q2, q1)) - a, u)) + 2 * radius_mm
+            if rested >= 0 or tc >= t_ref:
+                continue
+            ratio = -rested / (t_ref - tc) / speed
+            if 0.7 <= ratio <= 2.5 and (best is None or abs(math.log(ratio)) < best[0]):
+                best = (abs(math.log(ratio)), ball, tc)
+    return None if best is None else (best[1], best[2])
 
 
 def nearest_distance(xy: np.ndarray, places: np.ndarray, itself: bool = False) -> np.ndarray:

@@ -19,6 +19,9 @@ Sighting = tuple[float, float, float, bool]  # t, x, y (mm), measured (else pred
 # mostly the detector's noise.
 HEADING_FIT_S = 0.1
 HEADING_SAMPLES = 5
+# A track's look is what its detections say, weighted by their confidence: a track whose detections of
+# another look outweigh those of its own this many times over is that look's ball (``Track.outvoted_by``).
+OUTVOTED = 2.0
 
 
 class TrackState(StrEnum):
@@ -44,6 +47,19 @@ class Track:
     pot_pending: tuple[str, bool] | None = None  # (pocket, unsure): seen going in, unseen since; not yet gone
     pot_confirm_s: float = 0.0  # while pending: how long after its last sighting it is potted if unseen
     history: list[Sighting] = field(default_factory=list)
+    looks: dict[int, float] = field(default_factory=dict)  # each look its detections were read as: confidence
+    was: str | None = None  # the id it had until this frame, where it was renamed this frame
+
+    def read_as(self, cls: int, confidence: float) -> None:
+        """One more detection of this ball, read as look ``cls`` with ``confidence``."""
+        self.looks[cls] = self.looks.get(cls, 0.0) + confidence
+
+    def outvoted_by(self) -> int | None:
+        """The look its detections give it where that look outweighs its own ``OUTVOTED`` times over."""
+        best = max(self.looks, key=self.looks.__getitem__, default=self.cls)
+        if best != self.cls and self.looks[best] > OUTVOTED * self.looks.get(self.cls, 0.0):
+            return best
+        return None
 
     @property
     def xy(self) -> XY:
@@ -70,6 +86,7 @@ class TrackView:
     moving: bool
     lost: bool = False
     pot_pending: bool = False  # seen going into a pocket and unseen since: potted unless seen again soon
+    was: str | None = None  # the id this ball had until this frame, where the tracker renamed it
 
 
 def new_filter(xy: XY, measurement_mm: float, velocity: XY = (0.0, 0.0)) -> KalmanFilter:

@@ -8,8 +8,9 @@ ball is potted only when it is seen entering a pocket's area and is then gone, a
 anywhere else (under an arm, merged with another ball, blurred) is held, never potted; a pot the camera
 did not see clearly is marked unsure. Identity comes from the ball's look (the yellow is the yellow), so
 the assignment never swaps two balls of different looks; a detection of another look right where a ball is
-predicted is that ball misread (two balls cannot overlap), and it neither renames the ball nor gives birth
-to a ball of the look it was misread as; nor does a new track already moving fast when it is confirmed
+predicted is that ball misread (two balls cannot overlap), and it gives no birth to a ball of the look it
+was misread as, nor renames the ball unless its detections say so twice over and that look's ball has not
+been on the table; nor does a new track already moving fast when it is confirmed
 (balls are added only at rest): it is the ball just lost nearest where it appeared.
 """
 
@@ -172,8 +173,13 @@ class BallTracker:
         xy_mm = detections.xy_mm
         usable = np.flatnonzero(np.isfinite(xy_mm).all(axis=1))
         pairs = self._associate(live, detections, usable, dt)
+        for tr in self.tracks:
+            tr.was = None
         for tr, j in pairs:
+            if not detections.blurred[j]:  # a streak names no look
+                tr.read_as(int(detections.cls[j]), float(detections.confidence[j]))
             self._hit(tr, t, xy_mm[j])
+            self._rename(tr)
         measured = {id(tr) for tr, _ in pairs}
         for tr, _ in pairs:
             if tr.state is TrackState.CONFIRMED and tr.hits == self.config.n_init:  # confirmed just now
@@ -186,7 +192,7 @@ class BallTracker:
         matched = {j for _, j in pairs}
         for j in usable:
             if int(j) not in matched and not detections.blurred[j]:  # a streak names no ball to be born
-                refound = self._birth(t, int(detections.cls[j]), xy_mm[j])
+                refound = self._birth(t, int(detections.cls[j]), xy_mm[j], float(detections.confidence[j]))
                 if refound is not None:
                     measured.add(id(refound))
         return self.views(measured)
@@ -204,11 +210,11 @@ class BallTracker:
     ) -> list[tuple[Track, int]]:
         """(track, detection row) pairs: the assignment of least total distance among pairs of the same
         look within the track's gate, and detections of another look right where a ball is predicted (the
-        ball misread, ``MISREAD_WITHIN``). A misread keeps the track's look: one frame's reading does not
-        rename a ball, nor give birth to a ball of the look it was misread as. A streak (a ball found in its
-        own blur, ``Detections.blurred``) has no look: it goes to a ball in view within the gate whatever its
-        look (the one moving there, or one at rest whose own detection is missing: it has just been struck),
-        never to a ball lost in the open, and no ball is born of it."""
+        ball misread, ``MISREAD_WITHIN``). A misread keeps the track's look (one frame's reading does not
+        rename a ball: ``_rename``), and gives no birth to a ball of the look it was misread as. A streak (a
+        ball found in its own blur, ``Detections.blurred``) has no look: it goes to a ball in view within the
+        gate whatever its look (the one moving there, or one at rest whose own detection is missing: it has
+        just been struck), never to a ball lost in the open, and no ball is born of it."""
         if not live or not len(usable):
             return []
         xy_mm = detections.xy_mm[usable]
@@ -265,6 +271,17 @@ class BallTracker:
         if tr.state is TrackState.TENTATIVE and tr.hits >= self.config.n_init:
             tr.state = TrackState.CONFIRMED
         tr.history.append((t, *tr.xy, True))
+
+    def _rename(self, tr: Track) -> None:
+        """``tr`` becomes the ball of the look its detections give it (``Track.outvoted_by``) where no ball of
+        that look's free id has been on the table yet: a far cue ball never found at rest, read as the pink
+        for a few weak frames as it started to move, is the white once its detections say so."""
+        look = tr.outvoted_by()
+        ball = None if look is None or tr.state is not TrackState.CONFIRMED else self._free_id(look)
+        been = any(o.ball == ball and o.hits >= self.config.n_init for o in self.tracks)
+        if look is None or ball is None or been:
+            return
+        tr.was, tr.ball, tr.cls = tr.ball, ball, look
 
     def _miss(self, tr: Track, t: float) -> None:
         """``tr`` was not detected: a tentative track dies; a ball seen going into a pocket (or over a
@@ -493,7 +510,7 @@ class BallTracker:
             for o in self.tracks
         )
 
-    def _birth(self, t: float, cls: int, xy_mm: np.ndarray) -> Track | None:
+    def _birth(self, t: float, cls: int, xy_mm: np.ndarray, confidence: float) -> Track | None:
         """A detection no track took: a look-alike seen going into a pocket and seen again by it (no pot);
         else a new ball if the game has a free id of its look (returned when it is a ball at once,
         ``n_init`` 1: measured now); else a lost look-alike seen again further than the gate (returned, as
@@ -523,6 +540,7 @@ class BallTracker:
             return tr
         xy = (float(xy_mm[0]), float(xy_mm[1]))
         tr = Track(ball, cls, new_filter(xy, self.config.measurement_mm), last_seen_t=t)
+        tr.read_as(cls, confidence)
         tr.history.append((t, *xy, True))
         self.tracks.append(tr)
         if self.config.n_init <= 1:
@@ -555,6 +573,7 @@ class BallTracker:
                 tr.speed >= self.config.rest_speed_mm_s,
                 tr.lost,
                 tr.pot_pending is not None,
+                tr.was,
             )
             for tr in self.tracks
             if tr.state is TrackState.CONFIRMED

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
 
-from tracking.paths import first_reach, struck_away
+from tracking.paths import first_reach, struck_away, struck_unseen
 
 D = 52.5
 
@@ -35,3 +36,38 @@ def test_a_striker_reaches_a_ball_when_its_centre_first_comes_within_reach_betwe
     assert first_reach(samples, (400.0, 0.0), D, 0.0, 0.2) == 0.2  # never within reach: its closest sighting
     assert first_reach(samples, (30.0, 0.0), D, 0.0, 0.2) == 0.0  # within reach at the first sighting
     assert first_reach(samples, (250.0, 0.0), D, 0.3, 0.4) is None
+
+
+def _first_seen(rest, direction, speed, after_s):
+    """A ball's first sightings' line: left ``rest`` along ``direction`` at ``speed`` at t = 1, seen first
+    ``after_s`` later."""
+    u = np.array(direction) / np.hypot(*direction)
+    return (np.array(rest) + u * speed * after_s, u * speed, 1.0 + after_s)
+
+
+def _rolling(start, velocity, t0=0.7, t1=1.3, fps=60.0):
+    return [
+        (t, start[0] + velocity[0] * (t - 1.0), start[1] + velocity[1] * (t - 1.0))
+        for t in np.arange(t0, t1, 1 / fps)
+    ]
+
+
+def test_the_striker_of_a_ball_first_seen_moving_crossed_its_line_two_radii_behind_its_rest():
+    line = _first_seen((500.0, 500.0), (1.0, 1.0), 1500.0, 0.1)
+    ghost = np.array([500.0, 500.0]) - D * np.array([1.0, 1.0]) / math.sqrt(
+        2
+    )  # the striker's centre at contact
+    found = struck_unseen(
+        line, {"white": _rolling(ghost, (0.0, 2000.0)), "blue": _rolling((0.0, 0.0), (0.0, 0.0))}, D / 2, 0.3
+    )
+    assert found is not None and found[0] == "white" and found[1] == pytest.approx(1.0, abs=0.005)
+
+
+def test_a_ball_crossing_the_line_going_the_other_way_or_far_too_early_struck_nothing():
+    line = _first_seen((500.0, 500.0), (1.0, 1.0), 1500.0, 0.1)
+    ghost = np.array([500.0, 500.0]) - D * np.array([1.0, 1.0]) / math.sqrt(2)
+    assert struck_unseen(line, {"white": _rolling(ghost, (0.0, -2000.0))}, D / 2, 0.3) is None
+    far_back = ghost - 400.0 * np.array([1.0, 1.0]) / math.sqrt(
+        2
+    )  # the ball would have crawled to its sighting
+    assert struck_unseen(line, {"white": _rolling(far_back, (0.0, 2000.0))}, D / 2, 0.3) is None

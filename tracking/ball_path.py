@@ -1,0 +1,86 @@
+"""One ball's measured path as the event detector reads it (``tracking.events``): its samples, how far they
+were read, where it rests while it does, and the memos of the cushion readings."""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .cushion_sides import Sample, TurnMemo, fit_line
+from .cushion_touches import TouchWatch
+
+StruckLine = tuple[np.ndarray, np.ndarray, float]  # where a ball was first seen, its velocity then, when
+# The rest position is the running mean of up to this many samples (detector noise averages out).
+REST_AVERAGE_SAMPLES = 30
+# A ball's first sightings are read for a strike before it (``BallPath.first_due``) once there are enough of
+# them, and not awaited longer than this: a ball seen in a frame or two and then hidden holds nothing back.
+FIRST_READ_WAIT_S = 0.5
+RECENT_S = 0.15  # a ball's speed now is fitted to its samples of this last stretch of time
+
+
+@dataclass
+class BallPath:
+    """The measured positions of one ball, and how far kink detection has looked at them."""
+
+    samples: list[Sample] = field(default_factory=list)
+    checked: int = 0  # samples before this index were looked at as kink centres
+    quiet_until: float = -math.inf  # no new kink before this time (one contact is one kink)
+    rest: tuple[float, float] | None = None  # where it rests, while it does
+    rest_n: int = 0  # samples averaged into ``rest``; 0 while it has never been at rest
+    sides_checked: int = 0  # splits before this index were read for cushion turns (``cushion_sides``)
+    moving_from: int = 0  # its first sample in motion since it last left rest
+    turns: TurnMemo = field(default_factory=dict)  # splits read for cushion turns (``split_turns``)
+    touch: TouchWatch = field(default_factory=TouchWatch)  # its samples read for gentle touches
+    contacts: deque[float] = field(default_factory=lambda: deque(maxlen=16))  # when its contacts were
+    first_read: bool = False  # its first sightings were read for a strike before it was seen
+
+    def maybe_rest(self, k: int, window: int, rest_mm_s: float) -> None:
+        """At rest from sample ``k`` where its last ``2 window`` samples fit a speed under ``rest_mm_s``."""
+        if k < 2 * window:
+            return
+        pts = self.samples[k - 2 * window : k + 1]
+        _, v, _ = fit_line(pts, pts[-1][0])
+        if float(np.hypot(*v)) < rest_mm_s:
+            self.rest = (float(np.mean([p[1] for p in pts])), float(np.mean([p[2] for p in pts])))
+            self.rest_n = len(pts)
+
+    def still_at(self, k: int) -> None:
+        """Sample ``k`` is one more of it at rest: the running mean of its place takes it in."""
+        assert self.rest is not None
+        n, (x, y) = self.rest_n, self.samples[k][1:]
+        self.rest = ((self.rest[0] * n + x) / (n + 1), (self.rest[1] * n + y) / (n + 1))
+        self.rest_n = min(n + 1, REST_AVERAGE_SAMPLES)
+
+    def recent_speed(self, t: float, window: int) -> float:
+        """Its speed fitted to its last ``2 window + 1`` samples within RECENT_S of ``t`` (0: under 3)."""
+        pts = [x for x in self.samples[-(2 * window + 1) :] if t - x[0] <= RECENT_S]
+        return float(np.hypot(*fit_line(pts, t)[1])) if len(pts) >= 3 else 0.0
+
+    def first_due(self, now: float, window: int) -> bool:
+        """Whether its first sightings are to be read now for a strike before it (once: ``first_read``): when
+        there are ``2 window + 1``; never where there were fewer ``FIRST_READ_WAIT_S`` after the first."""
+        if self.first_read or not self.samples:
+            return False
+        enough = len(self.samples) > 2 * window
+        self.first_read = enough or now - self.samples[0][0] > FIRST_READ_WAIT_S
+        return enough
+
+    def first_seen_struck(
+        self, window: int, speed_mm_s: float
+    ) -> tuple[np.ndarray, np.ndarray, float] | None:
+        """Where it was first seen, its velocity then and when (its first ``2 window + 1`` samples fitted),
+        where it was already moving at ``speed_mm_s`` or more: a ball found only once struck. Else None."""
+        if len(self.samples) <= 2 * window:
+            return None
+        first = self.samples[: 2 * window + 1]
+        a, v, _ = fit_line(first, first[0][0])
+        return (a, v, first[0][0]) if float(np.hypot(*v)) >= speed_mm_s else None
+
+
+def unread_since(paths: Iterable[BallPath]) -> float:
+    """The earliest first sighting of the ``paths`` whose first sightings are not yet read (inf: none)."""
+    return min((p.samples[0][0] for p in paths if not p.first_read and p.samples), default=math.inf)
