@@ -52,6 +52,12 @@ NOSE_CONTRAST = 3.0  # the common step must be this many times the median step a
 # end moved 16 px onto the bed by one of 0.15)
 MIN_NOSE_STEP = 0.3
 NOSE_DIP = 0.3  # between the outline and the nose the step must fall below this share of the nose's
+# A nose whose offset from the outline changes along the side (``_tilt``) is lined up where its common step
+# is this many times that of the outline's parallel; shifts are tried in steps of TILT_STEP samples.
+TILT_GAIN, TILT_STEP = 1.25, 2
+# ... on a side that runs up the image at least this steeply (rows over columns: a long side seen from behind
+# an end), agreed on by this share of the profiles
+RECEDES, TILT_SUPPORT = 0.5, 0.75
 NOSE_TOL = 0.0015  # RANSAC tolerance of the nose line through the profiles' steps (share of the diagonal)
 # A bright line painted on the cloth (a baulk line, a head string) rises and falls within this many px, the
 # fall at least this share of the rise: no nose, whose step is one way (and whose dark band is a valley).
@@ -389,27 +395,81 @@ def move_to_nose(
             return side
     prof, base = prof[seen], base[seen]
     signed = np.gradient(prof, axis=1)
-    trend = np.median(signed, axis=0)
-    grad = np.where(_painted(np.median(prof, axis=0), trend)[None, :], 0.0, np.abs(signed))
-    common = np.median(grad, axis=0)
+    grad = np.where(
+        _painted(np.median(prof, axis=0), np.median(signed, axis=0))[None, :], 0.0, np.abs(signed)
+    )
     first = int(np.searchsorted(offsets, NOSE_BAND[0] * diag))
     last = int(np.searchsorted(offsets, NOSE_BAND[1] * diag))
     within = int(np.searchsorted(offsets, min(NOSE_BAND[1] * diag, reach_px)))
     if within <= first:
         return side
+    band, shift = (first, last, within), np.zeros(len(base), int)
+    found = _nose_steps(grad, signed, shift, band, diag)
+    if found is None or found[2] < MIN_NOSE_SUPPORT:  # none parallel to the outline: one seen in perspective?
+        a, b = ends
+        along = (base - a) @ (b - a) / max(float((b - a) @ (b - a)), 1e-9) - 0.5
+        tilted = _tilt(grad, along, first, within, float(b[1] - a[1]) / max(abs(float(b[0] - a[0])), 1e-9))
+        again = _nose_steps(grad, signed, tilted, band, diag) if tilted.any() else None
+        if again is not None and again[2] >= TILT_SUPPORT:
+            found, shift = again, tilted
+    if found is None:
+        return side
+    own, agree, support = found
+    if support < MIN_NOSE_SUPPORT:
+        return replace(side, nose_support=support)
+    pts = base[agree] + offsets[np.clip(own + shift, 0, len(offsets) - 1)[agree]][:, None] * side.inward[None]
+    return replace(_through(side, pts, diag), nose_moved=True, nose_support=support)
+
+
+def _nose_steps(
+    grad: np.ndarray, signed: np.ndarray, shift: np.ndarray, band: tuple[int, int, int], diag: float
+) -> tuple[np.ndarray, np.ndarray, float] | None:
+    """The nose across the profiles (``grad``: their absolute steps, ``signed``: their steps, each moved by
+    ``shift``; ``band``: the first, last and farthest sample searched): each profile's own step near the
+    strongest common one, which profiles agree with it, and their share; None where the common step is
+    weak or is the tail of the outline's edge (``_stands_apart``)."""
+    first, last, within = band
+    grad, signed = _shifted(grad, shift), _shifted(signed, shift)
+    trend, common = np.median(signed, axis=0), np.median(grad, axis=0)
     k = first + int(np.argmax(common[first:within]))
     strong = common[k] >= max(NOSE_CONTRAST * float(np.median(common[first:last])), MIN_NOSE_STEP)
     if not strong or not _stands_apart(trend, k):
-        return side
+        return None
     reach = max(2, int(NOSE_AGREE * diag / NOSE_STEP_PX))
     lo, hi = max(first, k - reach), min(last, k + reach + 1)
     own = np.argmax(grad[:, lo:hi], axis=1) + lo
     agree = grad[np.arange(len(grad)), own] >= 0.5 * grad[:, first:last].max(axis=1)  # its own, not an echo
-    support = float(agree.mean())
-    if support < MIN_NOSE_SUPPORT:
-        return replace(side, nose_support=support)
-    pts = base[agree] + offsets[own[agree]][:, None] * side.inward[None]
-    return replace(_through(side, pts, diag), nose_moved=True, nose_support=support)
+    return own, agree, float(agree.mean())
+
+
+def _tilt(grad: np.ndarray, along: np.ndarray, first: int, within: int, rise: float) -> np.ndarray:
+    """Each profile's shift (samples) that lines up a nose not parallel to the outline: seen from above and
+    behind one end, a long side runs up the image (``rise``: its ends' rows apart over their columns apart,
+    going the way ``along`` does, -0.5 to 0.5) and its cushion top is wider at its near, lower end than at
+    its far one, so the nose's offset grows towards the lower end. Of such shifts linear in ``along``, up to
+    the band's width end to end, the one whose common step (the profiles' median) is strongest, where it is
+    TILT_GAIN times the outline's parallel's; none on a side across the view (``RECEDES``)."""
+
+    def strongest(shift: np.ndarray) -> float:
+        return float(np.median(_shifted(grad, shift)[:, first:within], axis=0).max())
+
+    flat = np.zeros(len(along), int)
+    if abs(rise) < RECEDES:
+        return flat
+    best, best_shift = strongest(flat), flat
+    for slope in range(TILT_STEP, within - first + 1, TILT_STEP):
+        shift = np.round(math.copysign(slope, rise) * along).astype(int)
+        if (step := strongest(shift)) > best:
+            best, best_shift = step, shift
+    return best_shift if best >= TILT_GAIN * strongest(flat) else flat
+
+
+def _shifted(rows: np.ndarray, shift: np.ndarray) -> np.ndarray:
+    """``rows`` each moved left by its ``shift`` (sample j of row i is sample j + shift[i]), zero beyond."""
+    n = rows.shape[1]
+    j = np.arange(n)[None, :] + shift[:, None]
+    inside = (j >= 0) & (j < n)
+    return np.where(inside, np.take_along_axis(rows, np.clip(j, 0, n - 1), axis=1), 0.0)
 
 
 def _painted(level: np.ndarray, trend: np.ndarray) -> np.ndarray:

@@ -221,3 +221,34 @@ def test_a_graphic_s_edge_over_part_of_a_side_is_a_run_along_a_row_inside_the_re
     assert run.any() == flagged
     if flagged:
         assert np.all(pts[run, 0] < 250) and np.ptp(pts[run, 1]) <= 2.0  # the bar's points, on its row
+
+
+def test_a_nose_not_parallel_to_the_outline_is_found_along_its_own_line() -> None:
+    # A long side running up the view from behind its near end (seed 9303's shot 4): the cushion top between
+    # the rail and the nose is 3 px wide at the far, upper end and 27 px at the near, lower one, so no step
+    # parallel to the outline is common to the profiles; the nose is where each steps, on a line of its own.
+    img = np.zeros((640, 640, 3), np.uint8)
+    img[:] = (40, 70, 110)
+    img[60:580, 60:] = CLOTH
+    top = np.array([[60, 60], [63, 60], [87, 580], [60, 580]], np.int32)
+    cv2.fillPoly(img, [top], tuple(int(v * 0.6) for v in CLOTH))
+    side = SideFit(np.array([60.0, 320.0]), np.array([0.0, 1.0]), np.array([1.0, 0.0]), 1.0)
+    out = move_to_nose(gray_of(img), side, (np.array([60.0, 100.0]), np.array([60.0, 540.0])))
+    assert out.nose_moved
+
+    def x_at(y: float) -> float:
+        return float(out.point[0] + (y - out.point[1]) * out.direction[0] / out.direction[1])
+
+    for y in (100.0, 320.0, 540.0):
+        assert abs(x_at(y) - (63.0 + 24.0 * (y - 60.0) / 520.0)) <= 1.5, (y, x_at(y))
+
+
+def test_a_side_across_the_view_keeps_to_noses_parallel_to_it() -> None:
+    # A far end seen from behind the near one runs across the view: its cushion top is as wide all along, and
+    # a slanting step inside it (a shading, a ball's shadow) is no nose.
+    img = np.zeros((360, 640, 3), np.uint8)
+    img[:] = (40, 70, 110)
+    img[60:, 60:580] = CLOTH
+    top = np.array([[60, 60], [580, 60], [580, 87], [60, 63]], np.int32)
+    cv2.fillPoly(img, [top], tuple(int(v * 0.6) for v in CLOTH))
+    assert nose_found(img) is None
