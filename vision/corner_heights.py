@@ -1,7 +1,7 @@
 """The corners found brought down to the cloth, where the calibration models them.
 
 A corner is where two sides seen meet, and a side is seen at one of two heights: at the bed's edge, where
-a camera inside the table's outline sees a cushion's face below its nose (``table_lines.to_the_bed``), or
+a camera inside the table's outline sees a cushion's face below its nose (``cushion_noses.to_the_bed``), or
 placed from the cloth's markings or the middle pockets; or at the nose itself, a cushion's height above the
 cloth, where the camera stands behind the cushion's face and cannot see it: the end nearest a broadcast
 camera. Taken at the cloth, that nose's line puts its end a cushion's parallax out: about 1 % of the

@@ -1,13 +1,13 @@
 """The four corners of a table's playing area in one image, markerless, and every doubt about them.
 
 The steps: the cloth's colour from the image (``vision.cloth_colour``), its region (a wall of its colour
-split off), four RANSAC cushion lines on the region's outline moved in to the noses and, where a cushion's
-face shows, on to the bed's edge (``vision.table_lines``), their crossings: the corners at cloth level,
-where the camera model puts them. This works on any cloth, from overhead or from a broadcast camera's
-height, with players, cues and graphics over the view; it raises ``CalibrationError`` only where there is
-no table at all. Everything else it finds comes back with the reasons to doubt it
-(``vision.table_verdict``): a side hidden (by a graphic the caller masks) or cut by the frame, noses not
-seen, a shape that is no table's. An end the image shows short (under a score bar,
+split off), four RANSAC cushion lines on the region's outline (``vision.table_lines``) moved in to the
+noses and, where a cushion's face shows, on to the bed's edge (``vision.cushion_noses``), their crossings:
+the corners at cloth level, where the camera model puts them. This works on any cloth, from overhead or
+from a broadcast camera's height, with players, cues and graphics over the view; it raises
+``CalibrationError`` only where there is no table at all. Everything else it finds comes back with the
+reasons to doubt it (``vision.table_verdict``): a side hidden (by a graphic the caller masks) or cut by the
+frame, noses not seen, a shape that is no table's. An end the image shows short (under a score bar,
 cut by the frame) is placed from a one-ended marking where the table has one (``vision.table_markings``),
 else from the middle pockets (``vision.table_pockets``).
 """
@@ -24,6 +24,7 @@ from arbiter.tables import TableModel
 from vision.camera_fit import prior_focal
 from vision.cloth_colour import ClothColourModel, estimate, leak, region, uniformity, working_copy
 from vision.corner_heights import faces_seen
+from vision.cushion_noses import move_to_nose, to_the_bed
 from vision.graphic_edges import runs_past_the_corners
 from vision.table_finder import no_table_error
 from vision.table_geometry import TABLE_ASPECTS, PlaneView, nose_reach_px, plane_view
@@ -31,12 +32,10 @@ from vision.table_lines import (
     SideFit,
     corners_of,
     distort,
-    move_to_nose,
     placed_side,
     quad_from_region,
     refined_sides,
     straightest_k1,
-    to_the_bed,
     undistorted,
 )
 from vision.table_markings import AGREE, MarkedEnd, mark_end

@@ -8,15 +8,8 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.table_lines import (
-    RANSAC_ITERS,
-    SideFit,
-    flat_run,
-    move_to_nose,
-    ransac_line,
-    straightest_k1,
-    to_the_bed,
-)
+from vision.cushion_noses import move_to_nose, to_the_bed
+from vision.table_lines import RANSAC_ITERS, SideFit, flat_run, ransac_line, straightest_k1
 
 CLOTH = (40, 150, 40)  # BGR
 NOSE_Y, FOOT_Y = 100, 107
