@@ -3,7 +3,7 @@ the command line can show and check them where the train extra is missing).
 
 The budget is this machine's two CPU cores for at most 30 minutes: the finder and the face reader train
 at once, one process and one thread each (``evaluation.train_dice``), so their steps are sized to finish
-together in about 25 minutes on quiet cores, leaving the rest to the data and the export.
+together in about 21 minutes on quiet cores, leaving the rest to the data and the export.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ class FinderRecipe:
     ``checkpoint_at``: at this step the finder is exported as it is, for the face reader to mine the places
     it takes for dice (``FacesRecipe.hard_from``)."""
 
-    iters: int = 4500
+    iters: int = 5500
     batch: int = 24
     patch: int = 256
     lr: float = 3e-3
@@ -46,7 +46,7 @@ class FinderRecipe:
     max_stretch: float = 1.25
     die_share: float = 0.8
     size_weight: float = 0.5
-    checkpoint_at: int = 1500  # the step whose finder the face reader mines its hard negatives with (0: none)
+    checkpoint_at: int = 1800  # the step whose finder the face reader mines its hard negatives with (0: none)
     set_weights: dict[str, float] = field(default_factory=lambda: dict(SET_WEIGHTS))
     seed: int = 0
     widths: tuple[int, ...] = (16, 24, 48, 64, 96, 128)  # channels: stem, strides 4, 8, 16, 32, 64
@@ -72,7 +72,7 @@ class FacesRecipe:
     pips of big dice, carpet, keys), so that the reader's doubt that a crop is a die ranks them below real
     dice the finder scored low (``DiceReaderConfig.die_power``). 0: none."""
 
-    iters: int = 9000
+    iters: int = 16000
     batch: int = 64
     lr: float = 4e-3
     weight_decay: float = 5e-4
@@ -85,12 +85,14 @@ class FacesRecipe:
     not_a_die_share: float = 0.25
     cocked_share: float = 0.35
     box_weight: float = 0.5
-    hard_from: int = 3600
+    hard_from: int = 6400
     hard_share: float = 0.5
     hard_min_score: float = 0.05
     set_weights: dict[str, float] = field(default_factory=lambda: dict(SET_WEIGHTS))
     seed: int = 1
     eval_every: int = 500
+    widths: tuple[int, ...] = (16, 32, 64, 128)  # channels at 40, 20, 10 and 5 px
+    bf16: bool = True  # convolutions in bfloat16 while training (autocast; the export stays float32)
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = _plain(asdict(self))
@@ -135,14 +137,16 @@ def finder_recipe(d: dict[str, Any]) -> FinderRecipe:
 
 
 def faces_recipe(d: dict[str, Any]) -> FacesRecipe:
-    return FacesRecipe(**{**d, "size_range": tuple(d["size_range"]), "full_turn": tuple(d["full_turn"])})
+    kept = ("size_range", "full_turn", "widths")
+    tuples: dict[str, tuple[Any, ...]] = {k: tuple(d[k]) for k in kept if k in d}
+    return FacesRecipe(**{**d, **tuples})
 
 
 # Measured on this machine's two quiet cores in the shipped model's run (models/dice_reader.json: the two
 # stages at once, one thread each): processor seconds per training step of each stage, and the data built
 # once (two processes). A busy machine takes longer: the recipe before ran at 0.64 s a finder step under load.
-FINDER_S_PER_STEP = 0.31  # batch 24 of 256 px patches, bfloat16 (alone on a core: 0.26; float32: 0.43)
-FACES_S_PER_STEP = 0.13  # batch 64 of 40 px crops
+FINDER_S_PER_STEP = 0.23  # batch 24 of 256 px patches, bfloat16 (0.29 at a load of 1-4; float32: 0.43)
+FACES_S_PER_STEP = 0.063  # batch 64 of 40 px crops, bfloat16 (float32: 0.12)
 DATA_S = 63.0  # growing the top-down set's boxes and reading the photos
 RENDER_S = 0.14  # per rendered still
 MINE_S = 60.0  # the face reader running the finder's checkpoint over the real training photos

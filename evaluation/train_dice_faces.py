@@ -215,7 +215,7 @@ def train_faces(
     step ``recipe.hard_from`` the pools are given the finder's mistakes by ``mine`` (None: never)."""
     rng = np.random.default_rng(recipe.seed)
     torch.manual_seed(recipe.seed)
-    model: FaceNet = FaceNet().to(memory_format=torch.channels_last)
+    model: FaceNet = FaceNet(recipe.widths).to(memory_format=torch.channels_last)
     opt = torch.optim.AdamW(model.parameters(), lr=recipe.lr, weight_decay=recipe.weight_decay)
     sched = torch.optim.lr_scheduler.OneCycleLR(
         opt, max_lr=recipe.lr, total_steps=recipe.iters, pct_start=0.1
@@ -228,7 +228,8 @@ def train_faces(
         t0 = time.time()
         x, y, t, w = batch(pools, recipe, rng)
         data_s += time.time() - t0
-        loss = faces_loss(model, x, y, t, w, recipe)
+        with torch.autocast("cpu", dtype=torch.bfloat16, enabled=recipe.bf16):
+            loss = faces_loss(model, x, y, t, w, recipe)
         opt.zero_grad()
         loss.backward()
         opt.step()

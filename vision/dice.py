@@ -164,7 +164,7 @@ class DiceReaderConfig:
     min_score: float = 0.1
     refine: int = 1
     flip: bool = True
-    jitter: float = 0.06
+    jitter: float = 0.04
     unsure_below: float = 0.9
     cocked_doubt: float = 0.25
     iou: float = 0.5

@@ -66,7 +66,7 @@ CASES = Path(__file__).parents[1] / "data" / "dice_real_cases"
 @pytest.mark.parametrize(
     ("photo", "line"),
     [
-        ("dice_392_jpg.rf.03b4af313f6dd3cb05ba52b6d88a16ae", 7),  # an oblique 2, read as 3 from its crop
+        ("dice_432_jpg.rf.c18674ab3e9821eb0f762a8e1e10b5a0", 8),  # an oblique 6, read as 4 from its crop
         ("IMG_20191208_112404", 13),  # a tray's 3, read as 1 from its crop
     ],
 )

@@ -19,7 +19,7 @@ from typer.testing import CliRunner
 from cli.main import app
 from datasets.dice.real import SplitRecipe
 from datasets.dice.training_data import DataRecipe, default_renders
-from evaluation.dice_recipes import DiceTrainRecipe, FacesRecipe, FinderRecipe
+from evaluation.dice_recipes import DiceTrainRecipe, FacesRecipe, FinderRecipe, faces_recipe, finder_recipe
 from evaluation.train_dice import reader_settings, train_dice
 from vision.dice import DiceReader, DiceReaderConfig
 from vision.yolo import MODELS_DIR
@@ -98,6 +98,14 @@ def test_the_steps_of_a_recipe_move_its_checkpoint_and_hard_negatives_with_them(
     assert half.faces.hard_from == base.faces.hard_from // 2
     tiny = base.with_steps(1, 1)
     assert tiny.finder.checkpoint_at == 0 and tiny.faces.hard_from == 0
+
+
+def test_each_stage_reads_its_recipe_back_as_it_was_written():
+    """The stages run in processes of their own and get their recipes as JSON, where tuples become lists."""
+    recipe = DiceTrainRecipe(faces=FacesRecipe(widths=(8, 16, 32, 64), bf16=False))
+    sent = json.loads(json.dumps(recipe.to_dict()))
+    assert faces_recipe(sent["faces"]) == recipe.faces
+    assert finder_recipe(sent["finder"]) == recipe.finder
 
 
 def test_a_face_reader_waiting_for_a_checkpoint_the_finder_never_makes_is_refused():
