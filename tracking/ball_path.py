@@ -12,8 +12,8 @@ import numpy as np
 
 from .cushion_sides import Sample, TurnMemo, fit_line
 from .cushion_touches import TouchWatch
+from .paths import StruckLine
 
-StruckLine = tuple[np.ndarray, np.ndarray, float]  # where a ball was first seen, its velocity then, when
 # The rest position is the running mean of up to this many samples (detector noise averages out).
 REST_AVERAGE_SAMPLES = 30
 # A ball's first sightings are read for a strike before it (``BallPath.first_due``) once there are enough of
@@ -69,9 +69,7 @@ class BallPath:
         self.first_read = enough or now - self.samples[0][0] > FIRST_READ_WAIT_S
         return enough
 
-    def first_seen_struck(
-        self, window: int, speed_mm_s: float
-    ) -> tuple[np.ndarray, np.ndarray, float] | None:
+    def first_seen_struck(self, window: int, speed_mm_s: float) -> StruckLine | None:
         """Where it was first seen, its velocity then and when (its first ``2 window + 1`` samples fitted),
         where it was already moving at ``speed_mm_s`` or more: a ball found only once struck. Else None."""
         if len(self.samples) <= 2 * window:

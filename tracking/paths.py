@@ -12,6 +12,9 @@ import numpy as np
 
 from arbiter.tables import Pocket
 
+# A ball's path fitted to its first sightings: where it was at time t, its velocity then, and t.
+StruckLine = tuple[np.ndarray, np.ndarray, float]
+
 XY = tuple[float, float]
 # Where a ball drops, in ball radii behind a pocket's mouth line (``Pocket.mouth_xy_mm``): a middle pocket's
 # fall starts just behind the cushions' noses, a corner pocket's well behind its jaws. Read off the truth of
@@ -93,7 +96,7 @@ def first_reach(
 
 
 def struck_unseen(
-    line: tuple[np.ndarray, np.ndarray, float],
+    line: StruckLine,
     strikers: Mapping[str, Sequence[tuple[float, float, float]]],
     radius_mm: float,
     within_s: float,
