@@ -345,6 +345,8 @@ class _Run:
         pending = s.pins.pending_from() if s.pins else math.inf
         jumps = s.events.picture_jumps
         self._emit(s.events.update(t, views, s.tracker.gone(), falls, pending))
+        for a, b in s.events.take_swaps():  # two balls the tracker named the wrong way round
+            s.tracker.swap(a, b)
         if s.events.picture_jumps > jumps and self.watch is not None:
             self.watch.look_now()  # the balls all jumped at once: the camera was knocked
         self.result.track_frames.append((t, {v.ball: v.xy_mm for v in views}))

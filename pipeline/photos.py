@@ -29,7 +29,8 @@ import numpy as np
 
 from arbiter.games import BilliardsSpec
 from tracking.track import TrackView
-from tracking.tracker import BallTracker, TrackerConfig
+from tracking.tracker import BallTracker
+from tracking.tracker_config import TrackerConfig
 from vision.calibration import CalibrationError, TableCalibration, calibrate_auto
 from vision.detectors import BallsTooSmallError, build_detector
 from vision.overlays import table_overlay

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -68,6 +68,23 @@ class BallPath:
         enough = len(self.samples) > 2 * window
         self.first_read = enough or now - self.samples[0][0] > FIRST_READ_WAIT_S
         return enough
+
+    def carry(self, moved: Callable[[np.ndarray], np.ndarray], behind: int) -> None:
+        """The camera moved: the samples still to be read, and ``behind`` before them (the fits' reach),
+        carried to where the moved calibration puts them (mm, N x 2 -> N x 2). A ball at rest rests where
+        it was last seen: its older samples were seen through a camera on its way."""
+        first = min(self.checked, self.sides_checked, self.touch.checked)
+        if self.rest is None:
+            first = min(first, self.moving_from)
+        tail = self.samples[max(0, first - behind) :]
+        if not tail:
+            return
+        xy = moved(np.array([p[1:] for p in tail]))
+        self.samples[len(self.samples) - len(tail) :] = [
+            (p[0], float(x), float(y)) for p, (x, y) in zip(tail, xy, strict=True)
+        ]
+        if self.rest is not None:
+            self.rest, self.rest_n = self.samples[-1][1:], 1
 
     def first_seen_struck(self, window: int, speed_mm_s: float) -> StruckLine | None:
         """Where it was first seen, its velocity then and when (its first ``2 window + 1`` samples fitted),

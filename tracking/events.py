@@ -31,6 +31,7 @@ from arbiter.tables import TableModel
 
 from .ball_path import BallPath, unread_since
 from .camera_moves import creeping, picture_jump
+from .cue_ball import ALONE_S, swap_struck_cue_ball
 from .cushion_sides import (
     SideConfig,
     after_intercept,
@@ -83,6 +84,7 @@ class EventDetector:
     ) -> None:
         self.table: TableModel = spec.table
         self.cue_balls = spec.cue_balls  # the balls a player may strike (five-pins: both players' balls)
+        self.looks = spec.looks
         self.config: EventConfig = config or EventConfig()
         self.sides: SideConfig = sides or SideConfig(tol_mm=self.config.cushion_tol_mm)
         self.touches: TouchConfig = touches or TouchConfig()
@@ -91,13 +93,14 @@ class EventDetector:
         self._events = Reorder()
         self._in_shot = shot_open
         self._last_motion_t = -math.inf
-        self._views: dict[str, TrackView] = {}
         self._recent_pairs: deque[tuple[float, frozenset[str]]] = deque(maxlen=64)
         # Every cushion contact reported: time, ball, side, where the ball was (when known).
         self._recent_cushions: deque[tuple[float, str, str, np.ndarray | None]] = deque(maxlen=64)
         self._gone_seen: set[int] = set()
         self._departures: list[_Departure] = []
         self.picture_jumps = 0  # how many jumps of the picture were seen (``camera_moves``): the camera moved
+        # Pairs of balls the tracker named the wrong way round, found since ``take_swaps`` was last called.
+        self._swaps: list[tuple[str, str]] = []
 
     # -- public ---------------------------------------------------------------------------------------------
     def update(
@@ -116,7 +119,6 @@ class EventDetector:
             self._events.push(event.t, event)
         if self._last_motion_t == -math.inf:
             self._last_motion_t = t  # nothing was seen moving before the first frame: rest counts from it
-        self._views = {v.ball: v for v in views}
         for v in views:
             if v.was in self._paths and v.ball not in self._paths:  # renamed by the tracker: the path is its
                 self._paths[v.ball] = replace(self._paths.pop(v.was), first_read=False)
@@ -155,23 +157,16 @@ class EventDetector:
         return self._events.release(math.inf)
 
     def carry(self, moved: Callable[[np.ndarray], np.ndarray]) -> None:
-        """The camera moved and its calibration was followed: each ball's samples (mm, N x 2 -> N x 2)
-        carried to where the moved calibration puts them, so that no ball seems to leave rest. A ball at
-        rest rests where it was last seen: its older samples were seen through a camera on its way. Only
-        the samples still to be read are carried (a run's paths grow with it)."""
+        """The camera moved and its calibration was followed: each ball's samples still to be read carried
+        to where the moved calibration puts them (``BallPath.carry``), so that no ball seems to leave rest."""
         for path in self._paths.values():
-            first = min(path.checked, path.sides_checked, path.touch.checked)
-            if path.rest is None:
-                first = min(first, path.moving_from)
-            tail = path.samples[max(0, first - 2 * self.config.window - 1) :]
-            if not tail:
-                continue
-            xy = moved(np.array([p[1:] for p in tail]))
-            path.samples[len(path.samples) - len(tail) :] = [
-                (p[0], float(x), float(y)) for p, (x, y) in zip(tail, xy, strict=True)
-            ]
-            if path.rest is not None:
-                path.rest, path.rest_n = path.samples[-1][1:], 1
+            path.carry(moved, 2 * self.config.window + 1)
+
+    def take_swaps(self) -> list[tuple[str, str]]:
+        """The ball ids found swapped since the last call (``_struck_as_cue_ball``): the events already use
+        them so; the tracker is to swap them too."""
+        swaps, self._swaps = self._swaps, []
+        return swaps
 
     @property
     def in_shot(self) -> bool:
@@ -275,7 +270,7 @@ class EventDetector:
                 self._pushed_into_cushion(ball, best[1], t0, rest, v1)
                 movers.add(ball)
                 continue
-            t0, ball, rest, _, _ = pending.pop(0)
+            t0, ball, rest, _, v1 = pending.pop(0)
             movers.add(ball)
             other, _ = self._touching(ball, t0, rest)
             if not self._in_shot:
@@ -288,10 +283,28 @@ class EventDetector:
                     self._events.start_for(t0, other)
                     self._ball_contact(other, ball, t0, priority=2)
                     movers.add(other)
+                elif cue := self._struck_as_cue_ball(ball, t0, float(np.hypot(*v1)), movers, pending):
+                    movers.discard(ball)
+                    movers.add(cue)
+                    self._in_shot = True
+                    self._events.push(t0, c.ShotStart(t=round(t0, 6), ball=cue))
                 # Else an object ball "moving" while the cue ball rests is a hand or a misread, not a shot.
                 # (A cue striking an object ball, a foul, shows here only once the cue ball moves too.)
             elif other is not None:
                 self._ball_contact(other, ball, t0, priority=2)
+
+    def _struck_as_cue_ball(
+        self, ball: str, t0: float, speed: float, movers: set[str], pending: list[_Departure]
+    ) -> str | None:
+        """The cue ball's id where ``ball``, leaving rest at ``t0`` and ``speed`` mm/s before any shot with
+        nothing touching it and no other ball leaving with it (``movers``, ``pending``: a rack pushed by
+        hand), is the cue ball named as a stripe (``cue_ball``); the names swapped in the paths, and for
+        the tracker (``take_swaps``)."""
+        alone = movers <= {ball} and all(abs(d[0] - t0) > ALONE_S for d in pending)
+        cue = swap_struck_cue_ball(self._paths, self.looks, self.cue_balls, ball, speed) if alone else None
+        if cue is not None:
+            self._swaps.append((ball, cue))
+        return cue
 
     def _struck_by(
         self, ball: str, t0: float, rest: np.ndarray, movers: set[str]

@@ -49,6 +49,7 @@ class Track:
     history: list[Sighting] = field(default_factory=list)
     looks: dict[int, float] = field(default_factory=dict)  # each look its detections were read as: confidence
     was: str | None = None  # the id it had until this frame, where it was renamed this frame
+    stand_in: bool = False  # a second ball of a unique look: kept only as a ball misread (``_stand_in``)
 
     def read_as(self, cls: int, confidence: float) -> None:
         """One more detection of this ball, read as look ``cls`` with ``confidence``."""

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
 
 import numpy as np
 from scipy.optimize import linear_sum_assignment
@@ -41,6 +40,7 @@ from .track import (
     new_filter,
     set_dt,
 )
+from .tracker_config import TrackerConfig
 
 # Another ball seen within this many ball diameters of where a ball vanished: the detector may have merged
 # the two, so a pot there is unsure.
@@ -88,56 +88,6 @@ NEW_BALL_MAX_SPEED_MM_S = 1000.0
 NEWCOMER_UNSEEN_S = 0.5
 
 
-@dataclass(frozen=True)
-class TrackerConfig:
-    """Settings of the tracker. Each trades something off:
-
-    - ``n_init``: hits before a track is a ball; higher ignores flickering false detections, but a ball
-      appearing (a respot) is reported later.
-    - ``max_misses_moving``: frames a *moving* ball may go unseen before it is gone; too low turns a ball
-      briefly hidden by the cue into a pot, too high delays pots.
-    - ``gate_mm``: largest distance between a prediction and a detection of look-alike balls (reds) that may
-      be associated; it must exceed what a struck ball travels in a frame from rest (a break sends a ball
-      at 8 m/s: 133 mm a frame at 60 fps). Balls of a unique look are associated at any distance.
-    - ``accel_mm_s2``: process noise, the acceleration the filter expects; collisions and cushions are
-      large, sudden accelerations, so it is generous.
-    - ``measurement_mm``: the detector's position noise.
-    - ``rest_speed_mm_s``: below this the ball counts as at rest.
-    - ``pocket_reach_mm``: a ball lost within this distance of a pocket mouth, heading into it, is potted
-      (``BallTracker._exit``); larger calls pots of balls lost short of the pocket, smaller misses pots of
-      fast balls the detector loses a frame or two before the mouth.
-    - ``pot_confirm_s``: how long a ball seen going into a pocket must then stay unseen to be potted; a
-      ball rattling in the jaws, or lost for a few frames there, that is seen again is no pot. Longer
-      holds the events after it back for as long (the stream stays in time order). A slow ball must stay
-      unseen for as long as it takes to roll a ball's width past the mouth, up to ``POT_CONFIRM_MAX_S``.
-    """
-
-    n_init: int = 2
-    max_misses_moving: int = 4
-    gate_mm: float = 250.0
-    accel_mm_s2: float = 20000.0
-    measurement_mm: float = 2.0
-    rest_speed_mm_s: float = 15.0
-    pocket_reach_mm: float = 120.0
-    pot_confirm_s: float = 0.1
-
-    def __post_init__(self) -> None:
-        if self.n_init < 1:
-            raise ValueError(f"n_init must be at least 1 (got {self.n_init})")
-        if self.max_misses_moving < 1:
-            raise ValueError(f"max_misses_moving must be at least 1 (got {self.max_misses_moving})")
-        for name in (
-            "gate_mm",
-            "accel_mm_s2",
-            "measurement_mm",
-            "rest_speed_mm_s",
-            "pocket_reach_mm",
-            "pot_confirm_s",
-        ):
-            if getattr(self, name) <= 0:
-                raise ValueError(f"{name} must be positive (got {getattr(self, name)})")
-
-
 _NO_MATCH = 1e6  # the cost of a track-detection pair that may not be associated
 
 
@@ -160,6 +110,20 @@ class BallTracker:
         carried to where the moved calibration puts what it was seen as, so no ball jumps."""
         for tr in self.tracks:
             tr.kf.x[:2, 0] = moved(np.array([tr.xy]))[0]
+
+    def swap(self, a: str, b: str) -> None:
+        """Ball ``a`` is ``b`` (``EventDetector.take_swaps``: the struck ball is the cue ball): its track
+        takes ``b``'s id and look, its reads so far counted for it; the track that was ``b`` (where one is)
+        takes ``a``'s and starts its reads afresh: its detections read it as ``b``'s look, so its own is
+        unknown until they say otherwise (``_rename``)."""
+        named = {tr.ball: tr for tr in self.tracks if tr.state is TrackState.CONFIRMED and not tr.stand_in}
+        first, second = named.get(a), named.get(b)
+        if first is None:
+            return
+        if second is not None:
+            second.ball, second.cls, second.looks = a, first.cls, {}
+        first.ball, first.cls = b, APPEARANCE_CLASSES.index(self.spec.looks[b].cls)
+        first.looks = {first.cls: sum(first.looks.values())}
 
     def update(self, t: float, detections: Detections) -> list[TrackView]:
         """Advance to time ``t`` with this frame's detections (``xy_mm`` filled). Returns every live ball.
@@ -186,6 +150,8 @@ class BallTracker:
                 ball = self._misread_newcomer(tr)
                 if ball is not None:
                     measured.add(id(ball))
+                elif tr.stand_in:  # a second ball of a unique look: no ball
+                    self.tracks.remove(tr)
         for tr in live:
             if id(tr) not in measured:
                 self._miss(tr, t)
@@ -532,6 +498,7 @@ class BallTracker:
                 tr for tr in self.tracks if tr.cls == cls and tr.lost and tr.state is TrackState.CONFIRMED
             ]
             if not lost:
+                self._stand_in(t, cls, xy_mm, confidence)
                 return None
             tr = min(lost, key=lambda tr: math.dist(tr.xy, xy_mm))
             tr.kf = new_filter((float(xy_mm[0]), float(xy_mm[1])), self.config.measurement_mm)
@@ -547,6 +514,22 @@ class BallTracker:
             tr.state = TrackState.CONFIRMED
             return tr
         return None
+
+    def _stand_in(self, t: float, cls: int, xy_mm: np.ndarray, confidence: float) -> None:
+        """A sure detection of a unique look whose ball is followed elsewhere (the cue ball's, where a stripe
+        lying white side up took its name and the cue ball was named as the stripe): a tentative track that
+        lives only to be found, once confirmed, to be another ball misread as it was struck
+        (``_misread_newcomer``: the struck cue ball, read as itself again once it moves), and is dropped
+        otherwise."""
+        unique = len(self._ids_by_cls.get(cls, ())) == 1
+        if not unique or self.config.n_init <= 1 or confidence < SURE_TO_MOVE_A_BALL:
+            return
+        xy = (float(xy_mm[0]), float(xy_mm[1]))
+        ball = self._ids_by_cls[cls][0]
+        tr = Track(ball, cls, new_filter(xy, self.config.measurement_mm), last_seen_t=t, stand_in=True)
+        tr.read_as(cls, confidence)
+        tr.history.append((t, *xy, True))
+        self.tracks.append(tr)
 
     # -- lookups --------------------------------------------------------------------------------------------
     def _free_id(self, cls: int) -> str | None:

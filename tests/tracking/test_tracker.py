@@ -9,7 +9,8 @@ from tracking_helper import dets
 from arbiter.balls import APPEARANCE_CLASSES
 from arbiter.games import billiards
 from tracking.track import TrackState
-from tracking.tracker import BallTracker, TrackerConfig
+from tracking.tracker import BallTracker
+from tracking.tracker_config import TrackerConfig
 from vision.types import Detections
 
 TABLE = billiards("snooker").table
