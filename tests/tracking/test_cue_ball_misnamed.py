@@ -9,6 +9,7 @@ contact."""
 from __future__ import annotations
 
 import numpy as np
+from tracking_helper import dets
 
 from arbiter import contract as c
 from arbiter.balls import APPEARANCE_CLASSES
@@ -25,15 +26,6 @@ CUE_AT, TEN_AT, FIFTEEN_AT = (430.0, 900.0), (100.0, 2100.0), (430.0, 1690.0)
 STRIKE = 45  # the frame the cue ball leaves rest
 
 
-def _dets(*balls: tuple[int, float, float, float]) -> Detections:
-    """(look class, x mm, y mm, confidence) per ball."""
-    n = len(balls)
-    return Detections(
-        np.zeros((n, 2)), np.ones(n), np.array([b[0] for b in balls], np.int64),
-        np.array([b[3] for b in balls]), np.array([b[1:3] for b in balls], np.float64).reshape(n, 2),
-    )  # fmt: skip
-
-
 def _frames(speed: float, frames: int = 150) -> list[Detections]:
     """The cue ball at rest read as the 14 (0.22), the 10 white side up read as the cue ball (0.85) and the
     15 (0.7); from ``STRIKE`` the cue ball rolls up the table at ``speed`` mm/s, read as itself (0.8), into
@@ -46,7 +38,7 @@ def _frames(speed: float, frames: int = 150) -> list[Detections]:
         past = max(CUE_AT[1] + moved - hit_y, 0.0)
         fifteen_y = FIFTEEN_AT[1] + min(past, speed * 0.25)
         cue = (P14, CUE_AT[0], cue_y, 0.22) if n < STRIKE else (WHITE, CUE_AT[0], cue_y, 0.8)
-        out.append(_dets(cue, (WHITE, *TEN_AT, 0.85), (P15, FIFTEEN_AT[0], fifteen_y, 0.7)))
+        out.append(dets(cue, (WHITE, *TEN_AT, 0.85), (P15, FIFTEEN_AT[0], fifteen_y, 0.7)))
     return out
 
 
@@ -95,7 +87,7 @@ def test_a_stripe_nudged_slowly_before_a_shot_keeps_its_name():
     for n in range(120):
         t = n / FPS
         y = 1690.0 + 200.0 * max(n - 30, 0) / FPS if n < 60 else 1790.0
-        views = tracker.update(t, _dets((WHITE, *CUE_AT, 0.8), (P10, 700.0, y, 0.7)))
+        views = tracker.update(t, dets((WHITE, *CUE_AT, 0.8), (P10, 700.0, y, 0.7)))
         events += detector.update(t, views, tracker.gone())
         swaps += detector.take_swaps()
     assert swaps == []
@@ -106,7 +98,7 @@ def test_a_struck_stripe_with_no_cue_ball_on_the_table_is_the_cue_ball():
     """No ball was read as the cue ball at all (its white lost in a cloth's glare): the struck "10" is the
     cue ball, and the tracker names it so; no other ball's name changes."""
     frames = [
-        _dets((P10, CUE_AT[0], CUE_AT[1] + 3000.0 * max(n - STRIKE, 0) / FPS, 0.3), (P15, 1500.0, 300.0, 0.7))
+        dets((P10, CUE_AT[0], CUE_AT[1] + 3000.0 * max(n - STRIKE, 0) / FPS, 0.3), (P15, 1500.0, 300.0, 0.7))
         for n in range(STRIKE + 20)
     ]
     events, views = _referee(frames)
@@ -128,7 +120,7 @@ def test_stripes_moved_together_before_a_shot_keep_their_names():
             (P15, 700.0 + 2 * R + 400.0 * moved, y, 0.7),
             (P14, 700.0 + R, y + 1.8 * R + 300.0 * moved, 0.7),
         ]
-        views = tracker.update(t, _dets((WHITE, *CUE_AT, 0.8), *racked))
+        views = tracker.update(t, dets((WHITE, *CUE_AT, 0.8), *racked))
         events += detector.update(t, views, tracker.gone())
         swaps += detector.take_swaps()
     assert swaps == []

@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from tracking_helper import dets
 
 from arbiter import contract as c
 from arbiter.balls import APPEARANCE_CLASSES
@@ -23,22 +24,13 @@ FPS = 60.0
 WHITE, RED, PINK, YELLOW = (APPEARANCE_CLASSES.index(k) for k in ("white", "red", "pink", "yellow"))
 
 
-def _dets(*balls: tuple[int, float, float, float]) -> Detections:
-    """(look class, x mm, y mm, confidence) per ball."""
-    n = len(balls)
-    return Detections(
-        np.zeros((n, 2)), np.ones(n), np.array([b[0] for b in balls], np.int64),
-        np.array([b[3] for b in balls]), np.array([b[1:3] for b in balls], np.float64).reshape(n, 2),
-    )  # fmt: skip
-
-
 def _far_white(first_look: int, weak_frames: int = 8, frames: int = 60) -> list[Detections]:
     """The red at rest throughout; a ball rolling from the far end at 2.4 m/s, read as ``first_look`` at
     0.11 for ``weak_frames`` frames, then as the white at 0.5."""
     out = []
     for n in range(frames):
         look, conf = (first_look, 0.11) if n < weak_frames else (WHITE, 0.5)
-        out.append(_dets((RED, 400.0, 2000.0, 0.9), (look, 900.0, 300.0 + 40.0 * n, conf)))
+        out.append(dets((RED, 400.0, 2000.0, 0.9), (look, 900.0, 300.0 + 40.0 * n, conf)))
     return out
 
 
@@ -59,7 +51,7 @@ def test_a_ball_long_seen_as_its_own_look_keeps_its_name_when_misread():
     views = []
     for n in range(90):
         look = YELLOW if n < 60 else WHITE
-        views = tracker.update(n / FPS, _dets((look, 900.0, 300.0 + 20.0 * max(n - 60, 0), 0.6)))
+        views = tracker.update(n / FPS, dets((look, 900.0, 300.0 + 20.0 * max(n - 60, 0), 0.6)))
         assert all(v.was is None for v in views)
     assert [v.ball for v in views] == ["yellow"]
 
