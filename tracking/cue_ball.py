@@ -22,29 +22,23 @@ STRUCK_MM_S = 300.0
 ALONE_S = 0.1
 
 
-def misnamed_cue_ball(
-    looks: Mapping[str, BallLook], cue_balls: tuple[str, ...], ball: str, speed: float
-) -> str | None:
-    """The cue ball's id where ``ball``, struck from rest at ``speed`` mm/s before any shot with nothing
-    touching it, is a stripe the game's one cue ball may have been named as; else None (a game with two cue
-    balls, a solid, a ball moved slower than a stroke)."""
-    if len(cue_balls) != 1 or ball in cue_balls or not looks[ball].striped or speed < STRUCK_MM_S:
-        return None
-    return cue_balls[0]
-
-
 def swap_struck_cue_ball(
     paths: MutableMapping[str, BallPath],
     looks: Mapping[str, BallLook],
     cue_balls: tuple[str, ...],
     ball: str,
     speed: float,
+    alone: bool,
 ) -> str | None:
-    """The cue ball's id where ``ball`` is it misnamed (``misnamed_cue_ball``) and the ball named the cue
-    ball is at rest or was never seen, its path and ``ball``'s swapped in ``paths``; else None."""
-    cue = misnamed_cue_ball(looks, cue_balls, ball, speed)
-    path = None if cue is None else paths.get(cue)
-    if cue is None or (path is not None and path.rest is None):
+    """The cue ball's id where ``ball``, struck from rest before any shot with nothing touching it, at
+    ``speed`` mm/s (``STRUCK_MM_S`` at least) and ``alone`` (no other ball leaving rest within ``ALONE_S``),
+    is a stripe the game's one cue ball was named as, and the ball named the cue ball is at rest or was never
+    seen: the two balls' paths swapped in ``paths``. Else None (a game with two cue balls, a solid, a ball
+    moved slower than a stroke or with others)."""
+    if len(cue_balls) != 1 or ball in cue_balls or not looks[ball].striped:
+        return None
+    cue, path = cue_balls[0], paths.get(cue_balls[0])
+    if speed < STRUCK_MM_S or not alone or (path is not None and path.rest is None):
         return None
     paths[cue] = paths.pop(ball)
     if path is not None:

@@ -301,7 +301,7 @@ class EventDetector:
         hand), is the cue ball named as a stripe (``cue_ball``); the names swapped in the paths, and for
         the tracker (``take_swaps``)."""
         alone = movers <= {ball} and all(abs(d[0] - t0) > ALONE_S for d in pending)
-        cue = swap_struck_cue_ball(self._paths, self.looks, self.cue_balls, ball, speed) if alone else None
+        cue = swap_struck_cue_ball(self._paths, self.looks, self.cue_balls, ball, speed, alone)
         if cue is not None:
             self._swaps.append((ball, cue))
         return cue
