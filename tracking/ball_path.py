@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .cushion_sides import Sample, TurnMemo, fit_line
+from .cushion_sides import Sample, SideConfig, TurnMemo, fit_line, velocity_before
 from .cushion_touches import TouchWatch
 from .paths import StruckLine
 
@@ -94,6 +94,22 @@ class BallPath:
         first = self.samples[: 2 * window + 1]
         a, v, _ = fit_line(first, first[0][0])
         return (a, v, first[0][0]) if float(np.hypot(*v)) >= speed_mm_s else None
+
+    def gap_unread_from(self, t: float, sides: SideConfig, window: int) -> float:
+        """The time from which a cushion contact inferred across a gap may still come (inf: none): the first
+        split not yet read, where the ball was moving fast enough to turn at a cushion when it was lost,
+        with that gap in its unread samples or unseen now (for up to ``max_gap_s``: nothing is inferred
+        across a longer gap)."""
+        unread = [x[0] for x in self.samples[max(self.sides_checked - 1, 0) :]]
+        if len(unread) < 2 or t - unread[-1] > sides.max_gap_s:
+            return math.inf
+        times = [*unread, t] if t > unread[-1] else unread
+        steps = np.diff(times)
+        gap = int(np.argmax(steps))
+        if steps[gap] <= 1.5 * steps.min():
+            return math.inf
+        speed = float(np.hypot(*velocity_before(self.samples, times[gap], window)))
+        return unread[0] if speed >= sides.approach_mm_s else math.inf
 
 
 def unread_since(paths: Iterable[BallPath]) -> float:

@@ -187,6 +187,43 @@ def kink_side(
     return best, best_err
 
 
+# A kink in a pocket's mouth is a jaw's push when at least this share of the velocity change is across the
+# pocket's axis: a jaw's face runs nearly along the axis (it opens a few degrees off it), while a ball's
+# centre dragged by the pocket's shade as it drops, or a ball slowing on the bed, changes along the axis.
+JAW_SHARE = 0.7
+
+
+def pocket_rails(inward: tuple[float, float]) -> tuple[str, ...]:
+    """The sides whose cushions end at a pocket that looks into the table along ``inward``: a corner
+    pocket's two, a middle pocket's one."""
+    x, y = inward
+    rails = ("left",) if x > 0 else ("right",) if x < 0 else ()
+    return rails + (("bottom",) if y > 0 else ("top",) if y < 0 else ())
+
+
+def jaw_side(table: TableModel, p: np.ndarray, v0: np.ndarray, v1: np.ndarray) -> str | None:
+    """The side whose cushion's jaw a kink at ``p`` (velocity ``v0`` before, ``v1`` after) struck: in a
+    pocket's mouth (within half its opening of the mouth's middle), past that cushion's ball line, where
+    its nose has turned away into the pocket, so no ball line explains the turn. The change is across the
+    pocket's axis (``JAW_SHARE``); the jaw is that of the pocket's rail it pushes the ball out of (at a
+    corner, the one of the two it pushes out of more), which the ball was going into before. None where
+    no pocket's jaw is."""
+    dv = np.asarray(v1, np.float64) - np.asarray(v0, np.float64)
+    change = float(np.hypot(*dv))
+    if change == 0:
+        return None
+    for pocket in table.pockets:
+        if float(np.hypot(*(p - np.asarray(pocket.mouth_xy_mm)))) > pocket.opening_mm / 2:
+            continue
+        across = abs(float(dv[0] * pocket.inward[1] - dv[1] * pocket.inward[0]))
+        side = max(pocket_rails(pocket.inward), key=lambda s: INWARD[s] * float(dv[AXIS[s]]))
+        line, inward = ball_line(table, side)
+        past = inward * (float(p[AXIS[side]]) - line) < 0  # the nose has turned away: past the ball line
+        if past and across >= JAW_SHARE * change and speed_into(side, v0) > 0:
+            return side
+    return None
+
+
 # A ball's push and a cushion's normal nearer parallel than this (the sine of the angle between them) cannot
 # be told apart in one velocity change.
 PARALLEL_SINE = 0.3
@@ -233,6 +270,95 @@ def two_impulses(
     between = np.asarray(v0, np.float64) + by_ball * n
     into = float(np.dot(between, m)) < 0 <= float(np.dot(v1, m))
     return TwoImpulses(side, by_ball, by_cushion, into)
+
+
+# A push this far into a cushion (the cosine of its angle to the cushion's inward normal, reversed) at
+# least drives a ball into it; a push nearer parallel to the cushion sends the ball along it.
+INTO_COSINE = 0.2
+# How far (in frames) outside the time between a ball's last sighting at rest and its first in motion the
+# line through its first samples may meet the cushion: the noise of a line through two samples.
+BOUNCE_SLACK_FRAMES = 0.5
+
+
+def bounced_before_seen(
+    table: TableModel,
+    rest: np.ndarray,
+    push: np.ndarray,
+    left_t: float,
+    first: Sequence[Sample],
+    tol_mm: float,
+    leave_mm_s: float,
+) -> tuple[str, float] | None:
+    """The cushion a ball struck from rest at ``rest`` along ``push`` (from the striker's centre to its
+    own) reached and was thrown back from before it was first seen moving, and when; None where none.
+
+    A ball struck hard a few centimetres from a cushion is there and back within a frame: its first
+    sightings in motion (``first``) are already on the way out, so no line reaches the cushion before
+    the turn, and no kink is seen. The line through them, run back, still meets the cushion's ball line,
+    between the last sighting at rest (``left_t``) and the first in motion, at the place the push from
+    ``rest`` would take the ball (within ``tol_mm`` along the cushion), and leaves it at ``leave_mm_s`` at
+    least. Nothing else sends a ball pushed into a cushion back out of it so soon."""
+    norm = float(np.hypot(*push))
+    if norm == 0 or len(first) < 2:
+        return None
+    n = np.asarray(push, np.float64) / norm
+    t_first = first[0][0]
+    frame = first[1][0] - t_first
+    a, v, _ = fit_line(first, t_first)
+    best: tuple[str, float, float] | None = None
+    for side in SIDES:
+        axis, along = AXIS[side], 1 - AXIS[side]
+        line, inward = ball_line(table, side)
+        into, away = -inward * float(n[axis]), inward * float(v[axis])
+        depth = inward * (float(rest[axis]) - line)  # how far inside its ball line the ball lay
+        if into < INTO_COSINE or away < leave_mm_s or depth < -tol_mm:
+            continue
+        t_back = t_first - inward * (float(a[axis]) - line) / away
+        if not left_t - BOUNCE_SLACK_FRAMES * frame <= t_back <= t_first + BOUNCE_SLACK_FRAMES * frame:
+            continue
+        reached = float(rest[along] + n[along] * max(depth, 0.0) / into)
+        err = abs(float(a[along] + v[along] * (t_back - t_first)) - reached)
+        if err <= tol_mm and (best is None or err < best[2]):
+            best = (side, t_back, err)
+    return None if best is None else (best[0], best[1])
+
+
+def struck_into_cushion(
+    table: TableModel,
+    rest: np.ndarray,
+    push: np.ndarray,
+    t0: float,
+    left_t: float,
+    first: Sequence[Sample],
+    tol_mm: float,
+    least_mm_s: float,
+    leave_mm_s: float,
+) -> tuple[str, float] | None:
+    """The cushion a ball struck from rest at ``rest`` at ``t0`` (``push``: from the striker's centre to
+    its own) was driven into and thrown back from before it was seen moving, and when; None where none.
+    Beside a cushion, its velocity as it left (fitted to ``first``, its first samples in motion) is the
+    striker's push plus the cushion's, each at least ``least_mm_s`` (``two_impulses``); a few centimetres
+    off, struck hard, those samples run back to the cushion where the push took it, between its last
+    sighting at rest (``left_t``) and its first in motion (``bounced_before_seen``)."""
+    v1 = fit_line(first, first[0][0])[1] if len(first) >= 2 else np.zeros(2)
+    split = two_impulses(table, rest, push, np.zeros(2), v1, tol_mm)
+    if split is not None and split.into and split.by_ball >= least_mm_s and split.by_cushion >= least_mm_s:
+        return split.side, t0
+    bounce = bounced_before_seen(table, rest, push, left_t, first, tol_mm, leave_mm_s)
+    return None if bounce is None else (bounce[0], max(bounce[1], t0))
+
+
+def lasting_change(samples: Sequence[Sample], k: int, since: int, span_s: float) -> float | None:
+    """How much the velocity fitted to the samples over ``span_s`` after sample ``k`` differs from the one
+    fitted over ``span_s`` before it (none before ``since``: where the ball left rest), in mm/s: a turn
+    holds, a centre's wobble over a few frames does not; None with fewer than two samples before or three
+    after."""
+    t = samples[k][0]
+    before = [x for x in samples[since : k + 1] if x[0] >= t - span_s]
+    after = [x for x in samples[k:] if x[0] <= t + span_s]
+    if len(before) < 2 or len(after) < 3:
+        return None
+    return float(np.hypot(*(fit_line(after, t)[1] - fit_line(before, t)[1])))
 
 
 def side_turns(

@@ -37,11 +37,13 @@ from .cushion_sides import (
     after_intercept,
     approach_holds,
     fit_line,
+    jaw_side,
     kink_at,
     kink_side,
+    lasting_change,
     speed_into,
     split_turns,
-    two_impulses,
+    struck_into_cushion,
     velocity_before,
     velocity_change,
 )
@@ -174,12 +176,14 @@ class EventDetector:
         return self._in_shot
 
     # -- kinks ----------------------------------------------------------------------------------------------
-    def _scan(self, ball: str, path: BallPath) -> None:
-        """Look for departures from rest and for kinks of a moving ball, ``window`` + 1 frames behind."""
+    def _scan(self, ball: str, path: BallPath, last: bool = False) -> None:
+        """Look for departures from rest and for kinks of a moving ball, ``window`` + 1 frames behind;
+        ``last``: the ball is gone (potted, off the table), and its last kinks are read ``window`` frames
+        behind its last sample (the jaw it struck on its way in)."""
         cfg = self.config
         w = cfg.window
         s = path.samples
-        while path.checked + w + 1 < len(s):
+        while path.checked + w + (0 if last else 1) < len(s):
             k = path.checked
             path.checked += 1
             if path.rest is None:
@@ -265,9 +269,9 @@ class EventDetector:
                 if mover is not None and (best is None or err < best[2]):
                     best = (i, mover, err, tc)
             if best is not None:
-                t0, ball, rest, _, v1 = pending.pop(best[0])
+                t0, ball, rest, _, _ = pending.pop(best[0])
                 self._ball_contact(best[1], ball, best[3], priority=2)
-                self._pushed_into_cushion(ball, best[1], t0, rest, v1)
+                self._pushed_into_cushion(ball, best[1], t0, rest)
                 movers.add(ball)
                 continue
             t0, ball, rest, _, v1 = pending.pop(0)
@@ -377,20 +381,28 @@ class EventDetector:
             self._ball_contact(ball if mover_first else other, other if mover_first else ball, tc, priority=1)
         elif cushion is not None:
             self._cushion_contact(ball, cushion, tc)
+        elif other is None and (jaw := jaw_side(self.table, p, v0, v1)) and self._jaw_holds(path, k, jaw, v0):
+            self._cushion_contact(ball, jaw, tc)
 
-    def _pushed_into_cushion(
-        self, ball: str, mover: str, t0: float, rest: np.ndarray, v1: np.ndarray
-    ) -> None:
-        """A cushion contact too where a ball struck from rest beside a cushion (``rest``) was driven into it
-        and thrown back out within the frame: its velocity as it left (``v1``) is the mover's push plus the
-        cushion's (``cushion_sides.two_impulses``)."""
+    def _jaw_holds(self, path: BallPath, k: int, side: str, v0: np.ndarray) -> bool:
+        """Whether a kink at sample ``k`` read as ``side``'s jaw (``cushion_sides.jaw_side``) is one: its
+        approach holds (``_approached``), and so does its change over ``approach_s`` either side
+        (``cushion_sides.lasting_change``): a slow ball's centre wobbles as much, never for longer."""
+        change = lasting_change(path.samples, k, path.moving_from, self.sides.approach_s)
+        return change is not None and change >= self.config.kink_mm_s and self._approached(path, k, side, v0)
+
+    def _pushed_into_cushion(self, ball: str, mover: str, t0: float, rest: np.ndarray) -> None:
+        """A cushion contact too where a ball struck from rest (``rest``) at ``t0`` was driven into a cushion
+        and thrown back out before it was seen moving (``cushion_sides.struck_into_cushion``)."""
         q = position_at(self._paths[mover].samples, t0)
         if q is None:
             return
-        split = two_impulses(self.table, rest, rest - q, np.zeros(2), v1, self.config.cushion_tol_mm)
-        least = self.config.kink_mm_s
-        if split is not None and split.into and split.by_ball >= least and split.by_cushion >= least:
-            self._cushion_contact(ball, split.side, t0)
+        s, k = self._paths[ball].samples, self._paths[ball].moving_from
+        first, leave = s[k : k + DEPARTURE_FIT_SAMPLES], self.sides.leave_mm_s
+        tol, least = self.config.cushion_tol_mm, self.config.kink_mm_s
+        hit = struck_into_cushion(self.table, rest, rest - q, t0, s[k - 1][0], first, tol, least, leave)
+        if hit is not None:
+            self._cushion_contact(ball, *hit)
 
     # -- cushions side by side ------------------------------------------------------------------------------
     def _read_sides(self, ball: str, path: BallPath, last: bool = False) -> None:
@@ -440,23 +452,10 @@ class EventDetector:
         return held - 1e-6
 
     def _sides_bound(self, t: float) -> float:
-        """Release nothing that a contact inferred across a gap may still come before: the first split not
-        yet read of every ball that was moving fast enough to turn at a cushion when it was lost, with that
-        gap in its unread samples or unseen now (for up to ``max_gap_s``: nothing is inferred across a longer
-        gap). Without a gap, as the kinks: ``window`` frames behind."""
-        bounds = []
-        for path in self._paths.values():
-            unread = [x[0] for x in path.samples[max(path.sides_checked - 1, 0) :]]
-            if len(unread) < 2 or t - unread[-1] > self.sides.max_gap_s:
-                continue
-            times = [*unread, t] if t > unread[-1] else unread
-            steps = np.diff(times)
-            gap = int(np.argmax(steps))
-            if steps[gap] > 1.5 * steps.min():
-                speed = float(np.hypot(*velocity_before(path.samples, times[gap], self.config.window)))
-                if speed >= self.sides.approach_mm_s:
-                    bounds.append(unread[0])
-        return min(bounds) - 1e-6 if bounds else math.inf
+        """Release nothing that a contact inferred across a gap may still come before
+        (``BallPath.gap_unread_from``); without a gap, as the kinks: ``window`` frames behind."""
+        bounds = [p.gap_unread_from(t, self.sides, self.config.window) for p in self._paths.values()]
+        return min(bounds, default=math.inf) - 1e-6
 
     def _moving_at(self, ball: str, t: float) -> bool:
         """Whether ``ball`` was moving just before ``t``: not at rest, and fast enough to be seen moving."""
@@ -546,6 +545,7 @@ class EventDetector:
             self._read_touches(tr.ball, path, t_now, last=True)
         if path is not None and t_now - t_last <= self.sides.max_gap_s:
             # Given up within the time ``_sides_bound`` holds the stream back for it: in time order still.
+            self._scan(tr.ball, path, last=True)
             self._read_sides(tr.ball, path, last=True)
 
     def _time_to_drop(self, tr: Track, measured: list[tuple[float, float, float, bool]]) -> float:

@@ -251,13 +251,20 @@ def test_a_ball_struck_square_into_a_cushion_or_far_from_one_is_not_split():
     assert two_impulses(TABLE, p, n, v0, v1, 25.0) is None
 
 
-def _struck_from_rest_into_the_cushion(speed=1500.0, t_contact=0.4 + 0.4 / FPS, seconds=1.0, restitution=0.8):
-    """A red at rest 2 mm inside the right cushion's ball line, struck at ``t_contact`` by the white coming
-    up from its lower left at ``speed`` along the line of centres, 45 degrees to the cushion (the red takes
-    it all): the red is driven into the cushion, which throws it back out within a millisecond. Each
-    ball's samples every 1/FPS s and the true contacts (t, ball, what)."""
-    n = np.array([1.0, 1.0]) / np.sqrt(2.0)
-    red = np.array([TABLE.width_mm - R - 2.0, 1500.0])
+def _struck_from_rest_into_the_cushion(
+    speed=1500.0,
+    t_contact=0.4 + 0.4 / FPS,
+    seconds=1.0,
+    restitution=0.8,
+    gap_mm=2.0,
+    heading=(1.0, 1.0),
+):
+    """A red at rest ``gap_mm`` inside the right cushion's ball line, struck at ``t_contact`` by the white
+    coming at ``speed`` along the line of centres ``heading`` (45 degrees to the cushion unless told; the
+    red takes it all): the red is driven into the cushion, which throws it back out within a millisecond.
+    Each ball's samples every 1/FPS s and the true contacts (t, ball, what)."""
+    n = np.asarray(heading, float) / np.hypot(*heading)
+    red = np.array([TABLE.width_mm - R - gap_mm, 1500.0])
     balls = {"red:1": [red, np.zeros(2)], "white": [red - 2 * R * n - speed * n * t_contact, speed * n]}
     hi = TABLE.width_mm - R
     dt, samples, contacts = 1e-4, {b: [] for b in balls}, []
@@ -277,9 +284,8 @@ def _struck_from_rest_into_the_cushion(speed=1500.0, t_contact=0.4 + 0.4 / FPS, 
     return samples, contacts
 
 
-def test_a_ball_struck_from_rest_into_the_cushion_beside_it_gives_the_contact_and_the_cushion():
-    samples, contacts = _struck_from_rest_into_the_cushion()
-    assert [what for _, _, what in contacts] == ["red:1", "right"]
+def _detect_struck(samples):
+    """The events of every ball's ``samples`` (each seen every frame, 0.5 mm of noise)."""
     detector = EventDetector(SPEC)
     rng = np.random.default_rng(0)
     out, views, moving = [], [], set()
@@ -292,7 +298,13 @@ def test_a_ball_struck_from_rest_into_the_cushion_beside_it_gives_the_contact_an
             for b, s in samples.items()
         ]  # fmt: skip
         out += detector.update(t, views, [])
-    out += detector.finish(t, views)
+    return out + detector.finish(t, views)
+
+
+def test_a_ball_struck_from_rest_into_the_cushion_beside_it_gives_the_contact_and_the_cushion():
+    samples, contacts = _struck_from_rest_into_the_cushion()
+    assert [what for _, _, what in contacts] == ["red:1", "right"]
+    out = _detect_struck(samples)
     # Timed within 20 ms: the red's path after both pushes, run back to its spot, meets it early.
     t_contact = contacts[0][0]
     assert [(e.balls, e.t) for e in out if isinstance(e, c.BallBall)] == [
@@ -300,3 +312,31 @@ def test_a_ball_struck_from_rest_into_the_cushion_beside_it_gives_the_contact_an
     ]
     cushions = [(e.ball, e.side, e.t) for e in out if isinstance(e, c.Cushion)]
     assert cushions[:1] == [("red:1", "right", pytest.approx(t_contact, abs=0.02))]
+
+
+@pytest.mark.parametrize(
+    ("gap_mm", "heading", "speed"),
+    [(30.0, (1.0, 1.0), 5000.0), (40.0, (1.0, 0.3), 4000.0), (12.0, (1.0, 0.05), 2500.0)],
+    ids=["45-degrees", "steep", "square"],
+)
+def test_a_ball_struck_from_rest_to_a_cushion_and_back_before_it_is_seen_moving(gap_mm, heading, speed):
+    samples, contacts = _struck_from_rest_into_the_cushion(
+        speed=speed, gap_mm=gap_mm, heading=heading, t_contact=0.4 + 0.1 / FPS
+    )
+    t_contact, t_cushion = contacts[0][0], contacts[1][0]
+    assert [what for _, _, what in contacts[:2]] == ["red:1", "right"]
+    assert t_cushion < 0.4 + 1 / FPS  # there and back between two frames: no sample on the way in
+    out = _detect_struck(samples)
+    cushions = [(e.ball, e.side, e.t) for e in out if isinstance(e, c.Cushion)]
+    assert cushions[:1] == [("red:1", "right", pytest.approx(t_cushion, abs=0.01))]
+    assert [e.balls for e in out if isinstance(e, c.BallBall)] == [("white", "red:1")]
+    assert t_contact <= cushions[0][2]
+
+
+def test_a_ball_struck_from_rest_away_from_a_cushion_near_it_touches_none():
+    samples, contacts = _struck_from_rest_into_the_cushion(
+        speed=4000.0, gap_mm=30.0, heading=(-1.0, 1.0), t_contact=0.4 + 0.1 / FPS, seconds=0.6
+    )
+    assert [what for _, _, what in contacts] == ["red:1"]
+    out = _detect_struck(samples)
+    assert [e for e in out if isinstance(e, c.Cushion)] == []
