@@ -11,6 +11,8 @@ from enum import StrEnum
 import numpy as np
 from filterpy.kalman import KalmanFilter
 
+from arbiter.tables import TableModel
+
 XY = tuple[float, float]
 Sighting = tuple[float, float, float, bool]  # t, x, y (mm), measured (else predicted or held)
 
@@ -22,6 +24,9 @@ HEADING_SAMPLES = 5
 # A track's look is what its detections say, weighted by their confidence: a track whose detections of
 # another look outweigh those of its own this many times over is that look's ball (``Track.outvoted_by``).
 OUTVOTED = 2.0
+# A cushion gives back about this share of a ball's speed across it (a prediction carried past a cushion
+# comes back in at it, ``reflect_at_cushions``).
+CUSHION_RESTITUTION = 0.8
 
 
 class TrackState(StrEnum):
@@ -106,6 +111,28 @@ def set_dt(kf: KalmanFilter, dt: float, accel: float) -> None:
     # Piecewise-constant white acceleration (Bar-Shalom): q scales with the expected acceleration squared.
     q = np.diag([0.5 * dt * dt, 0.5 * dt * dt, dt, dt]) ** 2
     kf.Q = q * accel**2
+
+
+def reflect_at_cushions(kf: KalmanFilter, table: TableModel) -> None:
+    """A prediction carried past a cushion's ball line, heading out, brought back in as the cushion throws
+    the ball (its speed across it times ``CUSHION_RESTITUTION``): a ball at 7 m/s is predicted where it is
+    a frame after it struck a cushion, not 100 mm past the table's edge, so its next detection, read as
+    any look, is still its own. Not in a pocket's mouth (within half the opening and a ball's radius of
+    the mouth's middle): there the ball may be going in."""
+    r, x = table.ball_radius_mm, kf.x
+    for pocket in table.pockets:
+        if math.dist((x[0, 0], x[1, 0]), pocket.mouth_xy_mm) <= pocket.opening_mm / 2 + r:
+            return
+    for axis, far in ((0, table.width_mm - r), (1, table.length_mm - r)):
+        pos, vel = float(x[axis, 0]), float(x[axis + 2, 0])
+        line = r if pos < r and vel < 0 else far if pos > far and vel > 0 else None
+        if line is None:
+            continue
+        x[axis, 0] = line + CUSHION_RESTITUTION * (line - pos)
+        x[axis + 2, 0] = -CUSHION_RESTITUTION * vel
+        jacobian = np.ones(4)  # of the state's map, diagonal: its covariance carried through it
+        jacobian[[axis, axis + 2]] = -CUSHION_RESTITUTION
+        kf.P = kf.P * np.outer(jacobian, jacobian)
 
 
 def heading_of(tr: Track) -> XY:

@@ -38,6 +38,7 @@ from .track import (
     fitted_velocity,
     heading_of,
     new_filter,
+    reflect_at_cushions,
     set_dt,
 )
 from .tracker_config import TrackerConfig
@@ -170,6 +171,7 @@ class BallTracker:
         for tr in live:
             set_dt(tr.kf, dt, self.config.accel_mm_s2)
             tr.kf.predict()
+            reflect_at_cushions(tr.kf, self.table)
 
     def _associate(
         self, live: list[Track], detections: Detections, usable: np.ndarray, dt: float
