@@ -30,7 +30,7 @@ def cbr(cin: int, cout: int, stride: int = 1) -> nn.Sequential:
     )
 
 
-class Finder(nn.Module):  # type: ignore[misc]  # torch is untyped where the train extra is missing
+class Finder(nn.Module):  # type: ignore[misc, unused-ignore]  # torch is untyped without the train extra
     """(B, 3, H, W) BGR in 0..1, H and W multiples of 64 -> (B, 5, H/4, W/4): heatmap logit, log w, log h
     (input pixels), centre offset x, y (cells)."""
 
@@ -45,9 +45,11 @@ class Finder(nn.Module):  # type: ignore[misc]  # torch is untyped where the tra
         self.lateral = nn.ModuleList(nn.Conv2d(c, head, 1) for c in (w[1], w[2], w[3], w[4], w[5]))
         self.smooth = cbr(head, head)
         self.out = nn.Conv2d(head, CHANNELS, 1)
-        nn.init.constant_(self.out.bias, 0.0)
+        bias = self.out.bias
+        assert bias is not None  # a convolution made with its bias
+        nn.init.constant_(bias, 0.0)
         with torch.no_grad():
-            self.out.bias[0] = HEAT_PRIOR_LOGIT
+            bias[0] = HEAT_PRIOR_LOGIT
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         c4 = self.s4(x)
@@ -59,10 +61,11 @@ class Finder(nn.Module):  # type: ignore[misc]  # torch is untyped where the tra
         p = self.lateral[4](c64)
         for k in (3, 2, 1, 0):
             p = F.interpolate(p, scale_factor=2.0, mode="nearest") + self.lateral[k](levels[k])
-        return self.out(self.smooth(p))
+        heads: torch.Tensor = self.out(self.smooth(p))
+        return heads
 
 
-class FaceNet(nn.Module):  # type: ignore[misc]
+class FaceNet(nn.Module):  # type: ignore[misc, unused-ignore]
     """(B, 3, 40, 40) BGR in 0..1 -> logits (B, 8) and box (B, 4)."""
 
     def __init__(self, widths: tuple[int, ...] = (16, 32, 64, 128), drop: float = 0.2) -> None:

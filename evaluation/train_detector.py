@@ -130,7 +130,7 @@ def train_detector(
     built = time.time()
 
     import torch
-    from ultralytics import YOLO
+    from ultralytics import YOLO  # type: ignore[attr-defined, unused-ignore]
 
     torch.set_num_threads(os.cpu_count() or 1)
     model = YOLO(settings.architecture)
@@ -148,7 +148,9 @@ def train_detector(
         **environment("cpu"),
         "command": "arbiter train detector",
     }
-    return export_detector(Path(model.trainer.best), models, record)
+    trainer = model.trainer
+    assert trainer is not None  # set by train()
+    return export_detector(Path(trainer.best), models, record)
 
 
 def export_detector(weights: Path, models: Path, record: dict[str, Any]) -> dict[str, Any]:
@@ -198,7 +200,7 @@ def export_onnx(
 ) -> dict[str, Any]:
     """Export ``weights`` (.pt) to ONNX (opset 18, dynamic input size) as ``target``, and write the model's
     record (``record`` with the file name, its input and classes) beside it as JSON; returns the record."""
-    from ultralytics import YOLO
+    from ultralytics import YOLO  # type: ignore[attr-defined, unused-ignore]
 
     model = YOLO(str(weights))
     onnx_path = Path(model.export(format="onnx", imgsz=imgsz, opset=18, simplify=True, dynamic=True))

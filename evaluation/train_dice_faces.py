@@ -231,7 +231,7 @@ def train_faces(
         with torch.autocast("cpu", dtype=torch.bfloat16, enabled=recipe.bf16):
             loss = faces_loss(model, x, y, t, w, recipe)
         opt.zero_grad()
-        loss.backward()
+        loss.backward()  # type: ignore[no-untyped-call, unused-ignore]
         opt.step()
         sched.step()
         if it % recipe.eval_every == 0 or it == recipe.iters - 1:
@@ -256,7 +256,7 @@ def fit_temperature(model: FaceNet, val: dict[str, tuple[torch.Tensor, torch.Ten
     if not pairs:
         return 1.0
     logits, y = torch.cat([p for p, _ in pairs]), torch.cat([v for _, v in pairs])
-    best = min((F.cross_entropy(logits / t, y).item(), float(t)) for t in np.arange(0.5, 3.01, 0.05))
+    best = min((F.cross_entropy(logits / float(t), y).item(), float(t)) for t in np.arange(0.5, 3.01, 0.05))
     return round(best[1], 3)
 
 

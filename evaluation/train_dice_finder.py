@@ -205,7 +205,7 @@ def train_finder(
             out = model(x.contiguous(memory_format=torch.channels_last))
         loss, parts = finder_loss(out.float(), heat, reg, mask, recipe.size_weight)
         opt.zero_grad()
-        loss.backward()
+        loss.backward()  # type: ignore[no-untyped-call, unused-ignore]
         opt.step()
         sched.step()
         if checkpoint is not None and it + 1 == recipe.checkpoint_at:
