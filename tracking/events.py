@@ -49,6 +49,7 @@ from .cushion_sides import (
 )
 from .cushion_touches import TouchConfig
 from .event_config import EventConfig
+from .held_pots import HeldPots, unique_looks
 from .paths import JUST_STRUCK_S, first_reach, position_at, struck_unseen, time_to_drop
 from .reorder import Reorder, SeenEvent
 from .track import Track, TrackView
@@ -93,6 +94,7 @@ class EventDetector:
         self.r = self.table.ball_radius_mm
         self._paths: dict[str, BallPath] = {}
         self._events = Reorder()
+        self._pots = HeldPots(unique_looks(spec.looks))  # pots that wait a moment for the ball
         self._in_shot = shot_open
         self._last_motion_t = -math.inf
         self._recent_pairs: deque[tuple[float, frozenset[str]]] = deque(maxlen=64)
@@ -142,7 +144,9 @@ class EventDetector:
                 self._vanished(tr, t)
         self._settle(t, views)
         unread = unread_since(self._paths.values()) - FOUND_MOVING_WITHIN_S  # a strike may come before them
-        held = min(self._pot_bound(views), self._sides_bound(t), self._touches_bound(), unread, pending_from)
+        self._pots.release_into(self._events, self._paths, self.table, now=t)
+        held = min(self._pots.bound(views, self._paths), self._sides_bound(t), self._touches_bound(), unread)
+        held = min(held, pending_from)
         return self._events.release(min(t - self.config.hold_s, held))
 
     def finish(self, t: float, views: list[TrackView]) -> list[SeenEvent]:
@@ -150,12 +154,14 @@ class EventDetector:
         self._read_last_touches(t)
         if self._in_shot:
             self._end_shot(max(self._last_motion_t, self._events.emitted_t), views)
+        self._pots.release_into(self._events, self._paths, self.table)
         return self._events.release(math.inf)
 
     def interrupt(self) -> list[SeenEvent]:
         """The source was cut short: flush what is pending, but leave a shot in play open. Ending it here
         would have the rules judge half a shot; the run that resumes completes it (``shot_open``)."""
         self._read_last_touches(self._events.emitted_t)
+        self._pots.release_into(self._events, self._paths, self.table)
         return self._events.release(math.inf)
 
     def carry(self, moved: Callable[[np.ndarray], np.ndarray]) -> None:
@@ -535,9 +541,8 @@ class EventDetector:
         t_last, x, y, _ = measured[-1]
         if tr.gone_near is not None:
             t = t_last + self._time_to_drop(tr, measured)
-            self._events.push(
-                t, c.Pot(t=round(t, 6), ball=tr.ball, pocket=tr.gone_near, unsure=tr.pot_unsure)
-            )
+            pot = c.Pot(t=round(t, 6), ball=tr.ball, pocket=tr.gone_near, unsure=tr.pot_unsure)
+            self._pots.hold(pot, self._events)
         elif not self.table.on_table((x, y), margin_mm=-self.r):
             self._events.push(t_last, c.OffTable(t=round(t_last, 6), ball=tr.ball))
         path = self._paths.pop(tr.ball, None)
@@ -573,12 +578,6 @@ class EventDetector:
         elif self._in_shot and t - self._last_motion_t >= cfg.settle_s and not self._pending_after(t):
             self._end_shot(self._last_motion_t, views)
 
-    def _pot_bound(self, views: list[TrackView]) -> float:
-        """Release nothing after a ball was last seen while the tracker still weighs whether it was potted
-        (``TrackView.pot_pending``): its pot, if it comes, is timed then, and the stream stays in order."""
-        pending = [self._last_sample_t(v.ball) for v in views if v.pot_pending]
-        return min(pending) - 1e-6 if pending else math.inf
-
     def _last_sample_t(self, ball: str) -> float:
         path = self._paths.get(ball)
         return path.samples[-1][0] if path and path.samples else -math.inf
@@ -591,6 +590,7 @@ class EventDetector:
         return self._events.latest() > t
 
     def _end_shot(self, t_end: float, views: list[TrackView]) -> None:
+        self._pots.release_into(self._events, self._paths, self.table)
         self._in_shot = False
         positions = {v.ball: (round(v.xy_mm[0], 2), round(v.xy_mm[1], 2)) for v in views}
         t_end = max(t_end, self._events.emitted_t, self._events.latest())

@@ -1,0 +1,78 @@
+"""A unique ball's pot held a moment: a ball lost in a pocket's mouth that comes back out onto the table was
+not potted (broadcast snooker seed 9307's shot 5: the blue, 4.6 px across on a blue cloth at the far corner,
+unseen for half a second after it bounced off the jaws, potted, then found again rolling away)."""
+
+from __future__ import annotations
+
+import numpy as np
+from tracking_helper import dets
+
+from arbiter import contract as c
+from arbiter.balls import APPEARANCE_CLASSES
+from arbiter.games import billiards
+from tracking.ball_path import BallPath
+from tracking.events import EventDetector
+from tracking.held_pots import BACK_S, HOLD_S, HeldPots, came_back, unique_looks
+from tracking.reorder import Reorder
+from tracking.tracker import BallTracker
+
+SPEC = billiards("snooker")
+TABLE = SPEC.table
+WHITE, RED = APPEARANCE_CLASSES.index("white"), APPEARANCE_CLASSES.index("red")
+FPS = 60.0
+MOUTH = np.array(TABLE.pocket("br").mouth_xy_mm)
+
+
+def _run(comes_back: bool) -> list[c.Event]:
+    """The white struck at 0.5 s from (1400, 500) into the bottom right pocket's mouth at 0.9 m/s, unseen from
+    40 mm short of it; ``comes_back``: seen again 0.15 s later 150 mm out, rolling away at 0.2 m/s for a
+    second, then at rest."""
+    tracker, events, out = BallTracker(SPEC), EventDetector(SPEC), []
+    start = np.array([1400.0, 500.0])
+    heading = (MOUTH - start) / np.linalg.norm(MOUTH - start)
+    t_lost = 0.5 + (np.linalg.norm(MOUTH - start) - 40.0) / 900.0
+    back_at, back_from = t_lost + 0.15, MOUTH - heading * 150.0
+    t = 0.0
+    for n in range(int(5 * FPS)):
+        t = n / FPS
+        balls = [(RED, 600.0, 2500.0)]
+        if t < t_lost:
+            xy = start + heading * 900.0 * max(t - 0.5, 0.0)
+            balls.append((WHITE, float(xy[0]), float(xy[1])))
+        elif comes_back and t >= back_at:
+            xy = back_from - heading * 200.0 * min(t - back_at, 1.0)
+            balls.append((WHITE, float(xy[0]), float(xy[1])))
+        views = tracker.update(t, dets(*balls))
+        out += events.update(t, views, tracker.gone())
+    return out + events.finish(t, views)
+
+
+def test_a_ball_that_comes_back_out_of_a_pockets_mouth_was_not_potted():
+    out = _run(comes_back=True)
+    assert [e for e in out if isinstance(e, c.Pot)] == []
+    assert [type(e) for e in out] == [c.ShotStart, c.ShotEnd]
+
+
+def test_a_ball_that_stays_gone_is_potted():
+    out = _run(comes_back=False)
+    assert [(e.ball, e.pocket) for e in out if isinstance(e, c.Pot)] == [("white", "br")]
+    assert [type(e) for e in out] == [c.ShotStart, c.Pot, c.ShotEnd]
+
+
+def test_only_a_ball_of_a_unique_look_is_held_and_taken_back_once_followed_away_from_the_mouth():
+    pots, events = HeldPots(unique_looks(SPEC.looks)), Reorder()
+    back = BallPath(samples=[(1.0 + k / FPS, 1600.0, 300.0) for k in range(int(2 * BACK_S * FPS))])
+    blue, red = c.Pot(t=0.9, ball="blue", pocket="br"), c.Pot(t=0.9, ball="red:1", pocket="br")
+    pots.hold(red, events)  # a red's id freed by its pot may be taken by another red: never held
+    pots.hold(blue, events)
+    assert pots.bound([], {}) < blue.t
+    pots.release_into(events, {}, TABLE, now=blue.t + HOLD_S / 2)
+    assert pots.bound([], {}) < blue.t  # still waiting for the blue
+    pots.release_into(events, {"blue": back}, TABLE, now=blue.t + HOLD_S / 2)
+    assert pots.bound([], {}) == np.inf and events.release(np.inf) == [red]  # the blue came back
+    mouth = BallPath(samples=[(s[0], *MOUTH) for s in back.samples])  # a pocket's shadow read as a ball
+    brief = BallPath(samples=back.samples[:3])
+    assert not came_back(blue, mouth, TABLE) and not came_back(blue, brief, TABLE)
+    pots.hold(blue, events)
+    pots.release_into(events, {"blue": brief}, TABLE, now=blue.t + 2 * HOLD_S)
+    assert events.release(np.inf) == [blue]

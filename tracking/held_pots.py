@@ -1,0 +1,87 @@
+"""Pots of a ball of a unique look held a moment: one the tracker gave up in a pocket's mouth and that is then
+followed on the table again, away from the pocket, was not potted.
+
+A ball of the cloth's colour far from the camera (a blue on a blue cloth at a broadcast's far corner, 4-5 px
+across) can go unseen for half a second after it bounces off the jaws and rolls back out: the tracker,
+which saw it last heading into the mouth, pots it, and finds it again on the table once it shows. Its pot
+waits ``HOLD_S`` (the events after it with it) for the ball to be found and followed again; a look-alike's
+pot (a red's) is not held: the id it frees may be taken by another red, lost and found again.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Iterable, Mapping
+
+from arbiter import contract as c
+from arbiter.balls import BallLook
+from arbiter.tables import TableModel
+
+from .ball_path import BallPath
+from .reorder import Reorder
+from .track import TrackView
+
+# How long after its time a unique ball's pot waits for the ball to come back (it showed within 0.14 s and
+# was followed by 0.4 s on seed 9307): the events after it wait as long.
+HOLD_S = 0.5
+# A ball potted and then followed again this long, seen at least this many times, at least a ball's width
+# from the pocket's mouth, is on the table: a pocket's shadow read as a ball for a few frames is not.
+BACK_S = 0.25
+BACK_SAMPLES = 6
+
+
+class HeldPots:
+    """The pots of balls of a unique look, each held ``HOLD_S`` (``release_into``)."""
+
+    def __init__(self, unique: Iterable[str]) -> None:
+        self.unique = frozenset(unique)  # the balls no other ball looks like: the one ball of their look
+        self._pots: list[c.Pot] = []
+
+    def hold(self, pot: c.Pot, events: Reorder) -> None:
+        """Hold ``pot`` if its ball is of a unique look, else push it into ``events`` now."""
+        if pot.ball in self.unique:
+            self._pots.append(pot)
+        else:
+            events.push(pot.t, pot)
+
+    def bound(self, views: Iterable[TrackView], paths: Mapping[str, BallPath]) -> float:
+        """Release nothing from the first pot held on, nor after a ball was last seen while the tracker
+        still weighs whether it was potted (``TrackView.pot_pending``): its pot, if it comes, is timed
+        then, and the stream stays in order."""
+        pending = [paths[v.ball].samples[-1][0] for v in views if v.pot_pending and paths.get(v.ball)]
+        return min([*pending, *(pot.t for pot in self._pots)], default=math.inf) - 1e-6
+
+    def release_into(
+        self, events: Reorder, paths: Mapping[str, BallPath], table: TableModel, now: float = math.inf
+    ) -> None:
+        """Into the stream (``events``) the pots held ``HOLD_S`` by ``now`` (every one, by default: the
+        shot ended, the source did); a pot whose ball came back (``came_back``) is dropped at once."""
+        kept = []
+        for pot in self._pots:
+            if came_back(pot, paths.get(pot.ball), table):
+                continue
+            if now - pot.t >= HOLD_S:
+                events.push(pot.t, pot)
+            else:
+                kept.append(pot)
+        self._pots = kept
+
+
+def came_back(pot: c.Pot, path: BallPath | None, table: TableModel) -> bool:
+    """Whether ``pot``'s ball was followed on the table after it (``path``: its samples since it was found
+    again) for ``BACK_S`` at least, in ``BACK_SAMPLES`` sightings, last seen a ball's width or more from the
+    pocket's mouth."""
+    if path is None:
+        return False
+    after = [s for s in path.samples if s[0] > pot.t]
+    if len(after) < BACK_SAMPLES or after[-1][0] - after[0][0] < BACK_S:
+        return False
+    mouth = table.pocket(pot.pocket).mouth_xy_mm
+    return math.dist(after[-1][1:], mouth) >= table.ball_diameter_mm
+
+
+def unique_looks(looks: Mapping[str, BallLook]) -> set[str]:
+    """The balls whose look no other ball of the set shares (a snooker colour, a pool number, a cue ball)."""
+    counts = Counter(look.cls for look in looks.values())
+    return {ball for ball, look in looks.items() if counts[look.cls] == 1}
