@@ -17,7 +17,8 @@ pipeline builds it (``vision.detectors.build_detector``), in two settings:
 
 The real photos are also scored under coloured light (``LIGHTS``: the whole image multiplied by a colour
 ramp, what a projector over the table does to every ball and the cloth alike), since no labelled photo
-here is lit that way and the hidden set is.
+here is lit that way and the hidden set is: in the ``labelled`` setting, and in the ``photos`` setting with
+the table found automatically in the lit photo, as a run over such photos finds it.
 
 A detection is a ball found when its centre lies within half a diameter (one radius) of a labelled ball,
 one to one (Hungarian on the distance). Precision is over every detection; on a render a detection of a
@@ -56,6 +57,7 @@ from vision.table_geometry import choose_size
 from vision.types import Detections
 
 SETTINGS = ("labelled", "auto", "photos")
+LIT_SETTINGS = ("labelled", "photos")  # the settings the real photos are also scored in under coloured light
 # Coloured light over the whole image: per-channel (B, G, R) gains at the image's left and right edges,
 # blended across it. A projector's light is not white and not even; these span the casts that move a
 # snooker ball's hue the most (blue light greys the reds and browns, magenta turns green cloth grey).
@@ -281,17 +283,20 @@ def evaluate_real_balls(
     on_row: Callable[[BallRow], None] | None = None,
 ) -> RealBallsReport:
     """The detector on every image with labelled balls (default: the real photos, then the renders), in
-    each setting; the real photos also under each light (labelled setting only)."""
+    each setting; the real photos also under each light (the labelled and photos settings), the automatic
+    calibration found in the lit photo."""
     chosen = [i for i in (tuple(images) if images is not None else photos() + renders()) if i.balls]
     rows = []
     for image in chosen:
         pixels = image.load()
-        auto = _auto_calibration(image, pixels) if set(settings) - {"labelled"} else "not asked"
+        autos: dict[str, Auto] = {}
         for setting in settings:
             for light in lights:
-                if light != "as shot" and (setting != "labelled" or not image.real):
+                if light != "as shot" and (setting not in LIT_SETTINGS or not image.real):
                     continue
-                row = _run(image, pixels, setting, light, auto)
+                if setting != "labelled" and light not in autos:
+                    autos[light] = _auto_calibration(image, lit(pixels, light))
+                row = _run(image, pixels, setting, light, autos.get(light, "not asked"))
                 rows.append(row)
                 if on_row is not None:
                     on_row(row)

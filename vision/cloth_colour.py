@@ -11,11 +11,19 @@ The model is the cluster's (a*, b*) mean and covariance and its median lightness
 chroma is within a few deviations (Mahalanobis: a grey cloth's spread is tiny, a lit green one's is long
 along the lamp's tint) and its lightness within a loose band of the median, which lets lamp fall-off and
 shadows in and keeps a black rail or dark floor of the same hue out.
+
+A projector or a coloured lamp to one side tints the cloth more at one end of the frame than the other:
+one mean and covariance for the whole cloth then stretches along that tint, and at the end where the cloth
+is its own colour a carpet or a wall of a nearby hue comes within it (a real snooker table under a warm
+ramp leaked into the carpet over its top rail and was placed 9.7 % off). Where a plane across the frame
+explains most of the cloth's colour spread (``TREND_GAIN``), the mean follows it (``ClothColourModel.
+ab_slope``, ``chroma_slope``) and the deviations are the cloth's round it; elsewhere the mean is one colour,
+as before.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -37,6 +45,14 @@ GROW_ROUNDS = 2  # times the region is grown with lightness judged against the c
 GROW_SIGMA = 0.08  # share of the working copy over which the cloth's level is carried outward
 CLOSE_SHARE = 0.02  # closing of the region (share of the working copy): fills chalk lines, balls, a cue
 MIN_SAMPLES = 50  # cloth pixels a model needs
+# The cloth's colour follows a plane across the frame where that leaves at most this share of its spread's
+# area (the determinant of its (a*, b*) covariance, each fitted to the pixels within TREND_INLIERS of it):
+# the real photos under `arbiter eval real --lights`'s ramps leave 0.05-0.85 (median 0.3), as shot
+# 0.27-1.37 (median 0.8; the renders as shot 0.33-1.29). Where the plane is taken, the corners are still
+# found with one colour too, and the plane's kept only where it leaves fewer doubts (``table_corners``).
+TREND_GAIN = 0.5
+TREND_INLIERS = 3.0  # deviations from the first plane within which pixels fit the second
+TREND_SAMPLES = 8000  # the cloth's pixels a plane is fitted to at most, evenly drawn (a plane needs few)
 FINE_FACTOR = 2  # a leak is looked for on a copy this many times the working copy's size
 NECK_SHARE = 0.009  # ... where a part joined through gaps under twice this share of its long side is split
 LEAK_SHARE = 0.05  # parts split off are a leak above this share of the region (real walls: 0.28-0.49)
@@ -64,6 +80,10 @@ class ClothColourModel:
     chroma_icov: np.ndarray  # (2, 2) inverse covariance, regularised by MIN_CHROMA_TOL
     l_median: float
     bgr: tuple[float, float, float]  # the cluster's median colour
+    # How the means change across the frame: (2, 2), column k per unit of the frame's width (k = 0) and
+    # height (k = 1) from its middle; zero for a cloth of one colour. The means are the frame's middle's.
+    ab_slope: np.ndarray = field(default_factory=lambda: np.zeros((2, 2), np.float32))
+    chroma_slope: np.ndarray = field(default_factory=lambda: np.zeros((2, 2), np.float32))
 
     @property
     def lab(self) -> np.ndarray:
@@ -71,10 +91,14 @@ class ClothColourModel:
         return np.array([self.l_median, *self.ab_mean], np.float32)
 
     def distance(self, lab: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Per pixel of a Lab image: chroma distance (deviations, the nearer of the two models) and
-        lightness ratio to the cloth."""
+        """Per pixel of a Lab image of the whole frame (at any size): chroma distance (deviations, the
+        nearer of the two models) and lightness ratio to the cloth."""
         d1 = lab[..., 1:3].astype(np.float32) - self.ab_mean
         d2 = chroma(lab) - self.chroma_mean
+        if self.ab_slope.any():
+            uv = frame_coordinates(*lab.shape[:2])
+            d1 -= uv @ self.ab_slope.T
+            d2 -= uv @ self.chroma_slope.T
         m1 = np.einsum("...i,ij,...j->...", d1, self.ab_icov, d1)
         m2 = np.einsum("...i,ij,...j->...", d2, self.chroma_icov, d2)
         dist = np.sqrt(np.maximum(np.minimum(m1, m2), 0.0))
@@ -93,6 +117,14 @@ def working_copy(image: np.ndarray, long_side: int = WORK_SIZE_PX) -> tuple[np.n
     return cv2.GaussianBlur(small, (3, 3), 0), s
 
 
+def frame_coordinates(h: int, w: int) -> np.ndarray:
+    """(h, w, 2) float32: each pixel's place across the frame, from -0.5 to 0.5 left to right and top to
+    bottom (a frame's working copies of any size share them)."""
+    u = (np.arange(w, dtype=np.float32) + 0.5) / w - 0.5
+    v = (np.arange(h, dtype=np.float32) + 0.5) / h - 0.5
+    return np.stack(np.broadcast_arrays(u[None, :], v[:, None]), axis=-1)
+
+
 def centre_weights(h: int, w: int) -> np.ndarray:
     ys, xs = np.mgrid[0:h, 0:w]
     r2 = ((xs / w - 0.5) ** 2 + (ys / h - 0.5) ** 2) / CENTRE_SIGMA**2
@@ -100,12 +132,17 @@ def centre_weights(h: int, w: int) -> np.ndarray:
 
 
 def estimate(
-    small: np.ndarray, ignore: np.ndarray | None = None, within: np.ndarray | None = None, seed: int = 0
+    small: np.ndarray,
+    ignore: np.ndarray | None = None,
+    within: np.ndarray | None = None,
+    seed: int = 0,
+    trend: bool = True,
 ) -> ClothColourModel | None:
     """The cloth model of a working copy (BGR), or None when nothing in it is table-like. ``ignore``
     (uint8, nonzero = not the scene: score bars, logos) is left out of the clustering. ``within`` (uint8)
     clusters only inside a first region, in fewer clusters: a dark cloth and a dark floor that fell into
-    one cluster of the whole frame come apart there."""
+    one cluster of the whole frame come apart there. ``trend``: the cloth's colour may follow a plane
+    across the frame (``TREND_GAIN``); without it, one colour."""
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
     h, w = lab.shape[:2]
     use = np.ones(h * w, bool) if ignore is None else (ignore.reshape(-1) == 0)
@@ -128,10 +165,11 @@ def estimate(
     if scores[best] <= 0.0:
         return None
     px = lab.reshape(-1, 3)[labels == best]
+    uv = frame_coordinates(h, w).reshape(-1, 2)[labels == best]
     ab_mean, ab_icov = _gaussian(px[:, 1:3], MIN_AB_TOL)
     chroma_mean, chroma_icov = _gaussian(chroma(px), MIN_CHROMA_TOL)
     bgr = np.median(small.reshape(-1, 3)[labels == best].astype(np.float32), axis=0)
-    return ClothColourModel(
+    model = ClothColourModel(
         ab_mean,
         ab_icov,
         chroma_mean,
@@ -139,6 +177,7 @@ def estimate(
         float(np.median(px[:, 0])),
         (float(bgr[0]), float(bgr[1]), float(bgr[2])),
     )
+    return _with_trend(model, px, uv) if trend else model
 
 
 def _gaussian(values: np.ndarray, floor: float) -> tuple[np.ndarray, np.ndarray]:
@@ -146,6 +185,53 @@ def _gaussian(values: np.ndarray, floor: float) -> tuple[np.ndarray, np.ndarray]
     mean = np.median(values, axis=0)
     cov = np.cov((values - mean).T) + np.eye(2) * (floor / MAX_MAHALANOBIS) ** 2
     return mean.astype(np.float32), np.linalg.inv(cov).astype(np.float32)
+
+
+def _with_trend(model: ClothColourModel, px: np.ndarray, uv: np.ndarray) -> ClothColourModel:
+    """``model`` with its means following a plane across the frame, where one explains the cloth's colour
+    spread (``TREND_GAIN``), else ``model`` itself. ``px``: the cloth cluster's Lab pixels, ``uv`` their
+    ``frame_coordinates``."""
+    step = max(1, len(px) // TREND_SAMPLES)
+    px, uv = px[::step], uv[::step]
+    flat = np.ones((len(uv), 1))
+    plane = np.column_stack([flat, uv])
+    if len(uv) < MIN_SAMPLES or np.linalg.matrix_rank(plane) < 3:
+        return model  # a cloth in one strip of the frame: no plane to tell
+    _, one_colour, fit_one = _fitted(px[:, 1:3], flat)
+    ab_coef, ab_rest, fit_plane = _fitted(px[:, 1:3], plane)
+    if _area(ab_rest[fit_plane]) > TREND_GAIN * _area(one_colour[fit_one]):
+        return model
+    chroma_coef, chroma_rest, _ = _fitted(chroma(px), plane)
+    _, ab_icov = _gaussian(ab_rest, MIN_AB_TOL)
+    _, chroma_icov = _gaussian(chroma_rest, MIN_CHROMA_TOL)
+    return replace(
+        model,
+        ab_mean=ab_coef[0].astype(np.float32),
+        ab_icov=ab_icov,
+        chroma_mean=chroma_coef[0].astype(np.float32),
+        chroma_icov=chroma_icov,
+        ab_slope=ab_coef[1:].T.astype(np.float32),
+        chroma_slope=chroma_coef[1:].T.astype(np.float32),
+    )
+
+
+def _area(rest: np.ndarray) -> float:
+    """The area of (N, 2) residuals' spread: their covariance's determinant."""
+    return float(np.linalg.det(np.cov(rest.T)))
+
+
+def _fitted(values: np.ndarray, design: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(N, 2) values fitted by least squares over the columns of ``design`` (N, K): the coefficients (K, 2),
+    every value's residual (N, 2) and which values fit (N,). Fitted twice, the second time to the values
+    within TREND_INLIERS deviations of the first fit (what of another colour the cluster took in)."""
+    values = values.astype(np.float64)
+    keep = np.ones(len(values), bool)
+    for _ in range(2):
+        coef, *_ = np.linalg.lstsq(design[keep], values[keep], rcond=None)
+        rest = values - design @ coef
+        icov = np.linalg.pinv(np.cov(rest[keep].T))
+        keep = np.einsum("ni,ij,nj->n", rest, icov, rest) < TREND_INLIERS**2
+    return coef, rest, keep
 
 
 def _cluster_score(mask: np.ndarray, weights: np.ndarray) -> float:

@@ -26,7 +26,7 @@ from vision.cloth_colour import ClothColourModel, estimate, leak, region, unifor
 from vision.corner_heights import faces_seen
 from vision.cushion_noses import move_to_nose, to_the_bed
 from vision.graphic_edges import runs_past_the_corners
-from vision.table_finder import no_table_error
+from vision.table_finder import CalibrationError, no_table_error
 from vision.table_geometry import TABLE_ASPECTS, PlaneView, nose_reach_px, plane_view
 from vision.table_lines import (
     SideFit,
@@ -109,7 +109,7 @@ def find_corners(
     small, _ = working_copy(image)
     if float(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).std()) < MIN_CONTRAST:
         raise no_table_error("the image is one flat colour")
-    first = _find(image, ignore, table, flat_runs)
+    first = _plain_or_trend(image, ignore, table, flat_runs)
     centre = np.array([w / 2 - 0.5, h / 2 - 0.5])
     f = prior_focal((w, h))
     k1 = straightest_k1(list(first.sides), centre, f)
@@ -118,7 +118,8 @@ def find_corners(
     unbent = (
         None if ignore is None else undistorted((ignore > 0).astype(np.uint8), centre, f, k1, nearest=True)
     )
-    straight = _find(undistorted(image, centre, f, k1), unbent, table, flat_runs)
+    trend = bool(first.cloth.ab_slope.any())
+    straight = _find(undistorted(image, centre, f, k1), unbent, table, flat_runs, trend)
     if _doubted(straight) > _doubted(first):
         return first  # straightened, the table is more doubtful: the bend was no lens's (a cue, a graphic)
     return replace(
@@ -131,15 +132,37 @@ def find_corners(
     )
 
 
+def _plain_or_trend(
+    image: np.ndarray, ignore: np.ndarray | None, table: TableModel | None, flat_runs: bool
+) -> TableCorners:
+    """The corners found with the cloth's colour following a tint across the frame, where it does
+    (``vision.cloth_colour.TREND_GAIN``: a projector's ramp), unless the cloth of one colour finds them with
+    no more doubts: the tint's model keeps a carpet of a nearby hue out at the cloth's own end, and on some
+    views it loses a far cushion's top that one colour keeps."""
+    found = _find(image, ignore, table, flat_runs)
+    if not found.cloth.ab_slope.any():
+        return found
+    try:
+        plain = _find(image, ignore, table, flat_runs, trend=False)
+    except CalibrationError:
+        return found
+    return plain if _doubted(plain) <= _doubted(found) else found
+
+
 def _doubted(found: TableCorners) -> int:
     """How many doubts (not notes) the corners raise."""
     return sum(isinstance(r.kind, Doubt) for r in found.doubts)
 
 
 def _find(
-    image: np.ndarray, ignore: np.ndarray | None, table: TableModel | None, flat_runs: bool = False
+    image: np.ndarray,
+    ignore: np.ndarray | None,
+    table: TableModel | None,
+    flat_runs: bool = False,
+    trend: bool = True,
 ) -> TableCorners:
-    """One pass of the finder: cloth, sides, noses, corners, doubts."""
+    """One pass of the finder: cloth (its colour following a tint across the frame where ``trend`` and
+    one does), sides, noses, corners, doubts."""
     h, w = image.shape[:2]
     small, scale = working_copy(image)
     ig = None
@@ -147,7 +170,7 @@ def _find(
         ig = cv2.resize(
             (ignore > 0).astype(np.uint8), (small.shape[1], small.shape[0]), interpolation=cv2.INTER_NEAREST
         )
-    cloth, mask, sides = _cloth_sides(image, small, scale, ignore, ig, flat_runs)
+    cloth, mask, sides = _cloth_sides(image, small, scale, ignore, ig, flat_runs, trend)
     outline = corners_of(sides)
     gray = cv2.GaussianBlur(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32), (0, 0), GRAY_SIGMA_PX)
     sides = [_graphic_or_not(image, gray, s, (outline[k], outline[(k + 1) % 4])) for k, s in enumerate(sides)]
@@ -304,13 +327,14 @@ def _cloth_sides(
     full_ignore: np.ndarray | None,
     ignore: np.ndarray | None,
     flat_runs: bool = False,
+    trend: bool = True,
 ) -> tuple[ClothColourModel, np.ndarray, list[SideFit]]:
     """The cloth's colour, its region and the region's four sides, or CalibrationError. A wall or floor of
     the cloth's colour joined to it through a rail's gaps is cut off (``vision.cloth_colour.leak``). A
     region that runs off the frame on most sides is clustered again inside itself: a cloth and a floor of
     one colour in the whole frame may still be two in the table's neighbourhood. ``ignore`` is
     ``full_ignore`` (image-sized) at the working copy's size."""
-    cloth = estimate(small, ignore)
+    cloth = estimate(small, ignore, trend=trend)
     if cloth is None:
         raise no_table_error("no region of one colour looks like a table's cloth")
     not_cloth = ignore
@@ -320,7 +344,7 @@ def _cloth_sides(
     mask = region(small, cloth, not_cloth)
     sides = _sides(mask, scale, ignore, flat_runs)
     if _cut(sides) >= MAX_FRAME_SIDES:
-        again = estimate(small, ignore, within=mask)
+        again = estimate(small, ignore, within=mask, trend=trend)
         if again is not None:
             mask2 = region(small, again, not_cloth)
             sides2 = _sides(mask2, scale, ignore, flat_runs)

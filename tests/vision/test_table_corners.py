@@ -156,3 +156,42 @@ def test_a_wide_lens_is_straightened_before_the_corners_are_read() -> None:
 def test_no_table_in_view_raises(image: np.ndarray, why: str) -> None:
     with pytest.raises(CalibrationError, match=why):
         find_corners(image)
+
+
+Gains = tuple[float, float, float]
+
+
+def tinted(image: np.ndarray, left: Gains, right: Gains) -> np.ndarray:
+    """``image`` under a light whose colour (BGR gains) runs from ``left`` to ``right`` across the frame."""
+    t = np.linspace(0.0, 1.0, image.shape[1], dtype=np.float32)[None, :, None]
+    gain = np.array(left, np.float32) + (np.array(right, np.float32) - np.array(left, np.float32)) * t
+    return np.asarray(np.clip(image * gain + 0.5, 0, 255).astype(np.uint8))
+
+
+def test_a_cloth_lit_evenly_is_one_colour() -> None:
+    image, _ = frame("snooker", 3)
+    cloth = estimate(working_copy(image)[0])
+    assert cloth is not None and not cloth.ab_slope.any()
+
+
+def test_a_cloth_tinted_across_the_frame_follows_its_tint() -> None:
+    """A projector's warm light at the left end, none at the right: the cloth's colour follows the tint, so
+    the colour the cloth takes at its warm end is cloth there and not at the right end (a carpet of that
+    hue beside the rail); taken as one colour, its spread stretched along the tint, it is cloth at both."""
+    image, _ = frame("snooker", 3)
+    warm = tinted(image, (0.6, 0.9, 1.35), (1.0, 1.0, 1.0))
+    small, _ = working_copy(warm)
+    followed, one_colour = estimate(small), estimate(small, trend=False)
+    assert followed is not None and one_colour is not None
+    assert followed.ab_slope.any() and not one_colour.ab_slope.any()
+    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
+    cloth = region(small, followed) > 0
+    w = cloth.shape[1]
+    left, right = cloth.copy(), cloth.copy()
+    left[:, w // 5 :], right[:, : 4 * w // 5] = False, False
+    warm_cloth = np.median(lab[left], axis=0).astype(np.uint8)
+    carpet = lab.copy()
+    carpet[right] = warm_cloth  # the warm end's colour at the untinted end
+    assert np.mean(followed.mask(carpet)[right]) < 0.1
+    assert np.mean(one_colour.mask(carpet)[right]) > 0.9
+    assert np.mean(followed.mask(lab)[cloth]) > 0.95  # the tinted cloth itself is cloth end to end
