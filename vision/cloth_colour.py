@@ -280,8 +280,8 @@ def leak(
     fine, _ = working_copy(image, FINE_FACTOR * WORK_SIZE_PX)
     fine_ignore = None
     if ignore is not None:
-        size = (fine.shape[1], fine.shape[0])
-        fine_ignore = cv2.resize((ignore > 0).astype(np.uint8), size, interpolation=cv2.INTER_NEAREST)
+        fine_size = (fine.shape[1], fine.shape[0])
+        fine_ignore = cv2.resize((ignore > 0).astype(np.uint8), fine_size, interpolation=cv2.INTER_NEAREST)
     beyond = _split_off(_grown(fine, model, fine_ignore, FINE_FACTOR))
     if beyond is None:
         return None

@@ -116,6 +116,23 @@ def test_a_wall_of_the_cloths_colour_behind_a_gapped_rail_is_not_cloth() -> None
     assert max(nearest) < 4.0, found.quad_px.round(1)
 
 
+def test_a_wall_split_off_beside_a_graphic_over_the_view() -> None:
+    """A graphic masked out of the view (a logo in a corner, ``ignore``) and a wall of the cloth's colour to
+    split off: the leak comes back at the working copy's size, as the region it is cut from (it came back
+    at the finer copy's and the finder raised on the shapes)."""
+    image, corners = walled_table()
+    ignore = np.zeros(image.shape[:2], np.uint8)
+    ignore[480:530, 20:160] = 1  # a logo over the floor at the bottom left
+    small, _ = working_copy(image)
+    cloth = estimate(small)
+    assert cloth is not None
+    leaked = leak(image, cloth, (small.shape[1], small.shape[0]), ignore)
+    assert leaked is not None and leaked.shape == small.shape[:2]
+    found = find_corners(image, ignore)
+    nearest = [float(np.min(np.linalg.norm(found.quad_px - c, axis=1))) for c in corners]
+    assert max(nearest) < 4.0, found.quad_px.round(1)
+
+
 def test_cloth_beyond_a_chalk_line_is_no_leak() -> None:
     """A chalk line across the table splits the cloth as a rail's gaps split a wall from it, but the two
     halves make one convex table: nothing is cut."""
