@@ -88,6 +88,13 @@ def eval_real(
             help="Also under coloured light: a projector's blue and magenta, a warm ramp (4x as long).",
         ),
     ] = False,
+    markers: Annotated[
+        bool,
+        typer.Option(
+            "--markers",
+            help="Also with printed markers pasted on the tables' rails, under each light (2x as long).",
+        ),
+    ] = False,
 ) -> None:
     """Automatic calibration on the labelled real photos and second-look renders (corners within 1 % of the
     table's length, sure or unsure), with the first finder's figures from the same run beside it."""
@@ -98,6 +105,7 @@ def eval_real(
     report = real_tables.evaluate_real_tables(
         on_image=None if as_json else progress,
         lights=tuple(LIGHTS) if lights else (real_tables.AS_SHOT,),
+        markers=markers,
     )
     typer.echo(json.dumps(report.to_dict()) if as_json else real_tables.format_report(report))
 

@@ -18,7 +18,9 @@ not refuse, it uses, so every success of it counts as sure.
 
 Each image may also be calibrated under coloured light (``lights``: ``real_balls.LIGHTS``, the whole image
 multiplied by a colour ramp, what a projector over the table does): no labelled photo here is lit that way,
-and the hidden real set is.
+and the hidden real set is. With ``markers``, each light is also tried with printed markers on the table's
+rails (``printed_markers``: the hidden set's tables carry them, none here does), its row's light named
+``"<light>, printed markers"``.
 
 ``evaluate_real_tables`` is what ``arbiter eval real`` calls; ``format_report`` prints it.
 """
@@ -35,10 +37,12 @@ import numpy as np
 from arbiter.games import billiards
 from datasets.billiards.real import CORNERS, TableImage, photos, with_corners
 from datasets.billiards.second_look import renders
+from evaluation.printed_markers import with_markers
 from evaluation.real_balls import LIGHTS, lit
 from vision.calibration import AutoConfig, CalibrationError, TableCalibration, calibrate_auto
 
 AS_SHOT = "as shot"
+MARKED = ", printed markers"  # appended to a light's name for its rows with markers on the rails
 TOLERANCE = 0.01  # of the table's length: the issue's "corners within 1 % of the table's length"
 TURNED = {"bl": "tr", "br": "tl", "tr": "bl", "tl": "br"}
 OLD_FINDER = AutoConfig(finder="outline")
@@ -201,9 +205,11 @@ def evaluate_real_tables(
     tolerance: float = TOLERANCE,
     on_image: Callable[[Row], None] | None = None,
     lights: Iterable[str] = (AS_SHOT,),
+    markers: bool = False,
 ) -> RealTablesReport:
     """Both finders on every image with labelled corners (default: the real photos, then the renders),
-    under each of ``lights`` (names of ``real_balls.LIGHTS``)."""
+    under each of ``lights`` (names of ``real_balls.LIGHTS``), and with ``markers`` each light again with
+    printed markers on the rails."""
     lights = tuple(lights)
     unknown = [light for light in lights if light not in LIGHTS]
     if unknown:
@@ -212,10 +218,15 @@ def evaluate_real_tables(
     rows = []
     for image in chosen:
         shot = image.load()
-        for light in lights:
-            pixels = lit(shot, light)
+        looks = [(light, shot) for light in lights]
+        if markers:
+            assert image.corners_px is not None  # with_corners chose it
+            marked = with_markers(shot, image.corners_px, image.aspect)
+            looks += [(light + MARKED, marked) for light in lights]
+        for name, look in looks:
+            pixels = lit(look, name.removesuffix(MARKED))
             new, old = _attempt(image, pixels, None), _attempt(image, pixels, OLD_FINDER)
-            row = Row(image.name, image.real, image.view, new, old, light)
+            row = Row(image.name, image.real, image.view, new, old, name)
             rows.append(row)
             if on_image is not None:
                 on_image(row)
@@ -249,7 +260,7 @@ def format_report(report: RealTablesReport) -> str:
         )
     tol = f"{100 * report.tolerance:g} %"
     for light in report.lights:
-        under = "" if light == AS_SHOT else f", under {light}"
+        under = light.removeprefix(AS_SHOT) if light.startswith(AS_SHOT) else f", under {light}"
         for real, label in ((True, "Real photos"), (False, "Second-look renders")):
             s = report.summary(real, light)
             if not s.images:

@@ -41,14 +41,17 @@ def test_eval_real_scores_the_calibration_on_the_real_set(monkeypatch) -> None:
     monkeypatch.setattr(
         evaluate.real_tables,
         "evaluate_real_tables",
-        lambda on_image, lights: seen.append((on_image, lights)) or Report(),
+        lambda on_image, lights, markers: seen.append((on_image, lights, markers)) or Report(),
     )
     result = CliRunner().invoke(app, ["eval", "real", "--json"])
     assert result.exit_code == 0, result.output
-    assert seen == [(None, ("as shot",))] and '"within_1pct": 2' in result.output
+    assert seen == [(None, ("as shot",), False)] and '"within_1pct": 2' in result.output
     result = CliRunner().invoke(app, ["eval", "real", "--json", "--lights"])
     assert result.exit_code == 0, result.output
-    assert seen[-1] == (None, ("as shot", "blue light", "magenta light", "warm ramp"))
+    assert seen[-1] == (None, ("as shot", "blue light", "magenta light", "warm ramp"), False)
+    result = CliRunner().invoke(app, ["eval", "real", "--json", "--markers"])
+    assert result.exit_code == 0, result.output
+    assert seen[-1] == (None, ("as shot",), True)
 
 
 def test_eval_table_sizes_draws_the_frames_of_the_seed_given(monkeypatch) -> None:
