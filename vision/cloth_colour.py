@@ -197,11 +197,11 @@ def _with_trend(model: ClothColourModel, px: np.ndarray, uv: np.ndarray) -> Clot
     plane = np.column_stack([flat, uv])
     if len(uv) < MIN_SAMPLES or np.linalg.matrix_rank(plane) < 3:
         return model  # a cloth in one strip of the frame: no plane to tell
-    _, one_colour, fit_one = _fitted(px[:, 1:3], flat)
-    ab_coef, ab_rest, fit_plane = _fitted(px[:, 1:3], plane)
-    if _area(ab_rest[fit_plane]) > TREND_GAIN * _area(one_colour[fit_one]):
+    _, one_colour, fit_one = _fitted(px[:, 1:3], flat, MIN_AB_TOL)
+    ab_coef, ab_rest, fit_plane = _fitted(px[:, 1:3], plane, MIN_AB_TOL)
+    if _area(ab_rest[fit_plane], MIN_AB_TOL) > TREND_GAIN * _area(one_colour[fit_one], MIN_AB_TOL):
         return model
-    chroma_coef, chroma_rest, _ = _fitted(chroma(px), plane)
+    chroma_coef, chroma_rest, _ = _fitted(chroma(px), plane, MIN_CHROMA_TOL)
     _, ab_icov = _gaussian(ab_rest, MIN_AB_TOL)
     _, chroma_icov = _gaussian(chroma_rest, MIN_CHROMA_TOL)
     return replace(
@@ -215,21 +215,31 @@ def _with_trend(model: ClothColourModel, px: np.ndarray, uv: np.ndarray) -> Clot
     )
 
 
-def _area(rest: np.ndarray) -> float:
-    """The area of (N, 2) residuals' spread: their covariance's determinant."""
-    return float(np.linalg.det(np.cov(rest.T)))
+def _residual_cov(rest: np.ndarray, floor: float) -> np.ndarray:
+    """The covariance (2, 2) of (N, 2) residuals, never tighter than ``floor`` (as ``_gaussian``'s): a cloth
+    of one flat colour (a drawing, a clipped render) has none, and its residuals are noise."""
+    cov = np.cov(rest.T) if len(rest) > 1 else np.zeros((2, 2))
+    return np.asarray(cov + np.eye(2) * (floor / MAX_MAHALANOBIS) ** 2)
 
 
-def _fitted(values: np.ndarray, design: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _area(rest: np.ndarray, floor: float) -> float:
+    """The area of (N, 2) residuals' spread: their covariance's determinant (``_residual_cov``)."""
+    return float(np.linalg.det(_residual_cov(rest, floor)))
+
+
+def _fitted(
+    values: np.ndarray, design: np.ndarray, floor: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(N, 2) values fitted by least squares over the columns of ``design`` (N, K): the coefficients (K, 2),
     every value's residual (N, 2) and which values fit (N,). Fitted twice, the second time to the values
-    within TREND_INLIERS deviations of the first fit (what of another colour the cluster took in)."""
+    within TREND_INLIERS deviations (``_residual_cov`` with ``floor``) of the first fit (what of another
+    colour the cluster took in)."""
     values = values.astype(np.float64)
     keep = np.ones(len(values), bool)
     for _ in range(2):
         coef, *_ = np.linalg.lstsq(design[keep], values[keep], rcond=None)
         rest = values - design @ coef
-        icov = np.linalg.pinv(np.cov(rest[keep].T))
+        icov = np.linalg.inv(_residual_cov(rest[keep], floor))
         keep = np.einsum("ni,ij,nj->n", rest, icov, rest) < TREND_INLIERS**2
     return coef, rest, keep
 
