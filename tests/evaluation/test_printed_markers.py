@@ -3,13 +3,16 @@ markers where the rails are, the playing area left as it was, and rows of their 
 
 from __future__ import annotations
 
+import functools
+
 import cv2
 import numpy as np
+import pytest
 
 from datasets.billiards.real import CORNERS, photos, with_corners
 from datasets.billiards.second_look import renders
 from evaluation.printed_markers import DICTIONARY, with_markers
-from evaluation.real_tables import evaluate_real_tables, format_report
+from evaluation.real_tables import TOLERANCE, Row, evaluate_real_tables, format_report
 
 
 def test_the_markers_lie_on_the_rails_readable_and_the_playing_area_is_untouched() -> None:
@@ -37,3 +40,26 @@ def test_a_report_with_markers_has_each_light_twice() -> None:
     assert [r.light for r in report.rows] == ["as shot", "as shot, printed markers"]
     assert report.rows[1].new.right(report.tolerance), report.rows[1]
     assert "Second-look renders (1, printed markers)" in format_report(report)
+
+
+@functools.cache
+def small_table_with_markers_under_a_warm_ramp() -> Row:
+    image = next(i for i in with_corners(photos()) if i.name == "snooker-small-phone-2")
+    row = evaluate_real_tables([image], lights=("warm ramp",), markers=True).rows[1]
+    assert row.light == "warm ramp, printed markers"
+    return row
+
+
+def test_the_small_snooker_table_with_markers_under_a_warm_ramp_is_never_sure_and_wrong() -> None:
+    row = small_table_with_markers_under_a_warm_ramp()
+    assert not row.new.sure_but_wrong(TOLERANCE), row
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="known weakness: with printed markers on its rails the small snooker table under a warm ramp is "
+    "found 7.7 % off (unsure): its cloth region reaches the carpet over the top rail (docs/results.md)",
+)
+def test_the_small_snooker_table_with_markers_under_a_warm_ramp_is_found_within_one_percent() -> None:
+    row = small_table_with_markers_under_a_warm_ramp()
+    assert row.new.right(TOLERANCE), row
