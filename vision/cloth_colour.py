@@ -86,6 +86,11 @@ class ClothColourModel:
     chroma_slope: np.ndarray = field(default_factory=lambda: np.zeros((2, 2), np.float32))
 
     @property
+    def follows_tint(self) -> bool:
+        """Whether the cloth's colour follows a tint across the frame (``TREND_GAIN``), not one colour."""
+        return bool(self.ab_slope.any())
+
+    @property
     def lab(self) -> np.ndarray:
         """The cloth's typical colour in OpenCV 8-bit Lab."""
         return np.array([self.l_median, *self.ab_mean], np.float32)
@@ -95,7 +100,7 @@ class ClothColourModel:
         nearer of the two models) and lightness ratio to the cloth."""
         d1 = lab[..., 1:3].astype(np.float32) - self.ab_mean
         d2 = chroma(lab) - self.chroma_mean
-        if self.ab_slope.any():
+        if self.follows_tint:
             uv = frame_coordinates(*lab.shape[:2])
             d1 -= uv @ self.ab_slope.T
             d2 -= uv @ self.chroma_slope.T
@@ -183,8 +188,7 @@ def estimate(
 def _gaussian(values: np.ndarray, floor: float) -> tuple[np.ndarray, np.ndarray]:
     """Median and inverse covariance of (N, 2) values, the covariance never tighter than ``floor``."""
     mean = np.median(values, axis=0)
-    cov = np.cov((values - mean).T) + np.eye(2) * (floor / MAX_MAHALANOBIS) ** 2
-    return mean.astype(np.float32), np.linalg.inv(cov).astype(np.float32)
+    return mean.astype(np.float32), np.linalg.inv(_residual_cov(values - mean, floor)).astype(np.float32)
 
 
 def _with_trend(model: ClothColourModel, px: np.ndarray, uv: np.ndarray) -> ClothColourModel:

@@ -118,7 +118,7 @@ def find_corners(
     unbent = (
         None if ignore is None else undistorted((ignore > 0).astype(np.uint8), centre, f, k1, nearest=True)
     )
-    trend = bool(first.cloth.ab_slope.any())
+    trend = first.cloth.follows_tint
     straight = _find(undistorted(image, centre, f, k1), unbent, table, flat_runs, trend)
     if _doubted(straight) > _doubted(first):
         return first  # straightened, the table is more doubtful: the bend was no lens's (a cue, a graphic)
@@ -140,7 +140,7 @@ def _plain_or_trend(
     no more doubts: the tint's model keeps a carpet of a nearby hue out at the cloth's own end, and on some
     views it loses a far cushion's top that one colour keeps."""
     found = _find(image, ignore, table, flat_runs)
-    if not found.cloth.ab_slope.any():
+    if not found.cloth.follows_tint:
         return found
     try:
         plain = _find(image, ignore, table, flat_runs, trend=False)
