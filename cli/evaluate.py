@@ -95,6 +95,14 @@ def eval_real(
             help="Also with printed markers pasted on the tables' rails, under each light (2x as long).",
         ),
     ] = False,
+    long_side: Annotated[
+        int | None,
+        typer.Option(
+            "--long-side",
+            help="Each image first made a camera frame this many px on its long side, JPEG-compressed "
+            "(1280: the hidden real set's 1280x720 frames).",
+        ),
+    ] = None,
 ) -> None:
     """Automatic calibration on the labelled real photos and second-look renders (corners within 1 % of the
     table's length, sure or unsure), with the first finder's figures from the same run beside it."""
@@ -102,11 +110,15 @@ def eval_real(
     def progress(row: real_tables.Row) -> None:
         typer.echo(f"{row.name} ({row.light}): calibrated", err=True)
 
-    report = real_tables.evaluate_real_tables(
-        on_image=None if as_json else progress,
-        lights=tuple(LIGHTS) if lights else (real_tables.AS_SHOT,),
-        markers=markers,
-    )
+    try:
+        report = real_tables.evaluate_real_tables(
+            on_image=None if as_json else progress,
+            lights=tuple(LIGHTS) if lights else (real_tables.AS_SHOT,),
+            markers=markers,
+            long_side=long_side,
+        )
+    except ValueError as exc:
+        fail(str(exc))
     typer.echo(json.dumps(report.to_dict()) if as_json else real_tables.format_report(report))
 
 

@@ -22,6 +22,11 @@ and the hidden real set is. With ``markers``, each light is also tried with prin
 rails (``printed_markers``: the hidden set's tables carry them, none here does), its row's light named
 ``"<light>, printed markers"``.
 
+With ``long_side``, every look is first made a camera's frame of that size (``as_camera_frame``: scaled so
+its long side is that many pixels, area-averaged, and compressed as a JPEG of quality CAMERA_JPEG_QUALITY,
+its labelled corners scaled alike): the hidden set's frames are 1280x720, and the labelled photos are
+phone photos up to 1600 px wide, uncompressed since their own JPEG.
+
 ``evaluate_real_tables`` is what ``arbiter eval real`` calls; ``format_report`` prints it.
 """
 
@@ -29,7 +34,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -46,6 +51,8 @@ MARKED = ", printed markers"  # appended to a light's name for its rows with mar
 TOLERANCE = 0.01  # of the table's length: the issue's "corners within 1 % of the table's length"
 TURNED = {"bl": "tr", "br": "tl", "tr": "bl", "tl": "br"}
 OLD_FINDER = AutoConfig(finder="outline")
+CAMERA_JPEG_QUALITY = 85  # a camera frame's compression in ``as_camera_frame``
+MIN_LONG_SIDE = 320  # the smallest camera frame ``as_camera_frame`` is asked for
 
 
 @dataclass(frozen=True)
@@ -106,6 +113,7 @@ class Summary:
 class RealTablesReport:
     rows: tuple[Row, ...]
     tolerance: float = TOLERANCE
+    long_side: int | None = None  # every look made a camera frame of this long side (``as_camera_frame``)
 
     @property
     def lights(self) -> tuple[str, ...]:
@@ -130,6 +138,7 @@ class RealTablesReport:
     def to_dict(self) -> dict[str, object]:
         return {
             "tolerance": self.tolerance,
+            "long_side": self.long_side,
             "real": self.summary(True).__dict__,
             "renders": self.summary(False).__dict__,
             "lights": {
@@ -206,10 +215,16 @@ def evaluate_real_tables(
     on_image: Callable[[Row], None] | None = None,
     lights: Iterable[str] = (AS_SHOT,),
     markers: bool = False,
+    long_side: int | None = None,
 ) -> RealTablesReport:
     """Both finders on every image with labelled corners (default: the real photos, then the renders),
     under each of ``lights`` (names of ``real_balls.LIGHTS``), and with ``markers`` each light again with
-    printed markers on the rails."""
+    printed markers on the rails; with ``long_side``, each look as a camera frame of that size
+    (``as_camera_frame``)."""
+    if long_side is not None and long_side < MIN_LONG_SIDE:
+        raise ValueError(
+            f"a long side of {long_side} px is too small to find a table in: {MIN_LONG_SIDE} or more"
+        )
     lights = tuple(lights)
     unknown = [light for light in lights if light not in LIGHTS]
     if unknown:
@@ -224,13 +239,32 @@ def evaluate_real_tables(
             marked = with_markers(shot, image.corners_px, image.aspect)
             looks += [(light + MARKED, marked) for light in lights]
         for name, look in looks:
-            pixels = lit(look, name.removesuffix(MARKED))
-            new, old = _attempt(image, pixels, None), _attempt(image, pixels, OLD_FINDER)
+            scored, pixels = image, lit(look, name.removesuffix(MARKED))
+            if long_side is not None:
+                scored, pixels = as_camera_frame(image, pixels, long_side)
+            new, old = _attempt(scored, pixels, None), _attempt(scored, pixels, OLD_FINDER)
             row = Row(image.name, image.real, image.view, new, old, name)
             rows.append(row)
             if on_image is not None:
                 on_image(row)
-    return RealTablesReport(tuple(rows), tolerance)
+    return RealTablesReport(tuple(rows), tolerance, long_side)
+
+
+def as_camera_frame(image: TableImage, pixels: np.ndarray, long_side: int) -> tuple[TableImage, np.ndarray]:
+    """``pixels`` (BGR, ``image``'s) as a camera's frame: scaled so that its long side is ``long_side`` px
+    (area-averaged going down) and compressed as a JPEG of quality CAMERA_JPEG_QUALITY; and ``image`` with
+    its labelled corners scaled alike (pixel centres kept)."""
+    s = long_side / max(pixels.shape[:2])
+    interpolation = cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR
+    frame = cv2.resize(pixels, None, fx=s, fy=s, interpolation=interpolation)
+    ok, jpeg = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, CAMERA_JPEG_QUALITY])
+    decoded = cv2.imdecode(jpeg, cv2.IMREAD_COLOR) if ok else None
+    if decoded is None:
+        raise ValueError(f"{image.name}: its {frame.shape[1]}x{frame.shape[0]} frame could not be compressed")
+    corners = None
+    if image.corners_px is not None:
+        corners = {k: ((x + 0.5) * s - 0.5, (y + 0.5) * s - 0.5) for k, (x, y) in image.corners_px.items()}
+    return replace(image, corners_px=corners), np.asarray(decoded)
 
 
 def _cell(a: Attempt) -> str:
@@ -259,8 +293,10 @@ def format_report(report: RealTablesReport) -> str:
             f"| {r.new.size} | {old} |"
         )
     tol = f"{100 * report.tolerance:g} %"
+    frame = "" if report.long_side is None else f", as {report.long_side} px camera frames"
     for light in report.lights:
         under = light.removeprefix(AS_SHOT) if light.startswith(AS_SHOT) else f", under {light}"
+        under += frame
         for real, label in ((True, "Real photos"), (False, "Second-look renders")):
             s = report.summary(real, light)
             if not s.images:

@@ -51,6 +51,7 @@ MIN_SIDE_INLIERS = 0.45  # share of a side's outline on its line: below it the s
 MAX_OUTSIDE = 0.03  # a corner this far outside the frame (share of the diagonal) is extrapolated
 MIN_NOSE_SIDES = 2  # sides whose nose must be seen: otherwise the corners may be the cushions' outer edge
 MAX_BORDER_SHARE = 0.5  # share of a side's points on the frame's edge above which the table is cut
+FRAME_SLACK = 0.1  # sides' outline along the frame's edge (in sides) one finder may have more of and tie
 # A side with this share of its points on the frame's edge that ends at a corner more than BEYOND_PX
 # beyond the frame is cut too: its line was carried through where the frame cut the cloth (a floor or a
 # rail lit the cloth's colour joined it there), to a corner nothing in the image shows.
@@ -137,8 +138,11 @@ def _plain_or_trend(
 ) -> TableCorners:
     """The corners found with the cloth's colour following a tint across the frame, where it does
     (``vision.cloth_colour.TREND_GAIN``: a projector's ramp), unless the cloth of one colour finds them with
-    no more doubts: the tint's model keeps a carpet of a nearby hue out at the cloth's own end, and on some
-    views it loses a far cushion's top that one colour keeps."""
+    fewer doubts, or as many and no more of its sides along the frame's edge (FRAME_SLACK): the tint's model
+    keeps a carpet of a nearby hue out at the cloth's own end, and on some views it loses a far cushion's
+    top that one colour keeps. A carpet taken for cloth over a rail tilts that side out to the frame's edge
+    (the small snooker table in a 1280 px frame under a warm ramp: a side 42 % along the edge, no doubt
+    raised, 8.2 % off and sure; the tint's 0.6 %)."""
     found = _find(image, ignore, table, flat_runs)
     if not found.cloth.follows_tint:
         return found
@@ -146,7 +150,14 @@ def _plain_or_trend(
         plain = _find(image, ignore, table, flat_runs, trend=False)
     except CalibrationError:
         return found
-    return plain if _doubted(plain) <= _doubted(found) else found
+    if _doubted(plain) != _doubted(found):
+        return plain if _doubted(plain) < _doubted(found) else found
+    return plain if _on_frame(plain) <= _on_frame(found) + FRAME_SLACK else found
+
+
+def _on_frame(found: TableCorners) -> float:
+    """How much of the sides' outline runs along the frame's edge, in sides (0 to 4)."""
+    return float(sum(s.on_border for s in found.sides))
 
 
 def _doubted(found: TableCorners) -> int:
@@ -172,6 +183,8 @@ def _find(
         )
     cloth, mask, sides = _cloth_sides(image, small, scale, ignore, ig, flat_runs, trend)
     outline = corners_of(sides)
+    if not np.all(np.isfinite(outline)):
+        raise no_table_error("two neighbouring sides of the cloth are parallel")
     gray = cv2.GaussianBlur(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32), (0, 0), GRAY_SIGMA_PX)
     sides = [_graphic_or_not(image, gray, s, (outline[k], outline[(k + 1) % 4])) for k, s in enumerate(sides)]
     reach = [math.inf] * 4 if table is None else nose_reach_px(outline, plane_view(outline, (w, h)), table)
@@ -186,8 +199,8 @@ def _find(
         for k, s in enumerate(sides)
     ]
     quad_px = corners_of(sides)
-    if not np.all(np.isfinite(quad_px)) or not np.all(np.isfinite(outline)):
-        raise no_table_error("two neighbouring sides of the cloth are parallel")
+    if not np.all(np.isfinite(quad_px)):
+        raise no_table_error("two neighbouring cushions' noses are parallel")
     view = plane_view(quad_px, (w, h))
     quad_px, view, replaced, end_doubts = _place_an_end(image, quad_px, sides, view, table)
     share = float(mask.mean())

@@ -10,7 +10,7 @@ its axes), so a marking's place and a ball's size as shares of the length need n
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
 import cv2
@@ -35,11 +35,16 @@ TOP_VIEW_LENGTH_PX = 1000  # the top view's length: a 12 ft snooker ball is ~15 
 MARKING_WINDOW = 0.03
 MARKING_BAND = (0.1, 0.9)  # share of the width the row profile is read over (clear of the side cushions)
 MARKING_SMOOTH = 0.006  # share of the length: the row profile's high-pass scale
-# Evidence (noise units) that settles the bottom end. A one-ended line drawn on the cloth gives 60-500 from
-# above, 14-1300 from a broadcast camera and 16 on the real phone photo of a small snooker table; a table
-# with none (pyramid's home line is seldom drawn) up to 4.3 through the synthetic clips' H.264, which at 4.0
-# once named a pyramid table's ends the wrong way round, sure (`docs/results.md`, issue 10's twenty-fifth
-# round). A JPEG of quality 60 or less can still do so: its block edges read as rows across the table.
+# The band is read as this many evenly spaced columns, along lines sheared by up to MARKING_SHEAR_PX of the
+# top view (1000 px long) from one side of the band to the other, either way, in steps of the second.
+MARKING_COLUMNS = 100
+MARKING_SHEAR_PX, MARKING_SHEAR_STEP_PX = 6.0, 1.0
+# Evidence (noise units) that settles the bottom end. A one-ended line drawn on the cloth gives 89-650 from
+# above, 14-1100 from a broadcast camera that shows it, 19 on the real phone photo of a small snooker table
+# (17 in a 1280 px frame of it under blue light); a table with none (pyramid's home line is seldom drawn) up
+# to 3.8 through the synthetic clips' H.264 (4.3 read along the rows, which at 4.0 once named a pyramid
+# table's ends the wrong way round, sure: `docs/results.md`, issue 10's twenty-fifth and twenty-eighth
+# rounds). A JPEG of quality 60 or less can still do so: its block edges read as rows across the table.
 MARKING_SURE = 10.0
 OBLIQUE = 0.15  # opposite sides' image lengths differing by more: too oblique to measure balls in a top view
 # How far (log) the balls may read off the game's own size and it still be taken: what a ball is measured
@@ -275,29 +280,54 @@ def marking_evidence(view: np.ndarray, table: TableModel) -> float:
     """How much more the table's one-ended lines (snooker's baulk line, five-pins' lag line) show where
     the naming puts them than at their mirror images, in noise units: > 0 confirms the bottom end, < 0
     says the table is the other way round, ~0 that the markings cannot tell (pool's head and foot strings
-    mirror each other)."""
+    mirror each other). The rows' profile is the median across the width, so players, cues and balls over
+    part of a line do not hide it; and it is read along small shears of the view (``_sheared_rows``), the
+    strongest taken: a line one or two pixels wide, tilted by a pixel or two across a view made from
+    corners a fraction of a percent off, lies in no one row across most of the width (the small snooker
+    table's dark baulk line in a 1280 px frame under blue light: 9.7 along the rows, 16.6 sheared)."""
     length = table.length_mm
     ys = {round(ln.y_mm, 1) for ln in table.lines}
     one_ended = [ln.y_mm / length for ln in table.lines if round(length - ln.y_mm, 1) not in ys]
     if not one_ended:
         return 0.0
     gray = cv2.cvtColor(view, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    h, w = gray.shape
-    row = np.median(gray[:, int(MARKING_BAND[0] * w) : int(MARKING_BAND[1] * w)], axis=1)
-    smooth = cv2.GaussianBlur(row.reshape(-1, 1), (1, 0), sigmaX=0, sigmaY=MARKING_SMOOTH * h).ravel()
     evidence = 0.0
-    for polarity in (1.0, -1.0):
-        hp = polarity * (row - smooth)
-        noise = 1.4826 * float(np.median(np.abs(hp - np.median(hp)))) + 1e-3
-        win = max(3, int(MARKING_WINDOW * h))
-
-        def peak(share_from_top: float, hp: np.ndarray = hp, win: int = win) -> float:
-            c = int(share_from_top * h)
-            return float(np.max(hp[max(0, c - win) : c + win + 1]))
-
-        e = sum(peak(1 - at) - peak(at) for at in one_ended) / noise
-        evidence = e if abs(e) > abs(evidence) else evidence
+    for rows in _sheared_rows(gray):
+        row = np.median(rows, axis=1)
+        for polarity in (1.0, -1.0):
+            e = _line_against_mirror(polarity * row, one_ended)
+            evidence = e if abs(e) > abs(evidence) else evidence
     return evidence
+
+
+def _sheared_rows(gray: np.ndarray) -> Iterator[np.ndarray]:
+    """The top view's MARKING_BAND as MARKING_COLUMNS evenly spaced columns, every row read along lines
+    sheared by -MARKING_SHEAR_PX to MARKING_SHEAR_PX (in steps of MARKING_SHEAR_STEP_PX) from the band's one
+    side to its other, about its middle: (rows, columns) float32 each."""
+    h, w = gray.shape
+    xs = np.linspace(MARKING_BAND[0] * w, MARKING_BAND[1] * w - 1, MARKING_COLUMNS, dtype=np.float32)
+    across = (xs - xs.mean()) / max(float(xs[-1] - xs[0]), 1.0)  # -0.5 .. 0.5
+    map_x = np.broadcast_to(xs[None, :], (h, len(xs))).copy()
+    rows_y = np.arange(h, dtype=np.float32)[:, None]
+    for shear in np.arange(-MARKING_SHEAR_PX, MARKING_SHEAR_PX + 1e-6, MARKING_SHEAR_STEP_PX):
+        map_y = (rows_y + np.float32(shear) * across[None, :]).astype(np.float32)
+        yield cv2.remap(gray, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+def _line_against_mirror(row: np.ndarray, at_shares: list[float]) -> float:
+    """A row profile's peaks where lines lie (``at_shares`` of its length from its bottom) less those at their
+    mirror images, summed, in the profile's robust noise units (high-passed at MARKING_SMOOTH)."""
+    h = len(row)
+    smooth = cv2.GaussianBlur(row.reshape(-1, 1), (1, 0), sigmaX=0, sigmaY=MARKING_SMOOTH * h).ravel()
+    hp = row - smooth
+    noise = 1.4826 * float(np.median(np.abs(hp - np.median(hp)))) + 1e-3
+    win = max(3, int(MARKING_WINDOW * h))
+
+    def peak(share_from_top: float) -> float:
+        c = int(share_from_top * h)
+        return float(np.max(hp[max(0, c - win) : c + win + 1]))
+
+    return sum(peak(1 - at) - peak(at) for at in at_shares) / noise
 
 
 def corner_resolution(corners: dict[str, np.ndarray], aspect: float) -> float:

@@ -41,17 +41,27 @@ def test_eval_real_scores_the_calibration_on_the_real_set(monkeypatch) -> None:
     monkeypatch.setattr(
         evaluate.real_tables,
         "evaluate_real_tables",
-        lambda on_image, lights, markers: seen.append((on_image, lights, markers)) or Report(),
+        lambda on_image, lights, markers, long_side: (
+            seen.append((on_image, lights, markers, long_side)) or Report()
+        ),
     )
     result = CliRunner().invoke(app, ["eval", "real", "--json"])
     assert result.exit_code == 0, result.output
-    assert seen == [(None, ("as shot",), False)] and '"within_1pct": 2' in result.output
+    assert seen == [(None, ("as shot",), False, None)] and '"within_1pct": 2' in result.output
     result = CliRunner().invoke(app, ["eval", "real", "--json", "--lights"])
     assert result.exit_code == 0, result.output
-    assert seen[-1] == (None, ("as shot", "blue light", "magenta light", "warm ramp"), False)
+    assert seen[-1] == (None, ("as shot", "blue light", "magenta light", "warm ramp"), False, None)
     result = CliRunner().invoke(app, ["eval", "real", "--json", "--markers"])
     assert result.exit_code == 0, result.output
-    assert seen[-1] == (None, ("as shot",), True)
+    assert seen[-1] == (None, ("as shot",), True, None)
+    result = CliRunner().invoke(app, ["eval", "real", "--json", "--long-side", "1280"])
+    assert result.exit_code == 0, result.output
+    assert seen[-1] == (None, ("as shot",), False, 1280)
+
+
+def test_eval_real_says_what_is_wrong_with_a_frame_too_small() -> None:
+    result = CliRunner().invoke(app, ["eval", "real", "--long-side", "100"])
+    assert result.exit_code != 0 and "too small" in result.output
 
 
 def test_eval_table_sizes_draws_the_frames_of_the_seed_given(monkeypatch) -> None:

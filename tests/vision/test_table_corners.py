@@ -11,6 +11,7 @@ import cv2
 import numpy as np
 import pytest
 
+import vision.table_corners as table_corners
 from arbiter.games import billiards
 from datasets.billiards import layouts
 from datasets.billiards.camera import Camera
@@ -21,6 +22,7 @@ from vision.calibration import CalibrationError
 from vision.cloth_colour import chroma, estimate, leak, region, working_copy
 from vision.table_corners import find_corners
 from vision.table_geometry import name_corners
+from vision.table_lines import SideFit
 
 W, H = 960, 540
 CORNERS = ("bl", "br", "tr", "tl")
@@ -173,6 +175,30 @@ def test_a_wide_lens_is_straightened_before_the_corners_are_read() -> None:
 def test_no_table_in_view_raises(image: np.ndarray, why: str) -> None:
     with pytest.raises(CalibrationError, match=why):
         find_corners(image)
+
+
+def test_a_region_whose_neighbouring_sides_are_parallel_is_no_table(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A cloth-coloured sliver along the frame's edge can give an outline two of whose neighbouring sides
+    are parallel (a real grey table under a warm ramp at 1280 px did): no corner where they meet, so no
+    table, said as such, never a crash naming the corners of a quad that has none."""
+
+    def sides(*_: object, **__: object) -> tuple[object, np.ndarray, list[SideFit]]:
+        def side(point: tuple[float, float], along: tuple[float, float]) -> SideFit:
+            d = np.array(along, np.float64)
+            return SideFit(np.array(point, np.float64), d, np.array([-d[1], d[0]]), 1.0)
+
+        lines = [
+            side((900, 100), (0, 1)),
+            side((900, 500), (-1, 0)),
+            side((950, 500), (0, -1)),
+            side((900, 100), (0, -1)),
+        ]
+        return None, np.zeros((4, 4), np.uint8), lines
+
+    monkeypatch.setattr(table_corners, "_cloth_sides", sides)
+    image, _ = frame("snooker", 3)
+    with pytest.raises(CalibrationError, match="parallel"):
+        find_corners(image, None, billiards("snooker").table)
 
 
 Gains = tuple[float, float, float]
