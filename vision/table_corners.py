@@ -27,7 +27,7 @@ from vision.corner_heights import faces_seen
 from vision.cushion_noses import move_to_nose, to_the_bed
 from vision.graphic_edges import runs_past_the_corners
 from vision.table_finder import CalibrationError, no_table_error
-from vision.table_geometry import TABLE_ASPECTS, PlaneView, nose_reach_px, plane_view
+from vision.table_geometry import TABLE_ASPECTS, PlaneView, nose_reach_px, oblique, plane_view
 from vision.table_lines import (
     SideFit,
     corners_of,
@@ -51,6 +51,10 @@ MIN_SIDE_INLIERS = 0.45  # share of a side's outline on its line: below it the s
 MAX_OUTSIDE = 0.03  # a corner this far outside the frame (share of the diagonal) is extrapolated
 MIN_NOSE_SIDES = 2  # sides whose nose must be seen: otherwise the corners may be the cushions' outer edge
 MAX_BORDER_SHARE = 0.5  # share of a side's points on the frame's edge above which the table is cut
+# A side moved in to a nose less than SHORT_INSET of the other moved sides' median inset inside the cloth's
+# outline, where that is over MIN_INSET of the table's length (cushion tops of the cloth's colour), is
+# doubted (``_short_inset``).
+SHORT_INSET, MIN_INSET = 0.25, 0.02
 FRAME_SLACK = 0.1  # sides' outline along the frame's edge (in sides) one finder may have more of and tie
 # A side with this share of its points on the frame's edge that ends at a corner more than BEYOND_PX
 # beyond the frame is cut too: its line was carried through where the frame cut the cloth (a floor or a
@@ -204,7 +208,7 @@ def _find(
     view = plane_view(quad_px, (w, h))
     quad_px, view, replaced, end_doubts = _place_an_end(image, quad_px, sides, view, table)
     share = float(mask.mean())
-    doubts = _doubts(sides, quad_px, (w, h), share, view, replaced)
+    doubts = _doubts(sides, quad_px, (w, h), share, view, replaced, outline)
     unseen = np.zeros((0, 2)) if replaced is None else _strip(outline, quad_px, replaced)
     return TableCorners(
         quad_px, outline, tuple(sides), cloth, share, view, (*doubts, *end_doubts), unseen_px=unseen
@@ -382,6 +386,43 @@ def _cut(sides: list[SideFit]) -> int:
     return sum(s.on_border > MAX_BORDER_SHARE for s in sides) if len(sides) == 4 else 4
 
 
+def _short_inset(
+    outline: np.ndarray, quad: np.ndarray, sides: list[SideFit], placed: int | None
+) -> Reason | None:
+    """A doubt where, seen from above, one side was moved in to a nose far less inside the cloth's outline
+    than the others were: a table's four cushions are one width, and where their tops are of the cloth's
+    colour the outline runs along their outer edges, a cushion's width outside the noses. A side set much
+    less inside (SHORT_INSET of the other moved sides' median, where that is over MIN_INSET of the length)
+    stopped at its cushion top's edge or a rail's, short of its nose: the small snooker table with printed
+    markers under a warm ramp, in a 1280 px frame, had its top side at its rail's edge (0.7 % of the length
+    inside the outline, the others 3.8-4.2 %), 4.1 % off, and a 6 ft table's shape fitted it, sure. Sides
+    not moved (no nose seen: where the cloth's region stops at the nose, as on some tables, the outline is
+    the edge) are not judged, nor the side ``placed``, nor a view from an end (its near cushion top is wide,
+    its far one thin); three moved sides are needed."""
+    moved = [k for k in range(4) if k != placed and sides[k].nose_moved]
+    if len(moved) < 3 or oblique(quad) or not np.all(np.isfinite(outline)):
+        return None
+    insets = np.array([_inset(outline, quad, k) for k in range(4)])
+    insets /= max(float(np.linalg.norm(quad[1] - quad[0])), float(np.linalg.norm(quad[2] - quad[1])), 1.0)
+    k = min(moved, key=lambda j: insets[j])
+    others = float(np.median([insets[j] for j in moved if j != k]))
+    if others <= MIN_INSET or insets[k] >= SHORT_INSET * others:
+        return None
+    why = (
+        f"a side lies {insets[k]:.1%} of the table's length inside the cloth's outline, the others "
+        f"{others:.1%}: it may have stopped at a cushion's top or a rail, short of the nose"
+    )
+    return Reason(Doubt.SHORT_INSET, why)
+
+
+def _inset(outline: np.ndarray, quad: np.ndarray, k: int) -> float:
+    """How far (px) the outline's side ``k`` (its middle) lies outside the quad's side ``k``'s line."""
+    a, b = quad[k], quad[(k + 1) % 4]
+    along = (b - a) / max(float(np.linalg.norm(b - a)), 1e-9)
+    normal = np.array([-along[1], along[0]])
+    return abs(float(((outline[k] + outline[(k + 1) % 4]) / 2 - a) @ normal))
+
+
 def _where(side: SideFit) -> str:
     """A side named by where it is in the image (its inward normal points away from it)."""
     dx, dy = side.inward
@@ -397,9 +438,15 @@ def _doubts(
     share: float,
     view: PlaneView,
     placed: int | None = None,
+    outline: np.ndarray | None = None,
 ) -> list[Reason]:
-    """Every doubt the corners raise; the side ``placed`` from the middle pockets is judged by them."""
+    """Every doubt the corners raise; the side ``placed`` from the middle pockets is judged by them. With the
+    cloth's ``outline`` (its quad, before the sides were moved to the noses), whether the sides lie alike
+    inside it (``_short_inset``)."""
     out = []
+    short = None if outline is None else _short_inset(outline, quad, sides, placed)
+    if short is not None:
+        out.append(short)
     if share < MIN_CLOTH_SHARE:
         out.append(Reason(Doubt.LITTLE_CLOTH, f"the cloth covers only {share:.0%} of the frame"))
     beyond = np.maximum(np.maximum(-quad, quad - np.array(size)), 0).max(axis=1)  # px outside the frame

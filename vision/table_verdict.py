@@ -53,6 +53,9 @@ class Doubt(StrEnum):
     # is taken as one of its own shape, as long as the balls' size says and as wide as the corners (a toy
     # or home table; or corners misfound, which its own shape then fits: said, never sure).
     OWN_SHAPE = "own_shape"
+    # From above, one side lies far less inside the cloth's outline than the others (its cushion top's or a
+    # rail's edge taken for the nose): the four cushions of a table are one width.
+    SHORT_INSET = "short_inset"
 
 
 class Note(StrEnum):

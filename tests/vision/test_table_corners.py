@@ -23,6 +23,7 @@ from vision.cloth_colour import chroma, estimate, leak, region, working_copy
 from vision.table_corners import find_corners
 from vision.table_geometry import name_corners
 from vision.table_lines import SideFit
+from vision.table_verdict import Doubt
 
 W, H = 960, 540
 CORNERS = ("bl", "br", "tr", "tl")
@@ -199,6 +200,27 @@ def test_a_region_whose_neighbouring_sides_are_parallel_is_no_table(monkeypatch:
     image, _ = frame("snooker", 3)
     with pytest.raises(CalibrationError, match="parallel"):
         find_corners(image, None, billiards("snooker").table)
+
+
+def _square_sides(moved: tuple[bool, bool, bool, bool]) -> list[SideFit]:
+    return [
+        SideFit(np.zeros(2), np.array([1.0, 0.0]), np.array([0.0, 1.0]), 1.0, nose_moved=m) for m in moved
+    ]
+
+
+def test_a_side_moved_in_far_less_than_the_others_from_above_is_doubted() -> None:
+    """The four cushions are one width: from above, a side whose nose lies 0.7 % of the length inside the
+    cloth's outline where the others' lie 4 % stopped at a cushion top's or a rail's edge."""
+    quad = np.array([[100.0, 100.0], [1100.0, 100.0], [1100.0, 600.0], [100.0, 600.0]])  # 1000 x 500
+    outline = quad + np.array([[-40.0, -7.0], [40.0, -7.0], [40.0, 40.0], [-40.0, 40.0]])  # top: 7 px
+    short = table_corners._short_inset(outline, quad, _square_sides((True, True, True, True)), None)
+    assert short is not None and short.kind is Doubt.SHORT_INSET and "0.7%" in short.detail
+    assert table_corners._short_inset(outline, quad, _square_sides((False, True, True, True)), None) is None
+    assert table_corners._short_inset(outline, quad, _square_sides((True, True, True, True)), 0) is None
+    even = quad + np.array([[-40.0, -40.0], [40.0, -40.0], [40.0, 40.0], [-40.0, 40.0]])
+    assert table_corners._short_inset(even, quad, _square_sides((True, True, True, True)), None) is None
+    seen_from_an_end = np.array([[300.0, 100.0], [900.0, 100.0], [1100.0, 600.0], [100.0, 600.0]])
+    assert table_corners._short_inset(outline, seen_from_an_end, _square_sides((True,) * 4), None) is None
 
 
 Gains = tuple[float, float, float]
