@@ -34,6 +34,7 @@ from vision.table_lines import (
     distort,
     placed_side,
     quad_from_region,
+    quad_side,
     refined_sides,
     straightest_k1,
     undistorted,
@@ -400,7 +401,7 @@ def _short_inset(
     the edge) are not judged, nor the side ``placed``, nor a view from an end (its near cushion top is wide,
     its far one thin); three moved sides are needed."""
     moved = [k for k in range(4) if k != placed and sides[k].nose_moved]
-    if len(moved) < 3 or oblique(quad) or not np.all(np.isfinite(outline)):
+    if len(moved) < 3 or oblique(quad):
         return None
     insets = np.array([_inset(outline, quad, k) for k in range(4)])
     insets /= max(float(np.linalg.norm(quad[1] - quad[0])), float(np.linalg.norm(quad[2] - quad[1])), 1.0)
@@ -417,10 +418,8 @@ def _short_inset(
 
 def _inset(outline: np.ndarray, quad: np.ndarray, k: int) -> float:
     """How far (px) the outline's side ``k`` (its middle) lies outside the quad's side ``k``'s line."""
-    a, b = quad[k], quad[(k + 1) % 4]
-    along = (b - a) / max(float(np.linalg.norm(b - a)), 1e-9)
-    normal = np.array([-along[1], along[0]])
-    return abs(float(((outline[k] + outline[(k + 1) % 4]) / 2 - a) @ normal))
+    a, _, _, inward = quad_side(quad, k)
+    return abs(float(((outline[k] + outline[(k + 1) % 4]) / 2 - a) @ inward))
 
 
 def _where(side: SideFit) -> str:
@@ -437,14 +436,14 @@ def _doubts(
     size: tuple[int, int],
     share: float,
     view: PlaneView,
-    placed: int | None = None,
-    outline: np.ndarray | None = None,
+    placed: int | None,
+    outline: np.ndarray,
 ) -> list[Reason]:
-    """Every doubt the corners raise; the side ``placed`` from the middle pockets is judged by them. With the
-    cloth's ``outline`` (its quad, before the sides were moved to the noses), whether the sides lie alike
-    inside it (``_short_inset``)."""
+    """Every doubt the corners raise; the side ``placed`` from the middle pockets is judged by them. The
+    cloth's ``outline`` (its quad, before the sides were moved to the noses) tells whether the sides lie
+    alike inside it (``_short_inset``)."""
     out = []
-    short = None if outline is None else _short_inset(outline, quad, sides, placed)
+    short = _short_inset(outline, quad, sides, placed)
     if short is not None:
         out.append(short)
     if share < MIN_CLOTH_SHARE:
