@@ -27,6 +27,11 @@ its long side is that many pixels, area-averaged, and compressed as a JPEG of qu
 its labelled corners scaled alike): the hidden set's frames are 1280x720, and the labelled photos are
 phone photos up to 1600 px wide, uncompressed since their own JPEG.
 
+Each image's looks (its lights, with and without markers) are also one still camera's photos: the
+figures "as one camera's photos" score what ``arbiter run FOLDER`` gives a folder of them, the table most
+of its photos agree on (``pipeline.fixed_camera``), beside each look calibrated alone. The hidden real
+overhead set is such a folder: forty photos from one fixed camera under a projector's changing light.
+
 ``evaluate_real_tables`` is what ``arbiter eval real`` calls; ``format_report`` prints it.
 """
 
@@ -44,6 +49,7 @@ from datasets.billiards.real import CORNERS, TableImage, photos, with_corners
 from datasets.billiards.second_look import renders
 from evaluation.printed_markers import with_markers
 from evaluation.real_balls import LIGHTS, lit
+from pipeline.fixed_camera import agreed_view, chosen_for
 from vision.calibration import AutoConfig, CalibrationError, TableCalibration, calibrate_auto
 
 AS_SHOT = "as shot"
@@ -91,6 +97,7 @@ class Row:
     new: Attempt
     old: Attempt
     light: str = AS_SHOT
+    one_camera: Attempt | None = None  # this look as one of its image's looks, one camera's photos
 
 
 @dataclass(frozen=True)
@@ -107,6 +114,8 @@ class Summary:
     old_failed: int
     new_camera_right: int = 0
     new_camera_sure_but_wrong: int = 0
+    one_camera_right: int = 0  # the looks scored as one camera's photos (``Row.one_camera``)
+    one_camera_sure_but_wrong: int = 0
 
 
 @dataclass(frozen=True)
@@ -119,8 +128,9 @@ class RealTablesReport:
     def lights(self) -> tuple[str, ...]:
         return tuple(dict.fromkeys(r.light for r in self.rows))
 
-    def summary(self, real: bool, light: str = AS_SHOT) -> Summary:
-        rows = [r for r in self.rows if r.real == real and r.light == light]
+    def summary(self, real: bool, light: str | None = AS_SHOT) -> Summary:
+        """The figures of the real photos' rows (or the renders'), under ``light`` (None: every look)."""
+        rows = [r for r in self.rows if r.real == real and light in (None, r.light)]
         tol = self.tolerance
         return Summary(
             images=len(rows),
@@ -133,6 +143,10 @@ class RealTablesReport:
             old_failed=sum(r.old.error is None for r in rows),
             new_camera_right=sum(r.new.camera_right(tol) for r in rows),
             new_camera_sure_but_wrong=sum(r.new.camera_sure_but_wrong(tol) for r in rows),
+            one_camera_right=sum(r.one_camera is not None and r.one_camera.right(tol) for r in rows),
+            one_camera_sure_but_wrong=sum(
+                r.one_camera is not None and r.one_camera.sure_but_wrong(tol) for r in rows
+            ),
         )
 
     def to_dict(self) -> dict[str, object]:
@@ -141,6 +155,10 @@ class RealTablesReport:
             "long_side": self.long_side,
             "real": self.summary(True).__dict__,
             "renders": self.summary(False).__dict__,
+            "every_look": {
+                "real": self.summary(True, None).__dict__,
+                "renders": self.summary(False, None).__dict__,
+            },
             "lights": {
                 lt: {"real": self.summary(True, lt).__dict__, "renders": self.summary(False, lt).__dict__}
                 for lt in self.lights
@@ -153,6 +171,7 @@ class RealTablesReport:
                     "light": r.light,
                     "new": r.new.__dict__,
                     "old": r.old.__dict__,
+                    "one_camera": None if r.one_camera is None else r.one_camera.__dict__,
                 }
                 for r in self.rows
             ],
@@ -181,6 +200,13 @@ def corner_error(
 
 def _attempt(image: TableImage, pixels: np.ndarray, config: AutoConfig | None) -> Attempt:
     """One calibration of one labelled image, scored."""
+    return _calibrated(image, pixels, config)[0]
+
+
+def _calibrated(
+    image: TableImage, pixels: np.ndarray, config: AutoConfig | None
+) -> tuple[Attempt, TableCalibration | None]:
+    """One calibration of one labelled image, scored, and the calibration (None where it failed)."""
     if image.corners_px is None:
         raise ValueError(f"{image.name} has no labelled corners to score a calibration against")
     table = billiards(image.game).table
@@ -188,8 +214,13 @@ def _attempt(image: TableImage, pixels: np.ndarray, config: AutoConfig | None) -
     try:
         calib: TableCalibration = calibrate_auto(pixels, table, config)
     except (CalibrationError, cv2.error) as exc:
-        return Attempt(None, False, (), "", "", time.perf_counter() - started, str(exc).split(";")[0])
-    seconds = time.perf_counter() - started
+        return Attempt(None, False, (), "", "", time.perf_counter() - started, str(exc).split(";")[0]), None
+    return _scored(image, calib, time.perf_counter() - started), calib
+
+
+def _scored(image: TableImage, calib: TableCalibration, seconds: float) -> Attempt:
+    """A calibration of a labelled image scored against its corners."""
+    assert image.corners_px is not None
     either_end = not image.orientation_known
     error = corner_error(calib.points, image.corners_px, image.aspect, either_end)
     camera = corner_error(camera_corners(calib), image.corners_px, image.aspect, either_end)
@@ -197,6 +228,20 @@ def _attempt(image: TableImage, pixels: np.ndarray, config: AutoConfig | None) -
     return Attempt(
         error, calib.verdict.sure, doubts, calib.orientation, calib.table.size, seconds, camera_error=camera
     )
+
+
+def _as_one_camera(
+    looks: list[tuple[Row, TableImage, TableCalibration | None]],
+) -> list[Row]:
+    """The rows of one image's looks with the table its looks, one camera's photos, agree on for each
+    (``pipeline.fixed_camera``: what ``arbiter run FOLDER`` gives a folder of them)."""
+    agreed = agreed_view([calib for _, _, calib in looks])
+    rows = []
+    for row, scored, calib in looks:
+        chosen = chosen_for(calib, agreed)
+        taken = row.new if chosen is None or chosen is calib else _scored(scored, chosen, 0.0)
+        rows.append(replace(row, one_camera=taken))
+    return rows
 
 
 def camera_corners(calib: TableCalibration, z_mm: float = 0.0) -> dict[str, tuple[float, float]]:
@@ -230,7 +275,7 @@ def evaluate_real_tables(
     if unknown:
         raise ValueError(f"unknown light {unknown[0]!r}: the lights are {', '.join(LIGHTS)}")
     chosen = with_corners(tuple(images) if images is not None else photos() + renders())
-    rows = []
+    rows: list[Row] = []
     for image in chosen:
         shot = image.load()
         looks = [(light, shot) for light in lights]
@@ -238,15 +283,17 @@ def evaluate_real_tables(
             assert image.corners_px is not None  # with_corners chose it
             marked = with_markers(shot, image.corners_px, image.aspect)
             looks += [(light + MARKED, marked) for light in lights]
+        seen = []
         for name, look in looks:
             scored, pixels = image, lit(look, name.removesuffix(MARKED))
             if long_side is not None:
                 scored, pixels = as_camera_frame(image, pixels, long_side)
-            new, old = _attempt(scored, pixels, None), _attempt(scored, pixels, OLD_FINDER)
-            row = Row(image.name, image.real, image.view, new, old, name)
-            rows.append(row)
+            new, calib = _calibrated(scored, pixels, None)
+            row = Row(image.name, image.real, image.view, new, _attempt(scored, pixels, OLD_FINDER), name)
+            seen.append((row, scored, calib))
             if on_image is not None:
                 on_image(row)
+        rows += _as_one_camera(seen)
     return RealTablesReport(tuple(rows), tolerance, long_side)
 
 
@@ -281,16 +328,17 @@ def format_report(report: RealTablesReport) -> str:
     """The report as Markdown: a row per image (and light), then each group's figures under each light."""
     lines = [
         "| image | real | light | new: worst corner | new: its camera | new verdict | ends | size "
-        "| first finder |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "| as one camera's photos | first finder |",
+        "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in report.rows:
         kind = "yes" if r.real else "render"
         new, old = _cell(r.new), _cell(r.old)
         camera = "" if r.new.camera_error is None else f"{100 * r.new.camera_error:.2f} %"
+        shared = "" if r.one_camera is None or r.one_camera is r.new else _cell(r.one_camera)
         lines.append(
             f"| {r.name} | {kind} | {r.light} | {new} | {camera} | {_verdict(r.new)} | {r.new.orientation} "
-            f"| {r.new.size} | {old} |"
+            f"| {r.new.size} | {shared} | {old} |"
         )
     tol = f"{100 * report.tolerance:g} %"
     frame = "" if report.long_side is None else f", as {report.long_side} px camera frames"
@@ -308,4 +356,23 @@ def format_report(report: RealTablesReport) -> str:
                 f"{s.images} (sure but wrong {s.new_camera_sure_but_wrong}); first finder "
                 f"{s.old_right}/{s.images} (failed {s.old_failed}, used but wrong {s.old_sure_but_wrong})"
             )
+    if len(report.lights) > 1:
+        lines += _one_camera_lines(report, tol, frame)
     return "\n".join(lines)
+
+
+def _one_camera_lines(report: RealTablesReport, tol: str, frame: str) -> list[str]:
+    """Each group's looks scored as its images' cameras' photos, beside each look alone."""
+    lines = []
+    for real, label in ((True, "Real photos"), (False, "Second-look renders")):
+        s = report.summary(real, None)
+        if not s.images:
+            continue
+        looks = len(report.lights)
+        lines.append(
+            f"\n{label}, every look ({s.images}{frame}), each image's {looks} looks one camera's photos (the "
+            f"table most of them agree on, as `arbiter run FOLDER` takes it): corners within {tol} "
+            f"{s.one_camera_right}/{s.images}, sure but wrong {s.one_camera_sure_but_wrong}; each look "
+            f"alone {s.new_right}/{s.images}, sure but wrong {s.new_sure_but_wrong}"
+        )
+    return lines

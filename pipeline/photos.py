@@ -1,8 +1,12 @@
 """A folder of photos, each refereed on its own: the table found, the balls seen and named, written.
 
 Photos are not a video. Between two photos the balls moved by any amount, and a photo may show another table
-from another camera, so nothing is carried from one photo to the next but the calibration, and that only
-while the next photo still fits it (``check_calibration``: a fixed camera over one table). Each photo gets a
+from another camera, so nothing is carried from one photo to the next but the table. Photos of one still
+camera (``vision.picture_print.same_camera``: their edges in register, whatever the light) share it: up to
+``AGREE_TRIES`` of them, spread over the folder, are calibrated, and the table most of them agree on is every
+one of its photos' (``pipeline.fixed_camera``), so one photo's light, a hand or markers on the rails that
+lead its own calibration astray do not move its table; a photo whose own calibration is sure and elsewhere
+keeps its own. A camera whose photos agree on no table has each photo calibrated on its own. Each photo gets a
 fresh detector on its calibration, as ``arbiter eval real-balls`` scores it, and its balls are named at once:
 the game's ball set is the constraint (``BallTracker`` with ``n_init=1``: one id per ball, no more balls of
 a look than the game has), never a track followed from the photo before. No event is made: a photo shows
@@ -10,8 +14,9 @@ where the balls are, not how they moved (``events.jsonl`` holds the header only)
 
 ``referee_photos`` writes what ``referee_video`` writes, photo by photo (each line also names its photo),
 and an annotated copy of each photo (``annotated/``) with the table found and the balls named. Every photo's
-calibration is said when it is new (a notice naming the photo, loud when unsure); a photo where no table is
-found is said (``no_table``) and written with no balls; the run goes on.
+calibration is said when it is new (a notice naming the photo and how many of its camera's photos agree on
+it, loud when unsure), and so is a photo whose own calibration failed or differed and which takes its
+camera's; a photo where no table is found is said (``no_table``) and written with no balls; the run goes on.
 """
 
 from __future__ import annotations
@@ -20,7 +25,7 @@ import json
 import time
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import IO
 
@@ -34,29 +39,45 @@ from tracking.tracker_config import TrackerConfig
 from vision.calibration import CalibrationError, TableCalibration, calibrate_auto
 from vision.detectors import BallsTooSmallError, build_detector
 from vision.overlays import table_overlay
+from vision.picture_print import PicturePrint, picture_print, same_camera
 from vision.sources import FrameSource
 from vision.types import Detections, Frame
 
 from .annotate import annotate
 from .billiards import RunOptions, RunResult, begin_stream, detections_line, sayer, sized_spec
+from .fixed_camera import Agreement, agreed_view, chosen_for
 from .table_watch import (
     TYPE_CORNERS,
     Found,
     Notice,
     TableChoice,
     find_table,
-    fits,
     frame_size,
     notice,
     same_view,
-    worse,
 )
 
 NAMED_AT_ONCE = TrackerConfig(n_init=1)  # a photo's balls are balls the moment they are seen
+AGREE_TRIES = 7  # photos of one camera calibrated to agree on its table, spread over its photos
 PINS_ON_PHOTOS = (
     "pins are not judged on photos: a pin's look is learnt over a video's first frames, standing; run a "
     "video of the table to have pins knocked down called"
 )
+
+
+Own = TableCalibration | str  # a photo's own calibration, or why it found no table
+
+
+@dataclass
+class _Camera:
+    """The photos of one still camera: the first one's name and print, every one's index, the calibrations
+    of those tried (``AGREE_TRIES``), and the table they agree on."""
+
+    first: str
+    print: PicturePrint
+    members: list[int] = field(default_factory=list)
+    tried: dict[int, Own] = field(default_factory=dict)
+    agreed: Agreement | None = None
 
 
 @dataclass
@@ -67,7 +88,8 @@ class _Photos:
     detections: IO[str]
     annotated: Path | None
     say: Callable[[Notice], None]
-    calib: TableCalibration | None = None  # the last photo's, kept while the next photos fit it
+    cameras: dict[int, _Camera] = field(default_factory=dict)  # each photo's camera, by its index
+    calib: TableCalibration | None = None  # the last photo's
 
 
 def referee_photos(
@@ -101,6 +123,8 @@ def referee_photos(
         if options.spec.table.pins:
             say(Notice(0.0, "pins", PINS_ON_PHOTOS))
         photos = _Photos(tr_file, det_file, annotated, say)
+        if options.calibration is None and options.corners is None:
+            photos.cameras = _cameras(source.photos, options)
         for frame in source:
             name = source.photos[frame.index].name
             _referee_photo(frame, name, options, photos, result, keep_detections)
@@ -169,32 +193,83 @@ def _write(
         result.detections.append((frame.t, dets))
 
 
+def _cameras(paths: list[Path], options: RunOptions) -> dict[int, _Camera]:
+    """Every readable photo's camera (``same_camera`` as the first photo of one), each camera's table agreed
+    by up to AGREE_TRIES of its photos, spread over them, calibrated one by one. An unreadable photo has
+    none (the run says so when it comes to it)."""
+    cameras: list[_Camera] = []
+    of: dict[int, _Camera] = {}
+    for i, path in enumerate(paths):
+        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        if image is None:
+            continue
+        mark = picture_print(image)
+        camera = next((c for c in cameras if same_camera(c.print, mark)), None)
+        if camera is None:
+            camera = _Camera(path.name, mark)
+            cameras.append(camera)
+        camera.members.append(i)
+        of[i] = camera
+    for camera in cameras:
+        picks = np.unique(np.linspace(0, len(camera.members) - 1, min(AGREE_TRIES, len(camera.members))))
+        for k in picks.round().astype(int):
+            i = camera.members[k]
+            image = cv2.imread(str(paths[i]), cv2.IMREAD_COLOR)
+            if image is not None:
+                camera.tried[i] = _own(image, options)
+        calibs = [c if isinstance(c, TableCalibration) else None for c in camera.tried.values()]
+        camera.agreed = agreed_view(calibs)
+    return of
+
+
+def _own(image: np.ndarray, options: RunOptions) -> Own:
+    """A photo's own automatic calibration, or why it found no table."""
+    try:
+        return calibrate_auto(image, options.spec.table, size=options.table_size)
+    except (CalibrationError, cv2.error) as exc:
+        return str(exc).split(";")[0]
+
+
 def _calibration(frame: Frame, name: str, options: RunOptions, photos: _Photos) -> TableCalibration | None:
     """The photo's calibration: the one given (a profile, typed corners) when the photo is of its size;
-    else the last photo's while this one fits it and it is sure; else found in this photo (said when it is
-    a new view; an unsure one kept from the photos before is kept unless this photo gives a sure one, or an
-    unsure one with fewer doubts: a hand over the first photo's cushion does not spoil the photos after).
-    None, said, when the photo shows no table."""
-    held = photos.calib
+    else its camera's agreed one (``chosen_for``), or its own where the camera's photos agree on none or
+    its own is sure and elsewhere. Said when new, and where the photo's own failed or differed. None,
+    said, when the photo shows no table."""
     if options.calibration is not None or options.corners is not None:
         return _given(frame, name, options, photos)
-    kept = held is not None and fits(held, frame.image)
-    if held is not None and kept and held.sure:
-        return held
-    try:
-        calib = calibrate_auto(frame.image, options.spec.table, size=options.table_size)
-    except (CalibrationError, cv2.error) as exc:
-        if held is not None and kept:
-            return held
-        photos.say(
-            Notice(frame.t, "no_table", f"{name}: no table found ({str(exc).split(';')[0]}); {TYPE_CORNERS}")
-        )
+    camera = photos.cameras.get(frame.index)
+    agreed = camera.agreed if camera is not None else None
+    own = camera.tried.get(frame.index) if camera is not None else None
+    if own is None and agreed is None:
+        own = _own(frame.image, options)
+    mine = own if isinstance(own, TableCalibration) else None
+    calib = chosen_for(mine, agreed)
+    if calib is None:
+        why = str(own) if str(own).startswith("no table found") else f"no table found ({own})"
+        photos.say(Notice(frame.t, "no_table", f"{name}: {why}; {TYPE_CORNERS}"))
         return None
-    if held is not None and kept and not calib.sure and not worse(held, calib):
-        return held
+    shared = agreed is not None and calib is agreed.calib
+    held = photos.calib
     if held is None or not same_view(calib, held):
-        photos.say(notice(Found(calib, frame, searched=False), photo=name))
+        agreeing = (agreed.agreeing, agreed.tried) if agreed is not None and shared else None
+        photos.say(notice(Found(calib, frame, searched=False), photo=name, agreed=agreeing))
+    if camera is not None and agreed is not None and shared and not _agrees(own, calib):
+        photos.say(Notice(frame.t, "calibration", _taken_from_camera(name, camera, agreed, own)))
     return calib
+
+
+def _agrees(own: Own | None, calib: TableCalibration) -> bool:
+    """Whether a photo's own calibration (if it was made) puts the table where ``calib`` does."""
+    return own is None or (isinstance(own, TableCalibration) and same_view(own, calib))
+
+
+def _taken_from_camera(name: str, camera: _Camera, agreed: Agreement, own: Own | None) -> str:
+    """What is said of a photo that takes its camera's table instead of its own."""
+    alone = (
+        f"no table found in it alone ({own})" if isinstance(own, str) else "alone it put the table elsewhere"
+    )
+    camera_of = f"photos of its camera (as {camera.first})"
+    return f"{name}: {alone}; the table {agreed.agreeing} of {agreed.tried} {camera_of} agree on is used"
 
 
 def _given(frame: Frame, name: str, options: RunOptions, photos: _Photos) -> TableCalibration | None:

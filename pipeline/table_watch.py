@@ -189,13 +189,16 @@ def _search(frames: Iterator[Frame], spec: BilliardsSpec, size: str | None, fps:
     return Found(*best, True, overlay)
 
 
-def notice(found: Found, photo: str | None = None) -> Notice:
+def notice(found: Found, photo: str | None = None, agreed: tuple[int, int] | None = None) -> Notice:
     """What the run says of its calibration: how it was made, the table, the verdict; an unsure one
-    (``kind`` "unsure") is said loudly, with what to do. ``photo``: the file name of the photo it was made
-    on (``pipeline.photos``), named instead of the time, its annotated copy instead of the video."""
+    (``kind`` "unsure") is said loudly, with what to do. ``photo``: the file name of the photo it is first
+    used on (``pipeline.photos``), named instead of the time, its annotated copy instead of the video;
+    ``agreed``: how many of how many photos of its camera put the table there (``pipeline.fixed_camera``)."""
     calib = found.calib
     how = {"auto": "found automatically", "manual": "fitted to typed points"}[calib.method]
     where = f"{photo}: table {how}" if photo else f"table {how} at {found.frame.t:.2f} s"
+    if agreed is not None:
+        where += f", where {agreed[0]} of {agreed[1]} photos of its camera agree"
     text = f"{where}: {calib.table.name} ({calib.table.size or 'standard'}); "
     if calib.sure:
         return Notice(found.frame.t, "calibration", text + calib.verdict.message())

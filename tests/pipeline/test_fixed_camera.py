@@ -1,0 +1,53 @@
+"""The table one still camera's photos agree on (``pipeline.fixed_camera``): the most photos within a
+percent of each other, more than agree anywhere else; a photo's own sure calibration elsewhere kept."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from arbiter.games import billiards
+from pipeline.fixed_camera import agreed_view, chosen_for
+from vision.calibration import TableCalibration, calibrate_manual
+from vision.table_verdict import CalibrationVerdict, Doubt, Reason
+
+TABLE = billiards("snooker").table
+SIZE = (1280, 720)
+CORNERS = {"bl": (200.0, 620.0), "br": (1080.0, 620.0), "tr": (1080.0, 100.0), "tl": (200.0, 100.0)}
+
+
+def _calib(dx: float = 0.0, sure: bool = False) -> TableCalibration:
+    """A calibration with its corners moved ``dx`` px to the right (the table is ~880 px long here)."""
+    calib = calibrate_manual({k: (x + dx, y) for k, (x, y) in CORNERS.items()}, TABLE, SIZE)
+    doubts = () if sure else (Reason(Doubt.SHAPE, "a test's doubt"),)
+    return replace(calib, verdict=CalibrationVerdict(doubts))
+
+
+def test_the_most_photos_within_a_percent_agree_on_the_table():
+    right, near, off = _calib(), _calib(3.0), _calib(60.0)
+    agreed = agreed_view([off, right, None, near])
+    assert agreed is not None and agreed.calib in (right, near)
+    assert (agreed.agreeing, agreed.tried) == (2, 4)
+
+
+def test_no_agreement_between_two_photos_that_differ_or_as_many_elsewhere():
+    assert agreed_view([_calib(), _calib(60.0)]) is None
+    assert agreed_view([_calib(), _calib(2.0), _calib(60.0), _calib(62.0)]) is None
+    assert agreed_view([_calib()]) is None
+    assert agreed_view([None, None]) is None
+
+
+def test_a_sure_calibration_is_preferred_among_those_that_agree():
+    plain, sure = _calib(), _calib(2.0, sure=True)
+    agreed = agreed_view([plain, sure, _calib(60.0)])
+    assert agreed is not None and agreed.calib is sure
+
+
+def test_a_photo_takes_its_cameras_table_unless_its_own_is_sure_and_elsewhere():
+    agreed = agreed_view([_calib(), _calib(2.0), _calib(1.0)])
+    assert agreed is not None
+    assert chosen_for(None, agreed) is agreed.calib  # no table found in it alone
+    assert chosen_for(_calib(60.0), agreed) is agreed.calib  # unsure and elsewhere: led astray
+    moved = _calib(60.0, sure=True)
+    assert chosen_for(moved, agreed) is moved  # sure and elsewhere: the camera may have moved
+    own = _calib(40.0)
+    assert chosen_for(own, None) is own
