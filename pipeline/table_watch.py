@@ -9,11 +9,14 @@ verdict.
 
 ``TableWatch`` runs beside the run's stages on every frame: a ``CutDetector`` in the table's region, and a
 ``StaticOverlay`` learning the graphics laid over a broadcast. A sudden change of the picture is a cut only
-when the frame no longer fits the calibration (``check_calibration``: the cushions are not where it puts
-them), so a cue whipped away or a player leaning in is none. On a cut the run pauses (no frame goes to
-the tracker, so no event is made across the cut), and the watch tries to find the table again every
-``refind_s``: the calibration it had, if the frame still fits it (the main camera is back), else a new one
-that is sure (graphics masked); then the run resumes with fresh stages.
+when the frame no longer fits the calibration: neither are the cushions where it puts them
+(``check_calibration``) nor is the picture in register with the one the calibration was made on
+(``vision.picture_print.same_camera``: its edges where they were, whatever the light; on real tables the
+cushion check often finds no nose where the corners, at the bed's edge, put it), so a cue whipped away or a
+player leaning in is none. On a cut the run pauses (no frame goes to the tracker, so no event is made across
+the cut), and the watch tries to find the table again every ``refind_s``: the calibration it had, if the
+frame still fits it (the main camera is back), else a new one that is sure or, unsure, puts the table where
+the run had it (graphics masked); then the run resumes with fresh stages.
 
 A camera that moves a little (a slow re-framing, a knock, a tripod settling) is no cut: every
 ``FOLLOW_EVERY_S`` the watch re-fits the camera to the cushion noses (``vision.camera_follow``), and where
@@ -44,6 +47,7 @@ from vision.calibration import (
     check_calibration,
 )
 from vision.camera_follow import CameraFollower, corner_shift
+from vision.picture_print import PicturePrint, picture_print, same_camera
 from vision.types import Frame
 
 XY = tuple[float, float]
@@ -259,6 +263,10 @@ class TableWatch:
         self.resumed: TableCalibration | None = None
         self.followed: TableCalibration | None = None  # the calibration moved with the camera, once
         self._follower = _follower(calib, seen)
+        # The picture the calibration was made on (or last followed to): a frame in register with it fits.
+        self._print: PicturePrint | None = None
+        if seen is not None and frame_size(seen.image) == tuple(calib.image_size):
+            self._print = picture_print(seen.image)
         self._next_follow = -math.inf
         self._moving_until = -math.inf  # looked at every FOLLOW_MOVING_S until then: the camera moves
         self._move: tuple[float, TableCalibration] | None = None  # a move going on: since when, from what
@@ -305,6 +313,7 @@ class TableWatch:
         away = frame.t - self.paused_at
         self.calib, self.resumed, self.paused_at = calib, calib, None
         self._follower, self._move, self._move_said = _follower(calib, frame), None, False
+        self._print = picture_print(frame.image)
         self.cuts.set_region(calib.table_mask(frame.image.shape))
         self.say(Notice(frame.t, "resumed", f"table found again after {away:.1f} s: events resumed"))
         return False
@@ -325,6 +334,7 @@ class TableWatch:
             self._say_move(frame.t, "moves", followed.calib)
         self.calib = self.followed = followed.calib
         self.cuts.set_region(followed.calib.table_mask(frame.image.shape))
+        self._print = picture_print(frame.image)
         return True
 
     def look_now(self) -> None:
@@ -366,12 +376,17 @@ class TableWatch:
 
     def _fits(self, image: np.ndarray) -> bool:
         """Whether the frame still fits the run's calibration: the picture changed at once (a cue whipped
-        away, a player's body, a flash) but the table is where it was: no cut."""
-        return fits(self.calib, image)
+        away, a player's body, a flash) but the table is where it was: no cut. Its cushions where the
+        calibration puts them, or the picture in register with the one the calibration was made on."""
+        if fits(self.calib, image):
+            return True
+        return self._print is not None and same_camera(self._print, picture_print(image))
 
     def _refind(self, image: np.ndarray) -> TableCalibration | None:
         """The calibration to resume with: the one the run had if this frame fits it, else (found
-        automatically) a new sure one; None while neither."""
+        automatically) a new sure one, or the one the run had where a new unsure one puts the table where
+        the run had it (a real table's calibration is often unsure: without this a player's body over it
+        paused the run for good); None while neither."""
         if self._fits(image):
             return self.calib
         if self.fixed:
@@ -381,7 +396,9 @@ class TableWatch:
             calib = calibrate_auto(image, table, size=table.size or None, ignore=self.graphics(image.shape))
         except (CalibrationError, cv2.error):
             return None
-        return calib if calib.sure else None
+        if calib.sure:
+            return calib
+        return self.calib if same_view(calib, self.calib) else None  # unsure, but where the run had it
 
 
 def _follower(calib: TableCalibration, seen: Frame | None) -> CameraFollower:

@@ -59,13 +59,20 @@ class Match(JsonLine):
         self._check_table()
 
     def _check_table(self) -> None:
-        """A size the game is played on: a catalogue name of a billiards game's table, or nothing."""
+        """A size the game is played on: a catalogue name of a billiards game's table, or a table of its own
+        size named by its playing area ("1785x822": ``arbiter.tables.own_size``, what ``--table`` takes and
+        what the calibration names a table no catalogue size fits), or nothing."""
         if self.table is None:
             return
         spec = GAMES[self.game]
         if not isinstance(spec, BilliardsSpec):
             raise fail("match.table", f"absent: {self.game} is not played on a billiard table", self.table)
-        check_one_of("match.table", self.table, (s.name for s in spec.table.sizes))
+        if not isinstance(self.table, str):
+            check_one_of("match.table", self.table, (s.name for s in spec.table.sizes))
+        try:
+            spec.table.table_size(self.table)
+        except ValueError as exc:
+            raise fail("match.table", f"a size the game is played on ({exc})", self.table) from None
 
     @classmethod
     def from_fields(cls, f: Fields) -> Self:

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 import pytest
 
-from adjudication.billiards import pyramid, straight_pool
+from adjudication.billiards import pyramid, snooker, straight_pool
 from adjudication.billiards.five_pins import table as five_pins_table
 from adjudication.billiards.pyramid import spotting
 from adjudication.billiards.shot import Shot
@@ -73,11 +73,22 @@ def test_the_header_round_trips_with_its_table_and_without() -> None:
         ('{"type":"match","v":1,"game":"snooker","players":["A","B"],"table":"8ft"}', "12ft, 10ft, 9ft, 6ft"),
         ('{"type":"match","v":1,"game":"pig","players":["A","B"],"table":"9ft"}', "not played on a billiard"),
         ('{"type":"match","v":1,"game":"snooker","players":["A","B"],"table":6}', "match.table"),
+        ('{"type":"match","v":1,"game":"snooker","players":["A","B"],"table":"100x50"}', "no billiard table"),
     ],
 )
 def test_a_table_the_game_is_not_played_on_is_refused_naming_the_sizes(line: str, message: str) -> None:
     with pytest.raises(c.ContractError, match=message):
         c.parse_line(line, 1)
+
+
+def test_a_table_of_its_own_size_is_a_header_s_table_and_the_engine_plays_on_it() -> None:
+    """The calibration names a table no catalogue size fits by its playing area (a toy snooker table,
+    "1785x822"), and the run's header carries it: the engine racks on that table."""
+    header = c.Match(game="snooker", players=("A", "B"), table="1785x822")
+    assert c.from_json(c.to_json(header)) == header
+    layout = snooker.start(header).table.layout
+    assert (layout.length_mm, layout.width_mm) == (1785.0, 822.0)
+    assert layout.spots["black"] == SNOOKER.resized("1785x822").table.spots["black"]
 
 
 def test_straight_pool_racks_on_the_7ft_tables_foot_spot() -> None:
