@@ -2,7 +2,7 @@
 
 Every labelled image (``datasets.billiards.real``: every ball's centre, radius and identity) and every
 render of another look (``datasets.billiards.second_look``) is run through the classical detector as the
-pipeline builds it (``vision.detectors.build_detector``), in two settings:
+pipeline builds it (``vision.detectors.build_detector``), in these settings:
 
 - ``labelled``: the camera fitted to the labelled corners (``calibrate_manual``) on the catalogue table
   whose length in ball diameters is nearest the labels' (a render's own table for the renders), so the
@@ -13,7 +13,10 @@ pipeline builds it (``vision.detectors.build_detector``), in two settings:
 - ``photos``: what ``arbiter run`` gives for a folder of photos (``pipeline.photos.photo_balls``): the
   automatic calibration used sure or not (the run says it is unsure, and goes on; where it finds no table,
   no ball is written and every labelled one is missed), the balls named under the game's ball set, scored
-  where the calibration places each named ball.
+  where the calibration places each named ball;
+- ``camera``: the same, the image's looks under the lights taken as one still camera's photos, as ``arbiter
+  run FOLDER`` takes a fixed camera's folder: each look's table the one most of its looks agree on
+  (``pipeline.fixed_camera``), its own where they agree on none or its own is sure and elsewhere.
 
 The real photos are also scored under coloured light (``LIGHTS``: the whole image multiplied by a colour
 ramp, what a projector over the table does to every ball and the cloth alike), since no labelled photo
@@ -49,6 +52,7 @@ from arbiter.tables import TableModel
 from datasets.billiards.real import TableImage, photos
 from datasets.billiards.second_look import renders
 from pipeline.billiards import RunOptions
+from pipeline.fixed_camera import agreed_view, chosen_for
 from pipeline.photos import photo_balls
 from vision.calibration import CalibrationError, TableCalibration, calibrate_auto, calibrate_manual
 from vision.classical import ClassicalDetector
@@ -56,8 +60,9 @@ from vision.detectors import build_detector
 from vision.table_geometry import choose_size
 from vision.types import Detections
 
-SETTINGS = ("labelled", "auto", "photos")
-LIT_SETTINGS = ("labelled", "photos")  # the settings the real photos are also scored in under coloured light
+SETTINGS = ("labelled", "auto", "photos", "camera")
+# the settings the real photos are also scored in under coloured light
+LIT_SETTINGS = ("labelled", "photos", "camera")
 # Coloured light over the whole image: per-channel (B, G, R) gains at the image's left and right edges,
 # blended across it. A projector's light is not white and not even; these span the casts that move a
 # snooker ball's hue the most (blue light greys the reds and browns, magenta turns green cloth grey).
@@ -243,7 +248,7 @@ def _auto_calibration(image: TableImage, pixels: np.ndarray) -> Auto:
 def _found(image: TableImage, pixels: np.ndarray, setting: str, auto: Auto) -> tuple[np.ndarray, list[str]]:
     """Where the balls are found in ``pixels`` (px) and the look each is named, in ``setting``."""
     spec = billiards(image.game)
-    if setting == "photos":
+    if setting in ("photos", "camera"):
         assert isinstance(auto, TableCalibration)
         sized = spec.resized(auto.table.size) if auto.table.size else spec
         _, views = photo_balls(pixels, auto, sized, RunOptions(spec=sized))
@@ -260,7 +265,7 @@ def _found(image: TableImage, pixels: np.ndarray, setting: str, auto: Auto) -> t
 
 def _run(image: TableImage, pixels: np.ndarray, setting: str, light: str, auto: Auto) -> BallRow:
     base = BallRow(image.name, image.real, image.view, setting, light, None)
-    if setting == "photos" and isinstance(auto, str):
+    if setting in ("photos", "camera") and isinstance(auto, str):
         # No table: the run writes no ball, so every labelled ball is missed.
         score, missed, _ = score_detections(image, np.zeros((0, 2)), [])
         return replace(base, score=score, missed=missed, note=auto)
@@ -283,24 +288,43 @@ def evaluate_real_balls(
     on_row: Callable[[BallRow], None] | None = None,
 ) -> RealBallsReport:
     """The detector on every image with labelled balls (default: the real photos, then the renders), in
-    each setting; the real photos also under each light (the labelled and photos settings), the automatic
-    calibration found in the lit photo."""
+    each setting; the real photos also under each light (the labelled, photos and camera settings), the
+    automatic calibration found in the lit photo."""
     chosen = [i for i in (tuple(images) if images is not None else photos() + renders()) if i.balls]
+    settings, lights = tuple(settings), tuple(lights)
     rows = []
     for image in chosen:
         pixels = image.load()
-        autos: dict[str, Auto] = {}
+        looks = lights if image.real else tuple(lt for lt in lights if lt == "as shot")
+        asked = [
+            light
+            for light in looks
+            if any(s != "labelled" and (light == "as shot" or s in LIT_SETTINGS) for s in settings)
+        ]
+        autos: dict[str, Auto] = {light: _auto_calibration(image, lit(pixels, light)) for light in asked}
+        shared = _as_one_camera(autos)
         for setting in settings:
-            for light in lights:
-                if light != "as shot" and (setting not in LIT_SETTINGS or not image.real):
+            if setting == "camera" and not image.real:
+                continue  # one look of a render: no camera's photos to agree
+            for light in looks:
+                if light != "as shot" and setting not in LIT_SETTINGS:
                     continue
-                if setting != "labelled" and light not in autos:
-                    autos[light] = _auto_calibration(image, lit(pixels, light))
-                row = _run(image, pixels, setting, light, autos.get(light, "not asked"))
+                auto = shared if setting == "camera" else autos
+                row = _run(image, pixels, setting, light, auto.get(light, "not asked"))
                 rows.append(row)
                 if on_row is not None:
                     on_row(row)
     return RealBallsReport(tuple(rows))
+
+
+def _as_one_camera(autos: Mapping[str, Auto]) -> dict[str, Auto]:
+    """Each look's table where the looks are one camera's photos (``pipeline.fixed_camera``)."""
+    agreed = agreed_view([a if isinstance(a, TableCalibration) else None for a in autos.values()])
+    shared: dict[str, Auto] = {}
+    for light, auto in autos.items():
+        chosen = chosen_for(auto if isinstance(auto, TableCalibration) else None, agreed)
+        shared[light] = auto if chosen is None else chosen
+    return shared
 
 
 # Groups the report sums: name, and which rows.
@@ -310,6 +334,7 @@ GROUPS: tuple[tuple[str, _Pick], ...] = (
     ("real, labelled", lambda r: r.real and r.setting == "labelled"),
     ("real, auto (where sure)", lambda r: r.real and r.setting == "auto"),
     ("real, as arbiter run names a photo's", lambda r: r.real and r.setting == "photos"),
+    ("real, as arbiter run names one camera's photos", lambda r: r.real and r.setting == "camera"),
     ("renders, labelled", lambda r: not r.real and r.setting == "labelled"),
     ("renders overhead, labelled", lambda r: not r.real and "overhead" in r.view and r.setting == "labelled"),
     ("renders, auto (where sure)", lambda r: not r.real and r.setting == "auto"),
