@@ -52,7 +52,7 @@ from arbiter.tables import TableModel
 from datasets.billiards.real import TableImage, photos
 from datasets.billiards.second_look import renders
 from pipeline.billiards import RunOptions
-from pipeline.fixed_camera import agreed_view, chosen_for
+from pipeline.fixed_camera import each_photos_table
 from pipeline.photos import photo_balls
 from vision.calibration import CalibrationError, TableCalibration, calibrate_auto, calibrate_manual
 from vision.classical import ClassicalDetector
@@ -319,12 +319,11 @@ def evaluate_real_balls(
 
 def _as_one_camera(autos: Mapping[str, Auto]) -> dict[str, Auto]:
     """Each look's table where the looks are one camera's photos (``pipeline.fixed_camera``)."""
-    agreed = agreed_view([a if isinstance(a, TableCalibration) else None for a in autos.values()])
-    shared: dict[str, Auto] = {}
-    for light, auto in autos.items():
-        chosen = chosen_for(auto if isinstance(auto, TableCalibration) else None, agreed)
-        shared[light] = auto if chosen is None else chosen
-    return shared
+    tables = each_photos_table([a if isinstance(a, TableCalibration) else None for a in autos.values()])
+    return {
+        light: auto if chosen is None else chosen
+        for (light, auto), chosen in zip(autos.items(), tables, strict=True)
+    }
 
 
 # Groups the report sums: name, and which rows.

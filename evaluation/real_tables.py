@@ -49,7 +49,7 @@ from datasets.billiards.real import CORNERS, TableImage, photos, with_corners
 from datasets.billiards.second_look import renders
 from evaluation.printed_markers import with_markers
 from evaluation.real_balls import LIGHTS, lit
-from pipeline.fixed_camera import agreed_view, chosen_for
+from pipeline.fixed_camera import each_photos_table
 from vision.calibration import AutoConfig, CalibrationError, TableCalibration, calibrate_auto
 
 AS_SHOT = "as shot"
@@ -235,10 +235,9 @@ def _as_one_camera(
 ) -> list[Row]:
     """The rows of one image's looks with the table its looks, one camera's photos, agree on for each
     (``pipeline.fixed_camera``: what ``arbiter run FOLDER`` gives a folder of them)."""
-    agreed = agreed_view([calib for _, _, calib in looks])
+    tables = each_photos_table([calib for _, _, calib in looks])
     rows = []
-    for row, scored, calib in looks:
-        chosen = chosen_for(calib, agreed)
+    for (row, scored, calib), chosen in zip(looks, tables, strict=True):
         taken = row.new if chosen is None or chosen is calib else _scored(scored, chosen, 0.0)
         rows.append(replace(row, one_camera=taken))
     return rows

@@ -61,3 +61,10 @@ def chosen_for(own: TableCalibration | None, agreed: Agreement | None) -> TableC
     if own is not None and own.sure and not same_view(own, agreed.calib):
         return own
     return agreed.calib
+
+
+def each_photos_table(calibs: Sequence[TableCalibration | None]) -> list[TableCalibration | None]:
+    """Every photo's calibration (``chosen_for``) where all of one camera's photos were calibrated, given
+    each one's own (None where it found no table)."""
+    agreed = agreed_view(calibs)
+    return [chosen_for(c, agreed) for c in calibs]

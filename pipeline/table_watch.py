@@ -290,7 +290,7 @@ class TableWatch:
             still_every = FOLLOW_EVERY_S if self._follower.by_noses is not False else SHIFT_EVERY_S
             self._next_follow = frame.t + (FOLLOW_MOVING_S if moving else still_every)
         if self.paused_at is None and cut and not self._fits(frame.image):
-            calib = self._refind(frame.image)
+            calib = self._found_again(frame.image)
             if calib is not None and same_view(calib, self.calib):
                 return False  # found again where it was: the picture changed over the table, no cut
             self.paused_at, self._next_try = frame.t, frame.t + REFIND_S
@@ -383,12 +383,15 @@ class TableWatch:
         return self._print is not None and same_camera(self._print, picture_print(image))
 
     def _refind(self, image: np.ndarray) -> TableCalibration | None:
-        """The calibration to resume with: the one the run had if this frame fits it, else (found
-        automatically) a new sure one, or the one the run had where a new unsure one puts the table where
-        the run had it (a real table's calibration is often unsure: without this a player's body over it
-        paused the run for good); None while neither."""
-        if self._fits(image):
-            return self.calib
+        """The calibration to resume with: the one the run had if this frame fits it, else the one found
+        again in it (``_found_again``); None while neither."""
+        return self.calib if self._fits(image) else self._found_again(image)
+
+    def _found_again(self, image: np.ndarray) -> TableCalibration | None:
+        """The table found automatically in a frame that does not fit the run's calibration: a new sure
+        calibration, or the one the run had where a new unsure one puts the table where the run had it (a
+        real table's calibration is often unsure: without this a player's body over it paused the run for
+        good); None while neither, and always for a profile or typed corners."""
         if self.fixed:
             return None
         try:

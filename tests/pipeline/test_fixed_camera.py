@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from arbiter.games import billiards
-from pipeline.fixed_camera import agreed_view, chosen_for
+from pipeline.fixed_camera import agreed_view, chosen_for, each_photos_table
 from vision.calibration import TableCalibration, calibrate_manual
 from vision.table_verdict import CalibrationVerdict, Doubt, Reason
 
@@ -51,3 +51,13 @@ def test_a_photo_takes_its_cameras_table_unless_its_own_is_sure_and_elsewhere():
     assert chosen_for(moved, agreed) is moved  # sure and elsewhere: the camera may have moved
     own = _calib(40.0)
     assert chosen_for(own, None) is own
+
+
+def test_every_photo_of_a_camera_calibrated_takes_the_table_they_agree_on():
+    astray, moved = _calib(60.0), _calib(80.0, sure=True)
+    own = [_calib(), _calib(2.0), astray, None, moved]
+    tables = each_photos_table(own)
+    agreed = agreed_view(own)
+    assert agreed is not None
+    assert tables == [agreed.calib, agreed.calib, agreed.calib, agreed.calib, moved]
+    assert each_photos_table([astray, None]) == [astray, None]  # no agreement: each its own

@@ -48,7 +48,7 @@ def test_a_table_found_again_where_it_was_is_no_cut(share: float, cut: bool, mon
     again = moved(calib, share)
     monkeypatch.setattr(watch.cuts, "update", lambda small: True)  # the picture changed at once ...
     monkeypatch.setattr(watch, "_fits", lambda image: False)  # ... and the cushions are not where they were
-    monkeypatch.setattr(watch, "_refind", lambda image: again)  # the table, found again on this frame
+    monkeypatch.setattr(watch, "_found_again", lambda image: again)  # the table, found again on this frame
     assert watch.update(Frame(0, 1.0, first_frame())) is False  # never paused: found on the frame itself
     assert [n.kind for n in said] == (["cut", "resumed"] if cut else [])
     assert (watch.resumed is again) == cut and watch.calib is (again if cut else calib)
