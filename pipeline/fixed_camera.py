@@ -5,22 +5,27 @@ made on that photo alone, and a photo's light (a projector's colour ramp), a han
 rails can lead one of them astray: the small snooker table under a warm ramp with markers was placed 7.7 %
 off, where the same camera's other looks put it within 1 %. So the photos of one camera
 (``vision.picture_print.same_camera``) are calibrated one by one, and the calibration most of them agree on
-(``agreed_view``: corners within ``table_watch.SAME_VIEW`` of each other, more photos than agree on any other)
+(``agreed_view``: corners within ``SAME_VIEW`` of each other, more photos than agree on any other)
 is the table of all of them (``chosen_for``). A photo whose own calibration is sure and elsewhere keeps its
 own: the camera may have been knocked between two photos too little for the prints to tell. Agreement makes
-no calibration sure; an unsure one is said unsure, with how many photos agree on it.
+no calibration sure; an unsure one is said unsure, with how many photos agree on it. A video's first
+frames are not asked (``table_watch.find_table`` takes the least doubted): most frames of one broadcast
+view can place an end alike and wrongly.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from vision.calibration import TableCalibration
 
-from .table_watch import same_view
-
 MIN_AGREEING = 2  # photos that must agree on a table for it to be the camera's
+# Two calibrations with every corner within this share of the table's length of each other are the same
+# view: a table found again where it was after a change of the picture over it (a player, the cue, a flash),
+# or two photos of one camera agreeing.
+SAME_VIEW = 0.01
 
 
 @dataclass(frozen=True)
@@ -40,7 +45,7 @@ def agreed_view(calibs: Sequence[TableCalibration | None]) -> Agreement | None:
     found = [c for c in calibs if c is not None]
     if not found:
         return None
-    support = [sum(same_view(c, d) for d in found) for c in found]
+    support = agreeing(found)
 
     def rank(i: int) -> tuple[int, bool, int, float]:
         c = found[i]
@@ -51,6 +56,11 @@ def agreed_view(calibs: Sequence[TableCalibration | None]) -> Agreement | None:
     if support[best] < MIN_AGREEING or support[best] <= max(elsewhere, default=0):
         return None
     return Agreement(found[best], support[best], len(calibs))
+
+
+def agreeing(calibs: Sequence[TableCalibration]) -> list[int]:
+    """For each calibration, how many of ``calibs`` (itself included) put the table in the same view."""
+    return [sum(same_view(c, d) for d in calibs) for c in calibs]
 
 
 def chosen_for(own: TableCalibration | None, agreed: Agreement | None) -> TableCalibration | None:
@@ -68,3 +78,21 @@ def each_photos_table(calibs: Sequence[TableCalibration | None]) -> list[TableCa
     each one's own (None where it found no table)."""
     agreed = agreed_view(calibs)
     return [chosen_for(c, agreed) for c in calibs]
+
+
+def same_view(a: TableCalibration, b: TableCalibration) -> bool:
+    """Whether two calibrations of one picture size put every corner within SAME_VIEW of the table's
+    length (in pixels) of each other: the same camera, still."""
+    if tuple(a.image_size) != tuple(b.image_size):
+        return False
+    pa, pb = a.points, b.points
+    names = ("bl", "br", "tr", "tl")
+    if not all(k in pa and k in pb for k in names):
+        return False
+    return max(math.dist(pa[k], pb[k]) for k in names) <= SAME_VIEW * length_px(b)
+
+
+def length_px(calib: TableCalibration) -> float:
+    """The table's length in the image, from its corners (pixels)."""
+    p = calib.points
+    return 0.5 * (math.dist(p["bl"], p["tl"]) + math.dist(p["br"], p["tr"]))

@@ -45,7 +45,7 @@ from vision.types import Detections, Frame
 
 from .annotate import annotate
 from .billiards import RunOptions, RunResult, begin_stream, detections_line, sayer, sized_spec
-from .fixed_camera import Agreement, agreed_view, chosen_for
+from .fixed_camera import Agreement, agreed_view, chosen_for, same_view
 from .table_watch import (
     TYPE_CORNERS,
     Found,
@@ -54,7 +54,6 @@ from .table_watch import (
     find_table,
     frame_size,
     notice,
-    same_view,
 )
 
 NAMED_AT_ONCE = TrackerConfig(n_init=1)  # a photo's balls are balls the moment they are seen
@@ -252,7 +251,7 @@ def _calibration(frame: Frame, name: str, options: RunOptions, photos: _Photos) 
     held = photos.calib
     if held is None or not same_view(calib, held):
         agreeing = (agreed.agreeing, agreed.tried) if agreed is not None and shared else None
-        photos.say(notice(Found(calib, frame, searched=False), photo=name, agreed=agreeing))
+        photos.say(notice(Found(calib, frame, searched=False, agreed=agreeing), photo=name))
     if camera is not None and agreed is not None and shared and not _agrees(own, calib):
         photos.say(Notice(frame.t, "calibration", _taken_from_camera(name, camera, agreed, own)))
     return calib

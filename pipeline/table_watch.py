@@ -22,7 +22,10 @@ A camera that moves a little (a slow re-framing, a knock, a tripod settling) is 
 ``FOLLOW_EVERY_S`` the watch re-fits the camera to the cushion noses (``vision.camera_follow``), and where
 the table has moved by ``FOLLOW_FROM`` of its length or more the run goes on with the calibration moved
 with it (``followed``, and a ``moved`` notice); a sudden small move that the cut detector flags is followed
-the same way rather than paused.
+the same way rather than paused. A move the follower cannot follow (more than
+``camera_follow.MOST_FOLLOWED``) is a cut once the frame no longer fits, though the cut detector saw none (a
+dim real table knocked 3 % changes too few of its pixels); a new unsure table elsewhere then resumes the
+run once the camera has settled there (``SETTLED_S``) and doubts nothing the run's calibration did not.
 """
 
 from __future__ import annotations
@@ -50,13 +53,15 @@ from vision.camera_follow import CameraFollower, corner_shift
 from vision.picture_print import PicturePrint, picture_print, same_camera
 from vision.types import Frame
 
+from .fixed_camera import length_px, same_view
+
 XY = tuple[float, float]
 CALIBRATION_SECONDS = 5.0  # how far into the video automatic calibration keeps looking for a sure frame
 CALIBRATION_TRIES = 20  # frames tried, spread evenly over those seconds (each costs ~0.1-0.5 s)
-# A table found again with every corner within this share of its length of where it was is the same view: a
-# change of the picture over it (a player, the cue, a flash) that hid cushions from the check, no cut.
-SAME_VIEW = 0.01
 REFIND_S = 0.25  # after a cut, video seconds between two tries to find the table again
+# After a cut, a new unsure calibration elsewhere is taken once the picture has stayed still and every try
+# has put the table there for this long (a camera knocked to a new place for good).
+SETTLED_S = 1.0
 # A camera that moves a little: looked at every FOLLOW_EVERY_S video seconds (a still camera: one look at
 # the noses, ~15-40 ms: 0.1-0.3 ms a frame at 60 fps), every FOLLOW_MOVING_S while it moves (until
 # MOVING_HOLD_S after it was last followed); followed once a corner has moved FOLLOW_FROM of the table's
@@ -132,6 +137,9 @@ class Found:
     frame: Frame
     searched: bool
     graphics: StaticOverlay | None = None  # the graphics learnt while searching (``TableWatch`` goes on)
+    # How many of how many photos of one camera calibrated put the table there (``fixed_camera.agreed_view``);
+    # None: taken from one picture alone.
+    agreed: tuple[int, int] | None = None
 
 
 def find_table(frames: Iterator[Frame], spec: BilliardsSpec, choice: TableChoice, fps: float) -> Found:
@@ -193,16 +201,16 @@ def _search(frames: Iterator[Frame], spec: BilliardsSpec, size: str | None, fps:
     return Found(*best, True, overlay)
 
 
-def notice(found: Found, photo: str | None = None, agreed: tuple[int, int] | None = None) -> Notice:
-    """What the run says of its calibration: how it was made, the table, the verdict; an unsure one
-    (``kind`` "unsure") is said loudly, with what to do. ``photo``: the file name of the photo it is first
-    used on (``pipeline.photos``), named instead of the time, its annotated copy instead of the video;
-    ``agreed``: how many of how many photos of its camera put the table there (``pipeline.fixed_camera``)."""
+def notice(found: Found, photo: str | None = None) -> Notice:
+    """What the run says of its calibration: how it was made, the table, how many photos of its camera
+    agree on it (``Found.agreed``), the verdict; an unsure one (``kind`` "unsure") is said loudly, with
+    what to do. ``photo``: the file name of the photo it is first used on (``pipeline.photos``), named
+    instead of the time, its annotated copy instead of the video."""
     calib = found.calib
     how = {"auto": "found automatically", "manual": "fitted to typed points"}[calib.method]
     where = f"{photo}: table {how}" if photo else f"table {how} at {found.frame.t:.2f} s"
-    if agreed is not None:
-        where += f", where {agreed[0]} of {agreed[1]} photos of its camera agree"
+    if found.agreed is not None:
+        where += f", where {found.agreed[0]} of {found.agreed[1]} photos of its camera agree"
     text = f"{where}: {calib.table.name} ({calib.table.size or 'standard'}); "
     if calib.sure:
         return Notice(found.frame.t, "calibration", text + calib.verdict.message())
@@ -234,6 +242,16 @@ def _checked_size(calib: TableCalibration, size: str | None) -> TableCalibration
     return calib
 
 
+@dataclass(frozen=True)
+class _Settling:
+    """A new unsure calibration found after a cut where the run had none (``TableWatch._settled``), the
+    picture it was found in, and since when the tries have put the table there."""
+
+    calib: TableCalibration
+    picture: PicturePrint
+    since: float
+
+
 class TableWatch:
     """Cuts and graphics of one run. ``update(frame)`` before every frame is refereed: True while the run
     is paused (a cut was seen and the table is not found again yet); ``resumed`` then holds the
@@ -248,7 +266,10 @@ class TableWatch:
         seen: Frame | None = None,
     ) -> None:
         """``overlay``: the graphics learnt while the table was searched for (``Found.graphics``); ``seen``:
-        the frame the calibration was made on (``Found.frame``), where the camera followed starts from."""
+        the frame the calibration was made on (``Found.frame``), where the camera followed starts from. A
+        first frame other than ``seen`` (a file replayed from its start after a search) is checked as after a
+        cut (the camera followed first, where it moved a little): a video that starts in another view (a
+        close-up, the camera before a knock) is not refereed with a table found in a later one."""
         self.calib = calib
         self.say = say
         self.fixed = fixed  # a profile or typed corners: only that view can resume the run
@@ -271,6 +292,8 @@ class TableWatch:
         self._moving_until = -math.inf  # looked at every FOLLOW_MOVING_S until then: the camera moves
         self._move: tuple[float, TableCalibration] | None = None  # a move going on: since when, from what
         self._move_said = False  # whether it was said (it grew to MOVE_SAID)
+        self._settling: _Settling | None = None  # a new unsure table found after a cut, not yet taken
+        self._seen = seen
 
     def update(self, frame: Frame) -> bool:
         self._frames += 1
@@ -280,23 +303,34 @@ class TableWatch:
         # A picture of another size is another camera (a video's frames in a folder, from several), whatever
         # the shrunk copies say: two sizes of one aspect shrink alike.
         was, self._shape = self._shape, frame.image.shape[:2]
-        cut = self.cuts.update(small) or was != self._shape
+        sudden = self.cuts.update(small) or was != self._shape
+        # The first frame of a file replayed after the search is checked as after a cut, but the camera may
+        # have moved a little since the frame the table was found on: followed as a still camera is.
+        first_unseen = self._frames == 1 and self._seen is not None and frame.index != self._seen.index
+        cut = sudden or first_unseen
+        lost = False  # the follower could not tell where the table is now (moved beyond it, or hidden)
         if self.paused_at is None and was == self._shape and (cut or frame.t >= self._next_follow):
-            if self._follow(frame, sudden=cut):
+            followed = self._follow(frame, sudden=sudden)
+            if followed:
                 self._moving_until = frame.t + MOVING_HOLD_S
+            lost = followed is None
             moving = frame.t < self._moving_until
             if not moving and self._move is not None:
                 self._end_move(frame.t)
             still_every = FOLLOW_EVERY_S if self._follower.by_noses is not False else SHIFT_EVERY_S
             self._next_follow = frame.t + (FOLLOW_MOVING_S if moving else still_every)
-        if self.paused_at is None and cut and not self._fits(frame.image):
-            calib = self._found_again(frame.image)
+        # A knock too small or too dim for the cut detector that the follower cannot follow (beyond
+        # camera_follow.MOST_FOLLOWED) is a cut all the same once the frame no longer fits.
+        if self.paused_at is None and (cut or lost) and not self._fits(frame.image):
+            calib = self._found_again(frame)
             if calib is not None and same_view(calib, self.calib):
                 return False  # found again where it was: the picture changed over the table, no cut
             self.paused_at, self._next_try = frame.t, frame.t + REFIND_S
             self.cuts.set_region(None)
             resized = f" (the picture is {was[1]}x{was[0]} px -> {self._shape[1]}x{self._shape[0]})"
             what = "camera cut" + (resized if was != self._shape else "")
+            if first_unseen and self._seen is not None:
+                what = f"the video starts in another view than the table was found in at {self._seen.t:.2f} s"
             self.say(Notice(frame.t, "cut", f"{what}: events paused while the table is found again"))
             return self._resume(frame, calib)
         if self.paused_at is None:
@@ -304,26 +338,29 @@ class TableWatch:
         if frame.t < self._next_try:
             return True
         self._next_try = frame.t + REFIND_S
-        return self._resume(frame, self._refind(frame.image))
+        return self._resume(frame, self._refind(frame))
 
     def _resume(self, frame: Frame, calib: TableCalibration | None) -> bool:
         """Go on with ``calib`` found on ``frame`` (False: not paused), or stay paused without one."""
         if calib is None or self.paused_at is None:
             return True
         away = frame.t - self.paused_at
-        self.calib, self.resumed, self.paused_at = calib, calib, None
+        self.calib, self.resumed, self.paused_at, self._settling = calib, calib, None, None
         self._follower, self._move, self._move_said = _follower(calib, frame), None, False
         self._print = picture_print(frame.image)
         self.cuts.set_region(calib.table_mask(frame.image.shape))
         self.say(Notice(frame.t, "resumed", f"table found again after {away:.1f} s: events resumed"))
         return False
 
-    def _follow(self, frame: Frame, sudden: bool) -> bool:
+    def _follow(self, frame: Frame, sudden: bool) -> bool | None:
         """Re-fit the camera to the cushion noses and, where the table moved by ``FOLLOW_FROM`` or more
         (a sudden move: only if the moved calibration fits the frame), go on with the calibration moved
-        with it (``followed``). Whether it was followed; the first follow of a move is said."""
+        with it (``followed``). Whether it was followed (None: the follower cannot tell where the table
+        is now); the first follow of a move is said."""
         followed = self._follower.follow(frame.image)
-        if followed is None or corner_shift(self.calib, followed.calib) < FOLLOW_FROM:
+        if followed is None:
+            return None
+        if corner_shift(self.calib, followed.calib) < FOLLOW_FROM:
             return False
         if sudden and not fits(followed.calib, frame.image):
             return False
@@ -357,7 +394,7 @@ class TableWatch:
         if self._move is None:
             return
         since, start = self._move
-        length = _length_px(start)
+        length = length_px(start)
         px = corner_shift(start, to) * length
         when = "" if how == "moves" else f" from {since:.2f} s to {t:.2f} s"
         self.say(
@@ -382,26 +419,60 @@ class TableWatch:
             return True
         return self._print is not None and same_camera(self._print, picture_print(image))
 
-    def _refind(self, image: np.ndarray) -> TableCalibration | None:
+    def _refind(self, frame: Frame) -> TableCalibration | None:
         """The calibration to resume with: the one the run had if this frame fits it, else the one found
         again in it (``_found_again``); None while neither."""
-        return self.calib if self._fits(image) else self._found_again(image)
+        return self.calib if self._fits(frame.image) else self._found_again(frame)
 
-    def _found_again(self, image: np.ndarray) -> TableCalibration | None:
+    def _found_again(self, frame: Frame) -> TableCalibration | None:
         """The table found automatically in a frame that does not fit the run's calibration: a new sure
-        calibration, or the one the run had where a new unsure one puts the table where the run had it (a
+        calibration; the one the run had where a new unsure one puts the table where the run had it (a
         real table's calibration is often unsure: without this a player's body over it paused the run for
-        good); None while neither, and always for a profile or typed corners."""
+        good); a new unsure one elsewhere once the camera has settled there (``_settled``); None while
+        none, and always for a profile or typed corners."""
         if self.fixed:
             return None
         try:
             table = self.calib.table  # the size stays the one the run chose
+            image = frame.image
             calib = calibrate_auto(image, table, size=table.size or None, ignore=self.graphics(image.shape))
         except (CalibrationError, cv2.error):
             return None
         if calib.sure:
             return calib
-        return self.calib if same_view(calib, self.calib) else None  # unsure, but where the run had it
+        if same_view(calib, self.calib):
+            return self.calib  # unsure, but where the run had it
+        return self._settled(calib, frame)
+
+    def _settled(self, calib: TableCalibration, frame: Frame) -> TableCalibration | None:
+        """A new unsure calibration elsewhere, taken (and said unsure) once the picture has stayed still and
+        every try has put the table there for ``SETTLED_S``: a real camera knocked to a new place for good
+        (a real table's calibration is often unsure; without this the run stayed paused to its end). Only
+        one that doubts nothing the run's calibration did not: the same table seen as well from a new
+        place (a broadcast's close-up of the cloth runs off the frame; a real table calibrated wrong from a
+        new place doubts its shape)."""
+        doubts = calib.verdict.doubts
+        if not {r.kind for r in doubts} <= {r.kind for r in self.calib.verdict.doubts}:
+            self._settling = None
+            return None
+        picture = picture_print(frame.image)
+        was = self._settling
+        if was is None or not same_view(calib, was.calib) or not same_camera(was.picture, picture):
+            self._settling = _Settling(calib, picture, frame.t)
+            return None
+        if frame.t - was.since < SETTLED_S:
+            return None
+        why = "; ".join(r.detail for r in doubts)
+        self.say(
+            Notice(
+                frame.t,
+                "unsure",
+                f"the camera settled at a new place ({frame.t - was.since:.1f} s still, the table found "
+                f"there on every try): its calibration is UNSURE: {why}. It is used, so balls and pockets "
+                f"may be placed wrongly: check annotated.mp4, or {TYPE_CORNERS}",
+            )
+        )
+        return calib
 
 
 def _follower(calib: TableCalibration, seen: Frame | None) -> CameraFollower:
@@ -434,24 +505,6 @@ def _shrunk(image: np.ndarray) -> np.ndarray:
     if step == 1:
         return image
     return cv2.resize(image, (w // step, h // step), interpolation=cv2.INTER_NEAREST)
-
-
-def same_view(a: TableCalibration, b: TableCalibration) -> bool:
-    """Whether two calibrations of one picture size put every corner within SAME_VIEW of the table's
-    length (in pixels) of each other: the same camera, still."""
-    if tuple(a.image_size) != tuple(b.image_size):
-        return False
-    pa, pb = a.points, b.points
-    names = ("bl", "br", "tr", "tl")
-    if not all(k in pa and k in pb for k in names):
-        return False
-    return max(math.dist(pa[k], pb[k]) for k in names) <= SAME_VIEW * _length_px(b)
-
-
-def _length_px(calib: TableCalibration) -> float:
-    """The table's length in the image, from its corners (pixels)."""
-    p = calib.points
-    return 0.5 * (math.dist(p["bl"], p["tl"]) + math.dist(p["br"], p["tr"]))
 
 
 def frame_size(image: np.ndarray) -> tuple[int, int]:

@@ -1,6 +1,8 @@
 """The table watch's decision at a change of the picture: a table found again where it was is no cut (a
 player or the cue hid the cushions from the check); one found elsewhere is a cut, said, and the run goes on
-with it from the same frame."""
+with it from the same frame. After a cut, a new unsure table elsewhere is taken once the camera has
+settled there (a camera knocked for good), and only if it doubts nothing the run's did not; a replayed
+video whose first frame is not the one the table was found on is watched as a cut from its start."""
 
 from __future__ import annotations
 
@@ -13,8 +15,10 @@ import pytest
 
 from arbiter.games import billiards
 from cli.common import SAMPLE_SHOT
-from pipeline.table_watch import SAME_VIEW, Notice, TableWatch
+from pipeline.fixed_camera import SAME_VIEW
+from pipeline.table_watch import SETTLED_S, Notice, TableWatch
 from vision.calibration import TableCalibration, calibrate_auto
+from vision.table_verdict import CalibrationVerdict, Doubt, Reason
 from vision.types import Frame
 
 
@@ -48,7 +52,52 @@ def test_a_table_found_again_where_it_was_is_no_cut(share: float, cut: bool, mon
     again = moved(calib, share)
     monkeypatch.setattr(watch.cuts, "update", lambda small: True)  # the picture changed at once ...
     monkeypatch.setattr(watch, "_fits", lambda image: False)  # ... and the cushions are not where they were
-    monkeypatch.setattr(watch, "_found_again", lambda image: again)  # the table, found again on this frame
+    monkeypatch.setattr(watch, "_found_again", lambda frame: again)  # the table, found again on this frame
     assert watch.update(Frame(0, 1.0, first_frame())) is False  # never paused: found on the frame itself
     assert [n.kind for n in said] == (["cut", "resumed"] if cut else [])
     assert (watch.resumed is again) == cut and watch.calib is (again if cut else calib)
+
+
+def doubting(calib: TableCalibration, *doubts: Doubt) -> TableCalibration:
+    return replace(calib, verdict=CalibrationVerdict(tuple(Reason(d, "a test's doubt") for d in doubts)))
+
+
+@pytest.mark.parametrize(
+    ("doubts", "taken"), [((Doubt.FAR_END,), True), ((Doubt.FAR_END, Doubt.SHAPE), False)]
+)
+def test_a_camera_knocked_for_good_is_followed_to_its_new_place_once_settled(
+    doubts: tuple[Doubt, ...], taken: bool, monkeypatch
+) -> None:
+    """A real table's calibrations are unsure: after a cut to a new, still view, the table found there on
+    every try for SETTLED_S resumes the run, said to be unsure; one doubting what the run's did not (its
+    shape: placed wrongly from the new place) never does."""
+    calib = doubting(calibration(), Doubt.FAR_END)
+    said: list[Notice] = []
+    watch = TableWatch(calib, said.append, fixed=False)
+    elsewhere = doubting(moved(calib, 5 * SAME_VIEW), *doubts)
+    monkeypatch.setattr(watch.cuts, "update", lambda small: True)  # every frame changed at once ...
+    monkeypatch.setattr(watch, "_fits", lambda image: False)  # ... and none fits the run's calibration
+    monkeypatch.setattr("pipeline.table_watch.calibrate_auto", lambda *args, **kwargs: elsewhere)
+    paused = [watch.update(Frame(i, 1.0 + i / 8.0, first_frame())) for i in range(16)]
+    kinds = [n.kind for n in said]
+    if taken:
+        resumed_at = paused.index(False) / 8.0
+        assert kinds == ["cut", "unsure", "resumed"] and watch.calib is elsewhere
+        assert SETTLED_S <= resumed_at <= SETTLED_S + 0.25 and "settled at a new place" in said[1].text
+    else:
+        assert kinds == ["cut"] and all(paused) and watch.calib is calib
+
+
+def test_a_replayed_video_starting_in_another_view_is_paused_until_the_table_is_found() -> None:
+    """The table was found on a later frame (``Found.frame``) and the file is replayed from its start: a
+    first frame that is another picture (here: the found frame turned upside down) is a cut from the
+    start, so it is not refereed on the later view's table; the found frame itself is no cut."""
+    calib = calibration()
+    seen = Frame(30, 1.0, first_frame())
+    said: list[Notice] = []
+    other = TableWatch(calib, said.append, fixed=True, seen=seen)
+    assert other.update(Frame(0, 0.0, np.ascontiguousarray(first_frame()[::-1]))) is True
+    assert [n.kind for n in said] == ["cut"] and "starts in another view" in said[0].text
+    said.clear()
+    same = TableWatch(calib, said.append, fixed=True, seen=seen)
+    assert same.update(Frame(0, 0.0, first_frame().copy())) is False and said == []
