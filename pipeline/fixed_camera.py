@@ -9,15 +9,19 @@ off, where the same camera's other looks put it within 1 %. So the photos of one
 is the table of all of them (``chosen_for``). A photo whose own calibration is sure and elsewhere keeps its
 own: the camera may have been knocked between two photos too little for the prints to tell. Agreement makes
 no calibration sure; an unsure one is said unsure, with how many photos agree on it. A video's first
-frames are not asked (``table_watch.find_table`` takes the least doubted): most frames of one broadcast
-view can place an end alike and wrongly.
+frames are asked the same only across lights (``lights_agreeing``): frames of one view under one light
+are one look, and on a broadcast most of them can place an end alike and wrongly; a projector's changing
+light makes each light's error its own, as it does a folder's photos.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+
+import cv2
+import numpy as np
 
 from vision.calibration import TableCalibration
 
@@ -26,6 +30,10 @@ MIN_AGREEING = 2  # photos that must agree on a table for it to be the camera's
 # view: a table found again where it was after a change of the picture over it (a player, the cue, a flash),
 # or two photos of one camera agreeing.
 SAME_VIEW = 0.01
+# Two pictures whose cloth's mean colour differs by less than this in every channel (log of the ratio, ~5 %)
+# are under one light: players and balls moving over a broadcast's cloth move it by under 2 %, a projector's
+# colour by 10-50 %.
+SAME_LIGHT = 0.05
 
 
 @dataclass(frozen=True)
@@ -96,3 +104,37 @@ def length_px(calib: TableCalibration) -> float:
     """The table's length in the image, from its corners (pixels)."""
     p = calib.points
     return 0.5 * (math.dist(p["bl"], p["tl"]) + math.dist(p["br"], p["tr"]))
+
+
+def cloth_colour(image: np.ndarray, calib: TableCalibration) -> np.ndarray:
+    """The mean colour (B, G, R) of ``image`` over the table ``calib`` puts in it: the light on its cloth."""
+    return np.array(cv2.mean(image, mask=calib.table_mask(image.shape))[:3])
+
+
+def lights_agreeing(
+    calibs: Sequence[TableCalibration],
+    colours: Sequence[np.ndarray],
+    alike: Callable[[TableCalibration, TableCalibration], bool] = same_view,
+) -> list[int]:
+    """For each calibration, under how many lights (the cloth's colours, ``cloth_colour``, apart by
+    ``SAME_LIGHT`` or more) the pictures of ``calibs`` put the table ``alike`` (the same view; or
+    ``same_table``): agreement that counts a picture under a light already seen as no more evidence."""
+    pairs = list(zip(calibs, colours, strict=True))
+    return [_lights([colour for d, colour in pairs if alike(c, d)]) for c in calibs]
+
+
+def same_table(a: TableCalibration, b: TableCalibration) -> bool:
+    """The same view (``same_view``) of a table of the same size (length and width within SAME_VIEW): of
+    calibrations that agree on where the corners are, the ones that also agree on what table it is."""
+    ta, tb = a.table, b.table
+    alike = abs(math.log(ta.length_mm / tb.length_mm)) <= SAME_VIEW
+    return alike and abs(math.log(ta.width_mm / tb.width_mm)) <= SAME_VIEW and same_view(a, b)
+
+
+def _lights(colours: Sequence[np.ndarray]) -> int:
+    """How many lights ``colours`` were seen under (greedily grouped within SAME_LIGHT)."""
+    seen: list[np.ndarray] = []
+    for colour in colours:
+        if not any(np.all(np.abs(np.log((colour + 1.0) / (other + 1.0))) < SAME_LIGHT) for other in seen):
+            seen.append(colour)
+    return len(seen)

@@ -2,10 +2,11 @@
 for cuts to another camera.
 
 ``find_table`` tries frames spread over the first seconds of the video until a calibration is sure
-(``vision.table_verdict``). None sure: the best one is used, never silently: a notice says it is unsure,
-why, and what to do (type the corners with ``--corners``, or ``arbiter calibrate``). The size of the table
-is the one given (``--table``) or the one the calibration chose; the profile records both it and the
-verdict.
+(``vision.table_verdict``). None sure: the least doubted one (of those equally doubted, the one the frames
+under the most lights agree on: a projector's changing light, ``pipeline.fixed_camera``) is used, never
+silently: a notice says it is unsure, why, and what to do (type the corners with ``--corners``, or
+``arbiter calibrate``). The size of the table is the one given (``--table``) or the one the calibration
+chose; the profile records both it and the verdict.
 
 ``TableWatch`` runs beside the run's stages on every frame: a ``CutDetector`` in the table's region, and a
 ``StaticOverlay`` learning the graphics laid over a broadcast. A sudden change of the picture is a cut only
@@ -53,7 +54,7 @@ from vision.camera_follow import CameraFollower, corner_shift
 from vision.picture_print import PicturePrint, picture_print, same_camera
 from vision.types import Frame
 
-from .fixed_camera import length_px, same_view
+from .fixed_camera import cloth_colour, length_px, lights_agreeing, same_table, same_view
 
 XY = tuple[float, float]
 CALIBRATION_SECONDS = 5.0  # how far into the video automatic calibration keeps looking for a sure frame
@@ -165,14 +166,15 @@ def find_table(frames: Iterator[Frame], spec: BilliardsSpec, choice: TableChoice
 
 def _search(frames: Iterator[Frame], spec: BilliardsSpec, size: str | None, fps: float) -> Found:
     """The first sure automatic calibration among frames spread over ``CALIBRATION_SECONDS``, else the
-    best unsure one. Every frame read also teaches a ``StaticOverlay`` the broadcast's graphics, and once
-    it has learnt them (the picture changed under them: a cut in the first seconds) each try masks them,
-    so a score bar over a cushion is not taken for it. A single view cannot teach it: a graphic that never
-    sees the picture change under it is, to the eye of a still camera, part of the scene; the sides are
-    then fitted robustly (``vision.table_lines``) and the verdict says when one runs along a graphic."""
+    best unsure one (``_best_unsure``). Every frame read also teaches a ``StaticOverlay`` the broadcast's
+    graphics, and once it has learnt them (the picture changed under them: a cut in the first seconds)
+    each try masks them, so a score bar over a cushion is not taken for it. A single view cannot teach it:
+    a graphic that never sees the picture change under it is, to the eye of a still camera, part of the
+    scene; the sides are then fitted robustly (``vision.table_lines``) and the verdict says when one runs
+    along a graphic."""
     every = max(1, round(fps * CALIBRATION_SECONDS / CALIBRATION_TRIES))
     overlay = StaticOverlay()
-    best: tuple[TableCalibration, Frame] | None = None
+    tried: list[_Tried] = []
     error: Exception | None = None
     first: Frame | None = None
     for k, frame in enumerate(frames):
@@ -189,16 +191,45 @@ def _search(frames: Iterator[Frame], spec: BilliardsSpec, size: str | None, fps:
         else:
             if calib.sure:
                 return Found(calib, frame, frame is not first, overlay)
-            if best is None or worse(best[0], calib):
-                best = (calib, frame)
+            tried.append(_Tried(calib, frame, cloth_colour(frame.image, calib)))
         if k // every + 1 >= CALIBRATION_TRIES:
             break
-    if best is None:
+    if not tried:
         raise CalibrationError(
             f"could not find the table in {CALIBRATION_TRIES} frames over the first "
             f"{CALIBRATION_SECONDS:.0f} s ({error}); {TYPE_CORNERS}"
         )
-    return Found(*best, True, overlay)
+    best = _best_unsure(tried)
+    return Found(best.calib, best.frame, True, overlay)
+
+
+@dataclass(frozen=True)
+class _Tried:
+    """An unsure calibration of a frame the search tried, the frame (held until the search ends: at most
+    CALIBRATION_TRIES of them, 124 MB at 1920x1080), and the light on the cloth where it puts the table
+    (``fixed_camera.cloth_colour``)."""
+
+    calib: TableCalibration
+    frame: Frame
+    light: np.ndarray
+
+
+def _best_unsure(tried: list[_Tried]) -> _Tried:
+    """Of the unsure calibrations of the frames tried, the least doubted; of those equally doubted, the one
+    the frames under the most lights agree on (``fixed_camera.lights_agreeing``: a still camera under a
+    projector's changing light, where one light leads its calibration astray with no more doubts than the
+    others and a smaller residual), then the one whose table's size the most lights agree on too (one
+    light's 7 ft table within 1 % of the corners of the others' 9 ft), then the smaller residual. Frames
+    under one light are one look (on a broadcast most frames of a view can place an end alike and wrongly
+    where the one that saw it right has the smaller residual), and agreement never outranks the doubts."""
+    calibs, colours = [t.calib for t in tried], [t.light for t in tried]
+    lights = lights_agreeing(calibs, colours)
+    sized = lights_agreeing(calibs, colours, same_table)
+
+    def rank(i: int) -> tuple[int, int, int, float]:
+        return -len(calibs[i].verdict.doubts), lights[i], sized[i], -calibs[i].reprojection_error_px
+
+    return tried[max(range(len(tried)), key=rank)]
 
 
 def notice(found: Found, photo: str | None = None) -> Notice:
@@ -225,11 +256,6 @@ def notice(found: Found, photo: str | None = None) -> Notice:
         f"{text}the calibration is UNSURE{searched}: {why}. It is used, so balls and pockets may be placed "
         f"wrongly: check {drawn}, or {TYPE_CORNERS}",
     )
-
-
-def worse(a: TableCalibration, b: TableCalibration) -> bool:
-    """Whether ``a`` is a worse unsure calibration than ``b``: more doubts, then a larger residual."""
-    return (len(a.verdict.doubts), a.reprojection_error_px) > (len(b.verdict.doubts), b.reprojection_error_px)
 
 
 def _checked_size(calib: TableCalibration, size: str | None) -> TableCalibration:

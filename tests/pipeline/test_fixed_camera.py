@@ -1,12 +1,15 @@
 """The table one still camera's photos agree on (``pipeline.fixed_camera``): the most photos within a
-percent of each other, more than agree anywhere else; a photo's own sure calibration elsewhere kept."""
+percent of each other, more than agree anywhere else; a photo's own sure calibration elsewhere kept; a
+video's frames agreeing under one light count once."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 
+import numpy as np
+
 from arbiter.games import billiards
-from pipeline.fixed_camera import agreed_view, chosen_for, each_photos_table
+from pipeline.fixed_camera import agreed_view, chosen_for, each_photos_table, lights_agreeing
 from vision.calibration import TableCalibration, calibrate_manual
 from vision.table_verdict import CalibrationVerdict, Doubt, Reason
 
@@ -61,3 +64,12 @@ def test_every_photo_of_a_camera_calibrated_takes_the_table_they_agree_on():
     assert agreed is not None
     assert tables == [agreed.calib, agreed.calib, agreed.calib, agreed.calib, moved]
     assert each_photos_table([astray, None]) == [astray, None]  # no agreement: each its own
+
+
+def test_agreement_across_lights_counts_each_light_once():
+    """Three frames under one light agreeing are one look; two frames under two lights agreeing are two."""
+    near, far = _calib(), _calib(60.0)
+    grey, warm = np.array([100.0, 100.0, 100.0]), np.array([70.0, 90.0, 120.0])
+    calibs = [far, far, far, near, near]
+    lights = lights_agreeing(calibs, [grey, grey * 1.01, grey * 0.99, grey, warm])
+    assert lights == [1, 1, 1, 2, 2]
