@@ -5,9 +5,10 @@ made on that photo alone, and a photo's light (a projector's colour ramp), a han
 rails can lead one of them astray: the small snooker table under a warm ramp with markers was placed 7.7 %
 off, where the same camera's other looks put it within 1 %. So the photos of one camera
 (``vision.picture_print.same_camera``) are calibrated one by one, and the calibration most of them agree on
-(``agreed_view``: corners within ``SAME_VIEW`` of each other, more photos than agree on any other)
-is the table of all of them (``chosen_for``). A photo whose own calibration is sure and elsewhere keeps its
-own: the camera may have been knocked between two photos too little for the prints to tell. Agreement makes
+(``agreed_view``: corners within ``SAME_VIEW`` of each other, more photos than agree on any other; of
+those, one naming the table size most of them name) is the table of all of them (``chosen_for``). A
+photo whose own calibration is sure and elsewhere keeps its own: the camera may have been knocked between
+two photos too little for the prints to tell. Agreement makes
 no calibration sure; an unsure one is said unsure, with how many photos agree on it. A video's first
 frames are asked the same only across lights (``lights_agreeing``): frames of one view under one light
 are one look, and on a broadcast most of them can place an end alike and wrongly; a projector's changing
@@ -48,16 +49,18 @@ class Agreement:
 
 def agreed_view(calibs: Sequence[TableCalibration | None]) -> Agreement | None:
     """The calibration the most of one camera's photos agree on (None where a photo found no table):
-    the one with the most others within SAME_VIEW of it, sure before unsure, then fewer doubts, then the
-    smaller residual; None unless at least MIN_AGREEING agree on it and more than on any table elsewhere."""
+    the one with the most others within SAME_VIEW of it, sure before unsure, then the one whose table's
+    size the most of them name too (``same_table``: one photo's 9 ft table within 1 % of the corners of the
+    others' own shape), then fewer doubts, then the smaller residual; None unless at least MIN_AGREEING
+    agree on it and more than on any table elsewhere."""
     found = [c for c in calibs if c is not None]
     if not found:
         return None
-    support = agreeing(found)
+    support, sized = agreeing(found), agreeing(found, same_table)
 
-    def rank(i: int) -> tuple[int, bool, int, float]:
+    def rank(i: int) -> tuple[int, bool, int, int, float]:
         c = found[i]
-        return support[i], c.verdict.sure, -len(c.verdict.doubts), -c.reprojection_error_px
+        return support[i], c.verdict.sure, sized[i], -len(c.verdict.doubts), -c.reprojection_error_px
 
     best = max(range(len(found)), key=rank)
     elsewhere = [support[i] for i, c in enumerate(found) if not same_view(c, found[best])]
@@ -66,9 +69,14 @@ def agreed_view(calibs: Sequence[TableCalibration | None]) -> Agreement | None:
     return Agreement(found[best], support[best], len(calibs))
 
 
-def agreeing(calibs: Sequence[TableCalibration]) -> list[int]:
-    """For each calibration, how many of ``calibs`` (itself included) put the table in the same view."""
-    return [sum(same_view(c, d) for d in calibs) for c in calibs]
+def agreeing(
+    calibs: Sequence[TableCalibration],
+    alike: Callable[[TableCalibration, TableCalibration], bool] | None = None,
+) -> list[int]:
+    """For each calibration, how many of ``calibs`` (itself included) put the table ``alike``: in the same
+    view (``same_view``, the default), or ``same_table``."""
+    alike = alike or same_view
+    return [sum(alike(c, d) for d in calibs) for c in calibs]
 
 
 def chosen_for(own: TableCalibration | None, agreed: Agreement | None) -> TableCalibration | None:

@@ -45,6 +45,15 @@ def test_a_sure_calibration_is_preferred_among_those_that_agree():
     assert agreed is not None and agreed.calib is sure
 
 
+def test_of_the_photos_that_agree_one_naming_the_size_most_name_stands_for_them():
+    """One look's calibration puts the corners within 1 % of the others' but names another table, with as
+    many doubts and a smaller residual: the size most of the agreeing photos name is the camera's."""
+    own = [_calib(dx) for dx in (0.0, 1.0, 2.0)]
+    other = replace(_calib(1.0), table=TABLE.resized("10ft"), reprojection_error_px=0.0)
+    agreed = agreed_view([other, *own])
+    assert agreed is not None and agreed.calib in own and agreed.agreeing == 4
+
+
 def test_a_photo_takes_its_cameras_table_unless_its_own_is_sure_and_elsewhere():
     agreed = agreed_view([_calib(), _calib(2.0), _calib(1.0)])
     assert agreed is not None
