@@ -8,11 +8,11 @@ off, where the same camera's other looks put it within 1 %. So the photos of one
 (``agreed_view``: corners within ``SAME_VIEW`` of each other, more photos than agree on any other; of
 those, one naming the table size most of them name) is the table of all of them (``chosen_for``). A
 photo whose own calibration is sure and elsewhere keeps its own: the camera may have been knocked between
-two photos too little for the prints to tell. Agreement makes
-no calibration sure; an unsure one is said unsure, with how many photos agree on it. A video's first
-frames are asked the same only across lights (``lights_agreeing``): frames of one view under one light
-are one look, and on a broadcast most of them can place an end alike and wrongly; a projector's changing
-light makes each light's error its own, as it does a folder's photos.
+two photos too little for the prints to tell. Agreement makes no calibration sure; an unsure one is said
+unsure, with how many photos agree on it. A video's first frames are asked the same only across lights
+(``lights_agreeing``): frames of one view under one light are one look, and on a broadcast most of them can
+place an end alike and wrongly; a projector's changing light makes each light's error its own, as it does
+a folder's photos.
 """
 
 from __future__ import annotations
@@ -47,6 +47,32 @@ class Agreement:
     tried: int
 
 
+def same_view(a: TableCalibration, b: TableCalibration) -> bool:
+    """Whether two calibrations of one picture size put every corner within SAME_VIEW of the table's
+    length (in pixels) of each other: the same camera, still."""
+    if tuple(a.image_size) != tuple(b.image_size):
+        return False
+    pa, pb = a.points, b.points
+    names = ("bl", "br", "tr", "tl")
+    if not all(k in pa and k in pb for k in names):
+        return False
+    return max(math.dist(pa[k], pb[k]) for k in names) <= SAME_VIEW * length_px(b)
+
+
+def length_px(calib: TableCalibration) -> float:
+    """The table's length in the image, from its corners (pixels)."""
+    p = calib.points
+    return 0.5 * (math.dist(p["bl"], p["tl"]) + math.dist(p["br"], p["tr"]))
+
+
+def same_table(a: TableCalibration, b: TableCalibration) -> bool:
+    """The same view (``same_view``) of a table of the same size (length and width within SAME_VIEW): of
+    calibrations that agree on where the corners are, the ones that also agree on what table it is."""
+    ta, tb = a.table, b.table
+    alike = abs(math.log(ta.length_mm / tb.length_mm)) <= SAME_VIEW
+    return alike and abs(math.log(ta.width_mm / tb.width_mm)) <= SAME_VIEW and same_view(a, b)
+
+
 def agreed_view(calibs: Sequence[TableCalibration | None]) -> Agreement | None:
     """The calibration the most of one camera's photos agree on (None where a photo found no table):
     the one with the most others within SAME_VIEW of it, sure before unsure, then the one whose table's
@@ -71,11 +97,10 @@ def agreed_view(calibs: Sequence[TableCalibration | None]) -> Agreement | None:
 
 def agreeing(
     calibs: Sequence[TableCalibration],
-    alike: Callable[[TableCalibration, TableCalibration], bool] | None = None,
+    alike: Callable[[TableCalibration, TableCalibration], bool] = same_view,
 ) -> list[int]:
     """For each calibration, how many of ``calibs`` (itself included) put the table ``alike``: in the same
-    view (``same_view``, the default), or ``same_table``."""
-    alike = alike or same_view
+    view (``same_view``), or ``same_table``."""
     return [sum(alike(c, d) for d in calibs) for c in calibs]
 
 
@@ -96,24 +121,6 @@ def each_photos_table(calibs: Sequence[TableCalibration | None]) -> list[TableCa
     return [chosen_for(c, agreed) for c in calibs]
 
 
-def same_view(a: TableCalibration, b: TableCalibration) -> bool:
-    """Whether two calibrations of one picture size put every corner within SAME_VIEW of the table's
-    length (in pixels) of each other: the same camera, still."""
-    if tuple(a.image_size) != tuple(b.image_size):
-        return False
-    pa, pb = a.points, b.points
-    names = ("bl", "br", "tr", "tl")
-    if not all(k in pa and k in pb for k in names):
-        return False
-    return max(math.dist(pa[k], pb[k]) for k in names) <= SAME_VIEW * length_px(b)
-
-
-def length_px(calib: TableCalibration) -> float:
-    """The table's length in the image, from its corners (pixels)."""
-    p = calib.points
-    return 0.5 * (math.dist(p["bl"], p["tl"]) + math.dist(p["br"], p["tr"]))
-
-
 def cloth_colour(image: np.ndarray, calib: TableCalibration) -> np.ndarray:
     """The mean colour (B, G, R) of ``image`` over the table ``calib`` puts in it: the light on its cloth."""
     return np.array(cv2.mean(image, mask=calib.table_mask(image.shape))[:3])
@@ -129,14 +136,6 @@ def lights_agreeing(
     ``same_table``): agreement that counts a picture under a light already seen as no more evidence."""
     pairs = list(zip(calibs, colours, strict=True))
     return [_lights([colour for d, colour in pairs if alike(c, d)]) for c in calibs]
-
-
-def same_table(a: TableCalibration, b: TableCalibration) -> bool:
-    """The same view (``same_view``) of a table of the same size (length and width within SAME_VIEW): of
-    calibrations that agree on where the corners are, the ones that also agree on what table it is."""
-    ta, tb = a.table, b.table
-    alike = abs(math.log(ta.length_mm / tb.length_mm)) <= SAME_VIEW
-    return alike and abs(math.log(ta.width_mm / tb.width_mm)) <= SAME_VIEW and same_view(a, b)
 
 
 def _lights(colours: Sequence[np.ndarray]) -> int:
