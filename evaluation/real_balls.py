@@ -21,7 +21,9 @@ pipeline builds it (``vision.detectors.build_detector``), in these settings:
 The real photos are also scored under coloured light (``LIGHTS``: the whole image multiplied by a colour
 ramp, what a projector over the table does to every ball and the cloth alike), since no labelled photo
 here is lit that way and the hidden set is: in the ``labelled`` setting, and in the ``photos`` setting with
-the table found automatically in the lit photo, as a run over such photos finds it.
+the table found automatically in the lit photo, as a run over such photos finds it; and under a projector's
+pictures (``PROJECTED``: a light whose colour changes over the bed, each channel's gain a smooth random
+field drawn from a seed) in those two settings.
 
 A detection is a ball found when its centre lies within half a diameter (one radius) of a labelled ball,
 one to one (Hungarian on the distance). Precision is over every detection; on a render a detection of a
@@ -43,6 +45,7 @@ from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
+import cv2
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
@@ -72,6 +75,10 @@ LIGHTS: Mapping[str, tuple[tuple[float, float, float], tuple[float, float, float
     "magenta light": ((1.1, 0.7, 1.2), (1.0, 0.75, 1.1)),
     "warm ramp": ((0.7, 0.9, 1.2), (0.95, 1.0, 1.05)),
 }
+# A projector's picture over the table: each channel's gain e ** (PROJECTED_STRENGTH * f), f a random field
+# of PROJECTED_CELLS cells down the image, smoothly interpolated and scaled to reach 1; one seed a picture.
+PROJECTED = tuple(f"projected picture {k}" for k in range(1, 7))
+PROJECTED_STRENGTH, PROJECTED_CELLS = 0.35, 6
 START = Path(__file__).with_name("real_balls_start.json")
 _POOL_FAMILY = ("yellow", "blue", "red", "purple", "orange", "green", "maroon", "black")
 _JUDGED_SETS = ("snooker", "pool", "pyramid")  # label ball sets whose ids the game's classes can name
@@ -191,14 +198,30 @@ def _match(truth: np.ndarray, radius: np.ndarray, xy: np.ndarray) -> tuple[np.nd
 
 
 def lit(pixels: np.ndarray, light: str) -> np.ndarray:
-    """The image under one of ``LIGHTS``."""
+    """The image under one of ``LIGHTS`` or ``PROJECTED``."""
+    if light in PROJECTED:
+        return _lit_by(pixels, projected_gains(pixels.shape[:2], PROJECTED.index(light)))
     ramp = LIGHTS[light]
     if ramp is None:
         return pixels
     w = pixels.shape[1]
     t = np.linspace(0.0, 1.0, w, dtype=np.float32)[None, :, None]
     left, right = (np.array(g, np.float32)[None, None, :] for g in ramp)
-    out = pixels.astype(np.float32) * (left + (right - left) * t)
+    return _lit_by(pixels, left + (right - left) * t)
+
+
+def projected_gains(shape: tuple[int, int], seed: int) -> np.ndarray:
+    """Per-pixel, per-channel gains (H, W, 3) of a projector's picture (``PROJECTED``) over an image of
+    ``shape``."""
+    h, w = shape
+    cells = np.random.default_rng(seed).normal(size=(PROJECTED_CELLS, PROJECTED_CELLS * w // h + 1, 3))
+    field: np.ndarray = cv2.resize(cells.astype(np.float32), (w, h), interpolation=cv2.INTER_CUBIC)
+    field /= max(float(np.abs(field).max()), 1e-6)
+    return np.asarray(np.exp(PROJECTED_STRENGTH * field))
+
+
+def _lit_by(pixels: np.ndarray, gains: np.ndarray) -> np.ndarray:
+    out = pixels.astype(np.float32) * gains
     return np.asarray(np.clip(out + 0.5, 0, 255).astype(np.uint8))
 
 
@@ -228,11 +251,11 @@ def _labelled_detector(image: TableImage, pixels: np.ndarray) -> Any:
     spec = billiards(image.game)
     if image.corners_px is None:
         radius = float(np.median([b.radius_px for b in image.balls]))
-        return ClassicalDetector(spec, radius)
+        return ClassicalDetector(spec, radius, at_rest=True)
     table = sized_table(image)
     h, w = pixels.shape[:2]
     calib = calibrate_manual(dict(image.corners_px), table, (w, h))
-    return build_detector("classical", replace(spec, table=table), calib, pixels.shape)
+    return build_detector("classical", replace(spec, table=table), calib, pixels.shape, at_rest=True)
 
 
 Auto = TableCalibration | str  # the automatic calibration of an image, or why there is none
@@ -256,7 +279,9 @@ def _found(image: TableImage, pixels: np.ndarray, setting: str, auto: Auto) -> t
         return auto.mm_to_px(xy_mm, sized.table.ball_radius_mm), [sized.looks[v.ball].cls for v in views]
     if setting == "auto":
         assert isinstance(auto, TableCalibration)
-        detector = build_detector("classical", replace(spec, table=auto.table), auto, pixels.shape)
+        detector = build_detector(
+            "classical", replace(spec, table=auto.table), auto, pixels.shape, at_rest=True
+        )
     else:
         detector = _labelled_detector(image, pixels)
     found: Detections = detector.detect(pixels)
@@ -284,12 +309,13 @@ def _run(image: TableImage, pixels: np.ndarray, setting: str, light: str, auto: 
 def evaluate_real_balls(
     images: Iterable[TableImage] | None = None,
     settings: Iterable[str] = SETTINGS,
-    lights: Iterable[str] = tuple(LIGHTS),
+    lights: Iterable[str] = (*LIGHTS, *PROJECTED),
     on_row: Callable[[BallRow], None] | None = None,
 ) -> RealBallsReport:
     """The detector on every image with labelled balls (default: the real photos, then the renders), in
-    each setting; the real photos also under each light (the labelled, photos and camera settings), the
-    automatic calibration found in the lit photo."""
+    each setting; the real photos also under each light (the labelled, photos and camera settings; a
+    projector's pictures, the labelled and photos settings), the automatic calibration found in the lit
+    photo. The camera setting takes the looks under ``LIGHTS`` as one camera's photos."""
     chosen = [i for i in (tuple(images) if images is not None else photos() + renders()) if i.balls]
     settings, lights = tuple(settings), tuple(lights)
     rows = []
@@ -302,12 +328,14 @@ def evaluate_real_balls(
             if any(s != "labelled" and (light == "as shot" or s in LIT_SETTINGS) for s in settings)
         ]
         autos: dict[str, Auto] = {light: _auto_calibration(image, lit(pixels, light)) for light in asked}
-        shared = _as_one_camera(autos)
+        shared = _as_one_camera({light: auto for light, auto in autos.items() if light in LIGHTS})
         for setting in settings:
             if setting == "camera" and not image.real:
                 continue  # one look of a render: no camera's photos to agree
             for light in looks:
                 if light != "as shot" and setting not in LIT_SETTINGS:
+                    continue
+                if light in PROJECTED and setting == "camera":
                     continue
                 auto = shared if setting == "camera" else autos
                 row = _run(image, pixels, setting, light, auto.get(light, "not asked"))
@@ -326,6 +354,11 @@ def _as_one_camera(autos: Mapping[str, Auto]) -> dict[str, Auto]:
     }
 
 
+# The lights the report sums over: each of ``LIGHTS`` on its own, a projector's pictures together.
+_SUMMED_LIGHTS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    *((light, (light,)) for light in LIGHTS),
+    ("projected pictures", PROJECTED),
+)
 # Groups the report sums: name, and which rows.
 _Pick = Callable[[BallRow], bool]
 GROUPS: tuple[tuple[str, _Pick], ...] = (
@@ -345,16 +378,18 @@ GROUPS: tuple[tuple[str, _Pick], ...] = (
 class RealBallsReport:
     rows: tuple[BallRow, ...]
 
-    def total(self, pick: _Pick, light: str = "as shot") -> tuple[BallScore, int]:
-        """The summed score of the rows ``pick`` chooses under ``light``, and how many were scored."""
-        chosen = [r.score for r in self.rows if r.light == light and pick(r) and r.score is not None]
+    def total(self, pick: _Pick, light: str | tuple[str, ...] = "as shot") -> tuple[BallScore, int]:
+        """The summed score of the rows ``pick`` chooses under ``light`` (or any of several), and how many
+        were scored."""
+        under = (light,) if isinstance(light, str) else light
+        chosen = [r.score for r in self.rows if r.light in under and pick(r) and r.score is not None]
         return sum(chosen, BallScore()), len(chosen)
 
     def to_dict(self) -> dict[str, Any]:
         groups: dict[str, Any] = {}
-        for light in LIGHTS:
+        for light, under in _SUMMED_LIGHTS:
             for name, pick in GROUPS:
-                score, n = self.total(pick, light)
+                score, n = self.total(pick, under)
                 if n:
                     groups[f"{name} / {light}"] = {"images": n, **score.__dict__}
         rows = [{**r.__dict__, "score": r.score.__dict__ if r.score else None} for r in self.rows]
@@ -404,13 +439,13 @@ def format_balls_report(report: RealBallsReport, start: Mapping[str, Any] | None
         *(_row_line(r) for r in report.rows),
         "",
     ]
-    for light in LIGHTS:
+    for light, under in _SUMMED_LIGHTS:
         for name, pick in GROUPS:
-            score, n = report.total(pick, light)
+            score, n = report.total(pick, under)
             if not n:
                 continue
             key = f"{name} / {light}"
-            lines.append(f"- {key} ({n} images): now {_figures(score)}")
+            lines.append(f"- {key} ({n} {'looks' if len(under) > 1 else 'images'}): now {_figures(score)}")
             if start is not None:
                 lines.append(f"  - at the start: {_start_figures(start, key)}")
     return "\n".join(lines)

@@ -167,7 +167,7 @@ def photo_balls(
 ) -> tuple[Detections, list[TrackView]]:
     """A photo's balls on its calibration: what a fresh detector sees where the image shows the table, and
     those detections named at once under the game's ball set (``spec``: on the calibration's table)."""
-    detector = build_detector(options.detector, spec, calib, image.shape, options.model)
+    detector = build_detector(options.detector, spec, calib, image.shape, options.model, at_rest=True)
     dets = detector.detect(image)
     dets = dets[calib.shows(dets.xy_px)] if len(dets) else dets
     return dets, BallTracker(spec, NAMED_AT_ONCE).update(0.0, dets)

@@ -120,6 +120,8 @@ class ClothModel:
         self._field = np.zeros((h, w, 3), np.float32)
         self._field_sq = np.ones((h, w), np.float32)
         self._level = 1.0
+        self._typical = np.ones(3, np.float32)
+        self._cells_on_table = cv2.resize(self._mask, self._grid_size, interpolation=cv2.INTER_AREA) > 0
         self._frames = 0
 
     @property
@@ -135,6 +137,11 @@ class ClothModel:
     def field_sq(self) -> np.ndarray:
         """The field's channel sum of squares (H x W)."""
         return self._field_sq
+
+    @property
+    def typical(self) -> np.ndarray:
+        """The cloth's typical colour (3,) over the table: its cells' median, channel by channel."""
+        return self._typical
 
     @property
     def level(self) -> float:
@@ -200,6 +207,8 @@ class ClothModel:
         self._field = np.asarray(cv2.resize(self._grid, (w, h), interpolation=cv2.INTER_LINEAR), np.float32)
         self._field_sq = np.asarray(cv2.transform(cv2.multiply(self._field, self._field), _SUM3), np.float32)
         self._level = float(np.sqrt((self._grid * self._grid).sum(axis=2).mean()))
+        cells = self._grid[self._cells_on_table] if self._cells_on_table.any() else self._grid.reshape(-1, 3)
+        self._typical = np.median(cells, axis=0).astype(np.float32)
 
 
 def score_patches(patch: np.ndarray, colour: np.ndarray, cfg: ClothConfig) -> tuple[np.ndarray, np.ndarray]:

@@ -43,9 +43,16 @@ class BallsTooSmallError(ValueError):
 
 class ClassicalOnTable:
     """The classical detector with its pixel detections carried onto the table by the calibration, and in
-    five-pins the pins read on their spots (``vision.pin_looks``) where the image shows their heads."""
+    five-pins the pins read on their spots (``vision.pin_looks``) where the image shows their heads.
+    ``at_rest``: photos of balls at rest (``ClassicalDetector``)."""
 
-    def __init__(self, spec: BilliardsSpec, calib: TableCalibration, image_shape: tuple[int, ...]) -> None:
+    def __init__(
+        self,
+        spec: BilliardsSpec,
+        calib: TableCalibration,
+        image_shape: tuple[int, ...],
+        at_rest: bool = False,
+    ) -> None:
         table = spec.table
         self.calib = calib
         self.radius_mm = table.ball_radius_mm
@@ -56,7 +63,8 @@ class ClassicalOnTable:
                 f"least {2 * MIN_BALL_RADIUS_PX:g} px): film the table closer or at a higher resolution"
             )
         spots_px = calib.mm_to_px(np.array(list(table.spots.values())).reshape(-1, 2), self.radius_mm)
-        self.inner = ClassicalDetector(spec, radius_px, calib.table_mask(image_shape), spots_px=spots_px)
+        mask = calib.table_mask(image_shape)
+        self.inner = ClassicalDetector(spec, radius_px, mask, spots_px=spots_px, at_rest=at_rest)
         self.pins = PinLooks.of(table, calib, image_shape)
         self.last_pins = Pins.none()
 
@@ -85,8 +93,9 @@ def _classical(
     image_shape: tuple[int, ...],
     model: Path | None,
     config: YoloConfig | None,
+    at_rest: bool,
 ) -> Detector:
-    return ClassicalOnTable(spec, calib, image_shape)
+    return ClassicalOnTable(spec, calib, image_shape, at_rest)
 
 
 def _yolo(
@@ -95,6 +104,7 @@ def _yolo(
     image_shape: tuple[int, ...],
     model: Path | None,
     config: YoloConfig | None,
+    at_rest: bool,
 ) -> Detector:
     r = spec.table.ball_radius_mm
     view = TableView(spec.table)
@@ -110,7 +120,7 @@ def _yolo(
 
 
 _Builder = Callable[
-    [BilliardsSpec, TableCalibration, tuple[int, ...], Path | None, YoloConfig | None], Detector
+    [BilliardsSpec, TableCalibration, tuple[int, ...], Path | None, YoloConfig | None, bool], Detector
 ]
 _BUILDERS: dict[str, _Builder] = {"classical": _classical, "yolo": _yolo}
 DETECTORS = tuple(_BUILDERS)
@@ -124,10 +134,12 @@ def build_detector(
     image_shape: tuple[int, ...],
     model: Path | None = None,
     config: YoloConfig | None = None,
+    at_rest: bool = False,
 ) -> Detector:
     """The detector ``kind`` (one of ``DETECTORS``) for a game seen through ``calib``; ``model`` and
-    ``config`` are the network's (``yolo``)."""
+    ``config`` are the network's (``yolo``); ``at_rest``: the pictures are photos of balls at rest, where
+    every ball with a spot of its own is on the table (the classical detector's naming)."""
     builder = _BUILDERS.get(kind)
     if builder is None:
         raise ValueError(f"unknown detector {kind!r}; choose one of: {', '.join(DETECTORS)}")
-    return builder(spec, calib, image_shape, model, config)
+    return builder(spec, calib, image_shape, model, config, at_rest)

@@ -12,10 +12,12 @@ import pytest
 from arbiter.games import billiards
 from datasets.billiards.real import TableImage, photos
 from evaluation.real_balls import (
+    PROJECTED,
     BallScore,
     RealBallsReport,
     evaluate_real_balls,
     format_balls_report,
+    projected_gains,
     score_detections,
     sized_table,
 )
@@ -140,3 +142,25 @@ def test_a_cameras_photos_under_changing_light_are_refereed_on_the_table_they_ag
     assert alone.score is not None and shared.score is not None
     assert alone.score.matched <= 1 and shared.score.matched >= 5, format_balls_report(report)
     assert shared.score.precision == 1.0
+
+
+def test_a_projectors_picture_is_a_smooth_light_of_changing_colour_the_same_for_a_seed() -> None:
+    gains = projected_gains((72, 128), 0)
+    assert gains.shape == (72, 128, 3) and np.array_equal(gains, projected_gains((72, 128), 0))
+    assert gains.min() >= np.exp(-0.35) - 1e-6 and gains.max() <= np.exp(0.35) + 1e-6
+    spread = np.log(gains).reshape(-1, 3).std(axis=0)
+    assert (spread > 0.05).all()  # each channel changes over the picture, each its own way
+    assert not np.allclose(np.log(gains[..., 0]), np.log(gains[..., 1]), atol=0.05)
+
+
+def test_snooker_colours_under_a_projectors_pictures_are_read_through_the_light_where_each_ball_lies(
+    images,
+) -> None:
+    """The two photos of the small snooker table under six projected pictures, corners typed: each ball read
+    through the cloth's colour beside it against the cloth's colour over the bed. Read through the white
+    ball's balance alone, 178 of 191 were named right (93.2 %); now 184."""
+    chosen = [images["snooker-small-phone-1"], images["snooker-small-phone-2"]]
+    report = evaluate_real_balls(chosen, settings=("labelled",), lights=PROJECTED)
+    total, n = report.total(lambda r: True, PROJECTED)
+    assert n == 12 and total.recall >= 0.95, format_balls_report(report)
+    assert total.colour >= 0.95, format_balls_report(report)

@@ -1,8 +1,11 @@
 """Naming a ball from its pixels: the print on a face tells the cue ball from a stripe turned white side up,
 and such a stripe's colour is read from its rim (a level finer, clear of touching balls), never from the
-cloth's reflection there; a bright ball's hue is read below the camera's tone curve's shoulder."""
+cloth's reflection there; a bright ball's hue is read below the camera's tone curve's shoulder, through the
+light's colour where the ball lies; a ball with a spot of its own is on the table in a photo."""
 
 from __future__ import annotations
+
+import math
 
 import cv2
 import numpy as np
@@ -10,7 +13,7 @@ import pytest
 
 from arbiter.balls import APPEARANCE_CLASSES
 from arbiter.games import billiards
-from vision.classical import ClassicalConfig, ClassicalDetector
+from vision.classical import ClassicalConfig, ClassicalDetector, identity
 from vision.classical.identity import BallSet, Colour, headroom, markings, with_rim
 from vision.classical.kernels import LUMA, disk_offsets, ring_offsets
 
@@ -272,3 +275,83 @@ def test_a_solid_with_its_number_disc_facing_up_is_the_solid_not_the_stripe(reac
     choice, _ = balls.name(colour)
     names = [APPEARANCE_CLASSES[balls.cls[c]] for c in choice]
     assert names == ["pool_1", "pool_9"]
+
+
+def test_a_ball_at_rest_as_near_red_as_a_colour_no_ball_took_is_that_colour_a_clear_red_stays_red() -> None:
+    """In a photo the colours are on their spots: a ball as near the brown as a red is the brown. In a video
+    the brown may have just been potted: it is named as it looks."""
+    balls = BallSet.for_game(billiards("snooker"), at_rest=True)
+    names = [APPEARANCE_CLASSES[c] for c in balls.cls]
+    red, brown = names.index("red"), names.index("brown")
+    cost = np.full((3, len(names)), 3.0)
+    cost[:, red] = [0.2, 0.48, 0.3]
+    cost[:, brown] = [0.7, 0.49, 0.9]
+    assert [names[c] for c in balls.assign(cost)] == ["red", "brown", "red"]
+    moving = BallSet.for_game(billiards("snooker"))
+    assert [names[c] for c in moving.assign(cost)] == ["red", "red", "red"]
+    cost[2, brown] = 0.35  # two balls near the brown: the one it fits better takes it, once
+    assert [names[c] for c in balls.assign(cost)] == ["red", "brown", "red"]
+
+
+def test_only_a_ball_with_its_own_spot_is_filled_first() -> None:
+    snooker = BallSet.for_game(billiards("snooker"), at_rest=True)
+    pool = BallSet.for_game(billiards("straight-pool"), at_rest=True)
+    named = {APPEARANCE_CLASSES[c] for c, r in zip(snooker.cls, snooker.respotted, strict=True) if r}
+    assert named == {"yellow", "green", "brown", "blue", "pink", "black"}
+    assert not pool.respotted.any()
+
+
+# ---------------------------------------------- a projector's light, its colour changing over the bed
+SNOOKER_LOOKS = {
+    "white": (235, 235, 228),
+    "red": (200, 30, 30),
+    "yellow": (242, 190, 20),
+    "green": (20, 120, 60),
+    "brown": (120, 60, 25),
+    "blue": (20, 60, 170),
+    "pink": (240, 130, 150),
+    "black": (18, 18, 20),
+}
+
+
+def snooker_under_a_projector(strength: float) -> tuple[np.ndarray, dict[tuple[int, int], str]]:
+    """A red and the colours in a row, five reds below them, on a green cloth, lit by a light whose colour
+    drifts across the bed, channel by channel (gains up to e ** ``strength``), as a projector's picture
+    does."""
+    image = np.full((420, 1000, 3), (60, 130, 40), np.uint8)
+    places = {(90 + 115 * k, 110): name for k, name in enumerate(SNOOKER_LOOKS)}
+    places |= {(150 + 170 * k, 310): "red" for k in range(5)}
+    for (x, y), name in places.items():
+        draw_ball(image, (x, y), SNOOKER_LOOKS[name])
+    image = cv2.GaussianBlur(image, (0, 0), 1.2)
+    across = np.linspace(0.0, 1.0, image.shape[1])[None, :, None]
+    down = np.linspace(0.0, 1.0, image.shape[0])[:, None, None]
+    phase = across * np.array([1.0, 1.5, 0.7]) + down * np.array([0.5, -0.8, 1.1])
+    gains = np.exp(strength * np.sin(2 * np.pi * phase + np.array([0.0, 2.0, 4.0])))
+    return np.clip(image * gains + 0.5, 0, 255).astype(np.uint8), places
+
+
+def misnamed(image: np.ndarray, places: dict[tuple[int, int], str]) -> dict[tuple[int, int], str | None]:
+    mask = np.zeros(image.shape[:2], np.uint8)
+    mask[20:400, 20:980] = 1
+    found = ClassicalDetector(billiards("snooker"), BALL_PX, mask, at_rest=True).detect(image)
+    named: dict[tuple[int, int], str] = {}
+    for (x, y), cls in zip(found.xy_px, found.class_names, strict=True):
+        named[min(places, key=lambda p: math.hypot(p[0] - x, p[1] - y))] = cls
+    return {p: named.get(p) for p, name in places.items() if named.get(p) != name}
+
+
+def test_balls_under_a_light_whose_colour_drifts_over_the_bed_are_read_through_the_cloth_beside_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The cloth is one colour over the bed: where it looks another, the light there is, and the balls there
+    are read through it. Lit alike, the brown under the light's red end reads red."""
+    image, places = snooker_under_a_projector(0.3)
+    assert misnamed(image, places) == {}
+    monkeypatch.setattr(identity, "cloth_tint", lambda cloth, typical: np.ones((len(cloth), 3)))
+    assert misnamed(image, places) == {(550, 110): "red"}
+
+
+def test_one_light_over_the_whole_bed_is_no_tint() -> None:
+    image, places = snooker_under_a_projector(0.0)
+    assert misnamed(image, places) == {}

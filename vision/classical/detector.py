@@ -76,7 +76,9 @@ class ClassicalDetector:
     drawn at cloth level or at ball-centre height, pocket mouths in or out) limits the search; without it
     the cloth is found in the first frame (``cloth.find_table``). ``spots_px`` (N x 2, full-image px: where a
     ball's centre is when it stands on each of the table's spots) lets a ball of the cloth's colour be found
-    on a spot, where the markings cross its rim. Call ``detect`` once per frame and in
+    on a spot, where the markings cross its rim. ``at_rest``: the frames are pictures of balls at rest (a
+    folder of photos), where every ball with a spot of its own is on the table (``BallSet.for_game``). Call
+    ``detect`` once per frame and in
     order: the cloth model learns from every call and still blobs are recognised from the last frame.
     ``reset`` after a cut or a camera move."""
 
@@ -87,9 +89,10 @@ class ClassicalDetector:
         table_mask: np.ndarray | None = None,
         config: ClassicalConfig | None = None,
         spots_px: np.ndarray | None = None,
+        at_rest: bool = False,
     ) -> None:
         config = config or ClassicalConfig()
-        self._balls = BallSet.for_game(spec)
+        self._balls = BallSet.for_game(spec, at_rest)
         if not isinstance(ball_radius_px, numbers.Real) or not math.isfinite(ball_radius_px):
             raise ValueError(f"ball_radius_px must be a finite number, got {ball_radius_px!r}")
         if ball_radius_px < MIN_BALL_RADIUS_PX:

@@ -22,7 +22,7 @@ from scipy.optimize import linear_sum_assignment
 from arbiter.balls import APPEARANCE_CLASSES, BallLook
 from arbiter.games import BilliardsSpec
 
-from .balance import white_gains, whitest
+from .balance import cloth_tint, white_gains, whitest
 from .coherence import ring_coherence
 from .config import ClassicalConfig
 from .kernels import EPS, LUMA, bound
@@ -59,6 +59,12 @@ _W_SHARES, _W_HUE, _W_STRENGTH, _W_LIGHT = 1.0, 2.0, 0.5, 0.5
 # Brightness also tells coloured balls apart (pink from brown and red, brown from black), once the frame's
 # lighting is allowed for (``Lighting``).
 _W_LIGHT_HUED = 0.5
+# A ball with a spot of its own (snooker's colours, five-pins' red) is respotted once the balls stop: in a
+# picture of balls at rest it is on the table (after the reds only such balls are left: no choice changes).
+# Of two looks a ball at rest is nearly as near, its class is filled first, by this much of a colour
+# distance (under a magenta light a real brown reads 0.01 nearer red, no other ball named brown). Not while
+# balls move: a colour just potted is off the table, and a far red named it would bring it back.
+_RESPOTTED = 0.1
 _LIGHTING_ROUNDS = 2
 _LIGHTING_MIN_BALLS = 3
 _LIGHTING_BOUND = 1.0  # log units: at most e times brighter or dimmer than the prototypes
@@ -155,15 +161,21 @@ class BallSet:
     coloured: np.ndarray  # (P,) bool: the class has a hue to compare
     count: np.ndarray  # (P,) balls of the game with this look
     numbered: np.ndarray  # (P,) bool: a solid with a number disc (its white disc facing up is its colour's)
+    respotted: np.ndarray  # (P,) bool: the one ball of this look has a spot of its own (``_RESPOTTED``)
 
     @classmethod
-    def for_game(cls, spec: BilliardsSpec) -> BallSet:
+    def for_game(cls, spec: BilliardsSpec, at_rest: bool = False) -> BallSet:
+        """The game's looks; ``at_rest``: named in pictures of balls at rest (photos), where every ball with
+        a spot of its own is on the table (``_RESPOTTED``)."""
         rows: dict[str, _Prototype] = {}
         counts: dict[str, int] = {}
-        for look in spec.looks.values():
+        spotted: set[str] = set()
+        for ball, look in spec.looks.items():
             counts[look.cls] = counts.get(look.cls, 0) + 1
             if look.cls not in rows:
                 rows[look.cls] = _prototype(look)
+            if ball in spec.table.spots:
+                spotted.add(look.cls)
         values = list(rows.values())
         return cls(
             np.array([v[0] for v in values], np.int64),
@@ -174,6 +186,7 @@ class BallSet:
             np.array([v[5] for v in values], bool),
             np.array([counts[k] for k in rows], np.int64),
             np.array([v[6] for v in values], bool),
+            np.array([at_rest and k in spotted and counts[k] == 1 for k in rows], bool),
         )
 
     @property
@@ -206,9 +219,10 @@ class BallSet:
     def assign(self, cost: np.ndarray) -> np.ndarray:
         """Class index (into this set) per ball: the assignment of least total cost (Hungarian) in which no
         class holds more balls than the game has (fifteen reds, one of each colour; one of each pool
-        number). When more balls are found than exist, the rest keep their nearest class."""
+        number), a respotted ball's class filled first at a near tie (``_RESPOTTED``). When more balls are
+        found than exist, the rest keep their nearest class."""
         slots = np.repeat(np.arange(len(self.cls)), self.count)
-        rows, cols = linear_sum_assignment(cost[:, slots])
+        rows, cols = linear_sum_assignment(cost[:, slots] - _RESPOTTED * self.respotted[slots])
         choice: np.ndarray = cost.argmin(axis=1)
         choice[rows] = slots[cols]
         return choice
@@ -501,7 +515,7 @@ def balanced(
 ) -> Colour | None:
     """The colour of the balls at fine-level points ``xy`` (N, 2), read again through the white balance
     that ball ``white`` gives (``balance``; None: the whitest of them); None when it gives none."""
-    raw = _raw_pixels(scene, xy)
+    raw = _raw_pixels(scene, xy) / cloth_tint(scene.cloth_at(xy), scene.cloth_typical)[:, None, :]
     gains = white_gains(raw[whitest(raw) if white is None else white])
     if gains is None:
         return None
@@ -568,11 +582,10 @@ def _rim_pixels(
 
 def _relative(scene: Scene, xy: np.ndarray, raw: np.ndarray, gains: np.ndarray | None) -> np.ndarray:
     """Raw pixels (N, K, 3) of the balls at fine-level points ``xy`` through the white balance ``gains``
-    (3,) where given, divided by the cloth luma next to each."""
-    if gains is not None:
-        raw = raw * gains
-    cloth_luma = np.maximum(scene.cloth_at(xy) @ LUMA, 1.0)
-    return np.asarray(raw / cloth_luma[:, None, None])
+    (3,) where given, divided by the cloth next to each: its luma, and its tint (``cloth_tint``)."""
+    cloth = scene.cloth_at(xy)
+    light = np.maximum(cloth @ LUMA, 1.0)[:, None] * cloth_tint(cloth, scene.cloth_typical)
+    return np.asarray((raw if gains is None else raw * gains) / light[:, None, :])
 
 
 def _raw_pixels(scene: Scene, xy: np.ndarray, offsets: np.ndarray | None = None) -> np.ndarray:

@@ -148,6 +148,7 @@ class Scene:
     config: ClassicalConfig
     cloth_field: np.ndarray  # coarse level, H x W x 3 float32
     edge_scale: float
+    cloth_typical: np.ndarray  # (3,) the cloth's colour over the table (``ClothModel.typical``)
 
     @classmethod
     def of(
@@ -160,7 +161,8 @@ class Scene:
     ) -> Scene:
         # Edge votes are read relative to a step as high as the cloth is bright (its Sobel response is ~4x
         # the cloth level), taking the square-root compression into account.
-        return cls(levels, geo, pyramid, config, cloth.field, 1.0 / math.sqrt(4.0 * cloth.level))
+        edge_scale = 1.0 / math.sqrt(4.0 * cloth.level)
+        return cls(levels, geo, pyramid, config, cloth.field, edge_scale, cloth.typical)
 
     @property
     def coarse(self) -> np.ndarray:
