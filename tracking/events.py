@@ -65,6 +65,10 @@ DEPARTURE_FIT_SAMPLES = 2
 HIDDEN_S = 0.1
 # A ball at rest may seem to leave this long before it is struck: its detection pulled by the striker's image.
 EARLY_DEPARTURE_S = 0.05
+# A ball unseen from its last sighting at rest to its first moving one left rest some time in that gap: a
+# mover there within this long before its departure as read may have struck it (a ball struck at 5 m/s is
+# lost in its blur for a few frames, and its departure read from its first sightings after a cushion).
+UNSEEN_DEPARTURE_S = 0.2
 # A ball first seen already moving was struck at most this long before (``EventDetector._found_moving``).
 FOUND_MOVING_WITHIN_S = 0.3
 
@@ -319,22 +323,30 @@ class EventDetector:
     def _struck_by(
         self, ball: str, t0: float, rest: np.ndarray, movers: set[str]
     ) -> tuple[str | None, float, float]:
-        """The moving ball touching ``ball``'s resting place ``rest`` when it left at ``t0`` (``_touching``),
-        or at one of the movers' sightings up to ``EARLY_DEPARTURE_S`` later (the departure read early: the
-        resting ball's detection pulled towards the striker as their images touch: the contact is when that
-        mover came two radii from ``rest``, ``paths.first_reach``), with the error and the time of the
-        contact; (None, inf, t0) where none is."""
+        """The moving ball touching ``ball``'s resting place ``rest`` when it left at ``t0`` (``_touching``);
+        else at one of the movers' sightings since ``ball`` was last seen at rest, where it went unseen before
+        it was seen moving (struck fast, lost in its blur: it left some time in that gap), or up to
+        ``EARLY_DEPARTURE_S`` after ``t0`` (the departure read early: the resting ball's detection pulled
+        towards the striker as their images touch); the contact then is when that mover came two radii from
+        ``rest`` (``paths.first_reach``). With the error and the time of the contact; (None, inf, t0) where
+        none is."""
         mover, err = self._touching(ball, t0, rest, among=movers)
         if mover is not None:
             return mover, err, t0
+        path = self._paths[ball]
+        last_rest = path.samples[path.moving_from - 1][0] if path.moving_from > 0 else t0
+        since = min(t0, max(last_rest, t0 - UNSEEN_DEPARTURE_S))
         end = t0 + EARLY_DEPARTURE_S
-        later = sorted({s[0] for b in movers for s in self._paths[b].samples if t0 < s[0] <= end})
+        seen = sorted(
+            {s[0] for b in movers for s in self._paths[b].samples if since < s[0] <= end and s[0] != t0}
+        )
         mover, err, t = next(
-            ((m, e, t) for t in later for m, e in [self._touching(ball, t, rest, movers)] if m),
+            ((m, e, t) for t in seen for m, e in [self._touching(ball, t, rest, movers)] if m),
             (None, math.inf, t0),
         )
         xy = (float(rest[0]), float(rest[1]))
-        when = None if mover is None else first_reach(self._paths[mover].samples, xy, 2 * self.r, t0, end)
+        start = since if t < t0 else t0
+        when = None if mover is None else first_reach(self._paths[mover].samples, xy, 2 * self.r, start, end)
         return mover, err, t if when is None else when
 
     def _unless_picture_jump(self, pending: list[_Departure], movers: set[str]) -> list[_Departure]:
