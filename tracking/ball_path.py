@@ -48,6 +48,12 @@ class BallPath:
             self.rest = (float(np.mean([p[1] for p in pts])), float(np.mean([p[2] for p in pts])))
             self.rest_n = len(pts)
 
+    def left_rest_after(self, t0: float, within: float) -> float:
+        """The earliest it may have left rest, its departure read at ``t0`` from its first samples in motion:
+        its last sighting at rest, where it was unseen since (lost in its blur), at most ``within`` before."""
+        last_rest = self.samples[self.moving_from - 1][0] if self.moving_from > 0 else t0
+        return min(t0, max(last_rest, t0 - within))
+
     def still_at(self, k: int) -> None:
         """Sample ``k`` is one more of it at rest: the running mean of its place takes it in."""
         assert self.rest is not None

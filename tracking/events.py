@@ -50,7 +50,7 @@ from .cushion_sides import (
 from .cushion_touches import TouchConfig
 from .event_config import EventConfig
 from .held_pots import HeldPots, unique_looks
-from .paths import JUST_STRUCK_S, first_reach, position_at, struck_unseen, time_to_drop
+from .paths import JUST_STRUCK_S, first_reach, position_at, sighting_times, struck_unseen, time_to_drop
 from .reorder import Reorder, SeenEvent
 from .track import Track, TrackView
 from .tracker import NEW_BALL_MAX_SPEED_MM_S, POT_CONFIRM_MAX_S
@@ -65,9 +65,8 @@ DEPARTURE_FIT_SAMPLES = 2
 HIDDEN_S = 0.1
 # A ball at rest may seem to leave this long before it is struck: its detection pulled by the striker's image.
 EARLY_DEPARTURE_S = 0.05
-# A ball unseen from its last sighting at rest to its first moving one left rest some time in that gap: a
-# mover there within this long before its departure as read may have struck it (a ball struck at 5 m/s is
-# lost in its blur for a few frames, and its departure read from its first sightings after a cushion).
+# A ball unseen from its last sighting at rest to its first moving one (lost in its blur, first seen after a
+# cushion) left in that gap: a mover there up to this long before its departure as read may have struck it.
 UNSEEN_DEPARTURE_S = 0.2
 # A ball first seen already moving was struck at most this long before (``EventDetector._found_moving``).
 FOUND_MOVING_WITHIN_S = 0.3
@@ -324,28 +323,19 @@ class EventDetector:
         self, ball: str, t0: float, rest: np.ndarray, movers: set[str]
     ) -> tuple[str | None, float, float]:
         """The moving ball touching ``ball``'s resting place ``rest`` when it left at ``t0`` (``_touching``);
-        else at one of the movers' sightings since ``ball`` was last seen at rest, where it went unseen before
-        it was seen moving (struck fast, lost in its blur: it left some time in that gap), or up to
-        ``EARLY_DEPARTURE_S`` after ``t0`` (the departure read early: the resting ball's detection pulled
-        towards the striker as their images touch); the contact then is when that mover came two radii from
-        ``rest`` (``paths.first_reach``). With the error and the time of the contact; (None, inf, t0) where
-        none is."""
+        else at a mover's sighting while ``ball`` was unseen before it was seen moving (lost in its blur,
+        ``BallPath.left_rest_after``) or up to ``EARLY_DEPARTURE_S`` later (its detection pulled towards the
+        striker's image), timed when that mover came two radii from ``rest``; with the error, or None."""
         mover, err = self._touching(ball, t0, rest, among=movers)
         if mover is not None:
             return mover, err, t0
-        path = self._paths[ball]
-        last_rest = path.samples[path.moving_from - 1][0] if path.moving_from > 0 else t0
-        since = min(t0, max(last_rest, t0 - UNSEEN_DEPARTURE_S))
-        end = t0 + EARLY_DEPARTURE_S
-        seen = sorted(
-            {s[0] for b in movers for s in self._paths[b].samples if since < s[0] <= end and s[0] != t0}
-        )
+        since, end = self._paths[ball].left_rest_after(t0, UNSEEN_DEPARTURE_S), t0 + EARLY_DEPARTURE_S
+        seen = sighting_times([self._paths[b].samples for b in movers], since, end, but=t0)
         mover, err, t = next(
             ((m, e, t) for t in seen for m, e in [self._touching(ball, t, rest, movers)] if m),
             (None, math.inf, t0),
         )
-        xy = (float(rest[0]), float(rest[1]))
-        start = since if t < t0 else t0
+        xy, start = (float(rest[0]), float(rest[1])), since if t < t0 else t0
         when = None if mover is None else first_reach(self._paths[mover].samples, xy, 2 * self.r, start, end)
         return mover, err, t if when is None else when
 

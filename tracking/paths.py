@@ -95,6 +95,14 @@ def first_reach(
     return min(seen, key=lambda s: s[1])[0]
 
 
+def sighting_times(
+    paths: Sequence[Sequence[tuple[float, float, float]]], t_from: float, t_to: float, but: float
+) -> list[float]:
+    """The times (in order, each once) the balls of ``paths`` (samples t, x, y) were seen after ``t_from``
+    up to ``t_to``, ``but`` left out."""
+    return sorted({s[0] for samples in paths for s in samples if t_from < s[0] <= t_to and s[0] != but})
+
+
 def struck_unseen(
     line: StruckLine,
     strikers: Mapping[str, Sequence[tuple[float, float, float]]],
