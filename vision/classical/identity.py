@@ -534,13 +534,15 @@ def _measured(
     little colour, their rim's (``with_rim``), through the white balance ``gains`` where given."""
     offsets = scene.pyramid.colour_offsets
     raw = _raw_pixels(scene, xy, offsets)
-    px = _relative(scene, xy, raw, gains)
-    cloth = _relative(scene, xy, scene.cloth_at(xy)[:, None, :], gains)[:, 0, :]  # through the same balance
+    here = scene.cloth_at(xy)
+    light = np.maximum(here @ LUMA, 1.0)[:, None] * cloth_tint(here, scene.cloth_typical)  # (N, 3)
+    px = _relative(raw, light, gains)
+    cloth = _relative(here[:, None, :], light, gains)[:, 0, :]  # through the same balance
     face = Colour.measure(px, config, coherence, offsets, marks, headroom(raw), cloth)
     pale = np.nonzero(~face.has_hue)[0]
     if not len(pale):
         return face
-    rim, clear = _rim_pixels(scene, xy, pale, gains)
+    rim, clear = _rim_pixels(scene, xy, pale, gains, light[pale])
     return with_rim(face, pale, rim, cloth[pale], config, clear, white_point(px[pale]))
 
 
@@ -556,13 +558,13 @@ def headroom(raw: np.ndarray) -> np.ndarray:
 
 
 def _rim_pixels(
-    scene: Scene, xy: np.ndarray, rows: np.ndarray, gains: np.ndarray | None
+    scene: Scene, xy: np.ndarray, rows: np.ndarray, gains: np.ndarray | None, light: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
     """The rims (M, R, 3) of the balls ``rows`` of the fine-level points ``xy``, read a level finer than
     their faces (a stripe turned white side up shows its band as a crescent a few pixels wide at the
     silhouette, blurred into the white and the cloth at the fine level), through ``gains`` and divided by
-    the cloth luma; and which rim pixels are clear of every other ball (M, R): a touching ball's colour
-    is not this ball's band."""
+    the ``light`` where each lies (M, 3: ``_relative``); and which rim pixels are clear of every other
+    ball (M, R): a touching ball's colour is not this ball's band."""
     pyr = scene.pyramid
     level = scene.levels[pyr.rim_level]
     centres = 2 ** (pyr.fine - pyr.rim_level) * (xy + 0.5) - 0.5
@@ -570,7 +572,7 @@ def _rim_pixels(
     h, w = level.shape[:2]
     xs = bound(at[..., 0].astype(np.int64), 0, w - 1)
     ys = bound(at[..., 1].astype(np.int64), 0, h - 1)
-    rim = _relative(scene, xy[rows], level[ys, xs].astype(np.float32), gains)
+    rim = _relative(level[ys, xs].astype(np.float32), light, gains)
     reach = RIM_REACH * pyr.radius / 2**pyr.rim_level
     gap = np.hypot(*(centres[rows][:, None, :] - centres[None, :, :]).transpose(2, 0, 1))  # (M, N)
     clear = np.ones(at.shape[:2], bool)
@@ -580,11 +582,9 @@ def _rim_pixels(
     return rim, clear
 
 
-def _relative(scene: Scene, xy: np.ndarray, raw: np.ndarray, gains: np.ndarray | None) -> np.ndarray:
-    """Raw pixels (N, K, 3) of the balls at fine-level points ``xy`` through the white balance ``gains``
-    (3,) where given, divided by the cloth next to each: its luma, and its tint (``cloth_tint``)."""
-    cloth = scene.cloth_at(xy)
-    light = np.maximum(cloth @ LUMA, 1.0)[:, None] * cloth_tint(cloth, scene.cloth_typical)
+def _relative(raw: np.ndarray, light: np.ndarray, gains: np.ndarray | None) -> np.ndarray:
+    """Raw pixels (N, K, 3) of N balls through the white balance ``gains`` (3,) where given, divided by the
+    light where each lies (N, 3: the cloth's luma there times its tint, ``cloth_tint``)."""
     return np.asarray((raw if gains is None else raw * gains) / light[:, None, :])
 
 
