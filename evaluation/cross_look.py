@@ -32,7 +32,7 @@ import numpy as np
 from arbiter.balls import APPEARANCE_CLASSES
 from arbiter.games import billiards
 from datasets.billiards.second_look.pooltool_looks import PooltoolView, read_views, seen_balls
-from evaluation.detection import Detector, table_mask_from_camera
+from evaluation.detection import Detector, jaws_from_camera, table_mask_from_camera
 from evaluation.scoring import match_detections
 from vision.classical import ClassicalDetector
 from vision.detectors import game_classes
@@ -148,7 +148,9 @@ def detector_for(name: str, view: PooltoolView, network: OnnxNetwork) -> Detecto
 
     if name == "classical":
         radius = float(cam.radius_px(np.array([[table.width_mm / 2, table.length_mm / 2, r]]), r)[0])
-        return ClassicalDetector(spec, radius, table_mask_from_camera(cam, table))
+        return ClassicalDetector(
+            spec, radius, table_mask_from_camera(cam, table), jaws_px=jaws_from_camera(cam, table)
+        )
     tv = TableView(table)
     return YoloDetector(
         tv,

@@ -61,6 +61,12 @@ def table_mask_from_camera(camera: Camera, table: TableModel) -> np.ndarray:
     return mask
 
 
+def jaws_from_camera(camera: Camera, table: TableModel) -> np.ndarray:
+    """The middle of each pocket's mouth at ball-centre height as seen by ``camera`` (P, 2 px)."""
+    mouths = np.array([p.mouth_xy_mm for p in table.pockets], np.float64).reshape(-1, 2)
+    return np.asarray(camera.project(np.column_stack([mouths, np.full(len(mouths), table.ball_radius_mm)])))
+
+
 def ball_radius_from_camera(camera: Camera, table: TableModel) -> float:
     """The apparent ball radius at the table centre."""
     centre = np.array([[table.width_mm / 2, table.length_mm / 2, table.ball_radius_mm]])
@@ -190,7 +196,9 @@ def evaluate_on_clip(
     radius = ball_radius_from_camera(camera, spec.table)
     mask = table_mask_from_camera(camera, spec.table)
     detector: Detector = (
-        ClassicalDetector(spec, radius, mask, config or ClassicalConfig())
+        ClassicalDetector(
+            spec, radius, mask, config or ClassicalConfig(), jaws_px=jaws_from_camera(camera, spec.table)
+        )
         if make_detector is None
         else make_detector(spec, radius, mask)
     )
@@ -247,6 +255,7 @@ def bench_classical(
     rest, moving = _bench_images(spec, camera, seed, frames)
     radius = ball_radius_from_camera(camera, spec.table)
     mask = table_mask_from_camera(camera, spec.table)
+    jaws = jaws_from_camera(camera, spec.table)
     threads = cv2.getNumThreads()
     cv2.setNumThreads(1)
     out: dict[str, float] = {}
@@ -256,7 +265,7 @@ def bench_classical(
             ("moving", moving, ClassicalConfig()),
             ("worst", moving, ClassicalConfig(reuse_still=False)),
         ):
-            detector = ClassicalDetector(spec, radius, mask, config)
+            detector = ClassicalDetector(spec, radius, mask, config, jaws_px=jaws)
             detector.detect(images[0])  # learns the cloth
             start = time.process_time()
             for i in range(frames):

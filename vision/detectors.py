@@ -63,8 +63,13 @@ class ClassicalOnTable:
                 f"least {2 * MIN_BALL_RADIUS_PX:g} px): film the table closer or at a higher resolution"
             )
         spots_px = calib.mm_to_px(np.array(list(table.spots.values())).reshape(-1, 2), self.radius_mm)
+        jaws_px = calib.mm_to_px(
+            np.array([p.mouth_xy_mm for p in table.pockets]).reshape(-1, 2), self.radius_mm
+        )
         mask = calib.table_mask(image_shape)
-        self.inner = ClassicalDetector(spec, radius_px, mask, spots_px=spots_px, at_rest=at_rest)
+        self.inner = ClassicalDetector(
+            spec, radius_px, mask, spots_px=spots_px, at_rest=at_rest, jaws_px=jaws_px
+        )
         self.pins = PinLooks.of(table, calib, image_shape)
         self.last_pins = Pins.none()
 

@@ -54,10 +54,7 @@ def fit_cluster(scene: Scene, index: int, k: Kernels, box: tuple[int, int, int, 
     edge += cv2.filter2D(maps[2], -1, k.ring[2], borderType=cv2.BORDER_CONSTANT)
     edge *= scene.edge_scale
     score = coverage * bound(edge, 0, None)
-    peaks = (
-        (score >= cv2.dilate(score, _BOX3)) & (coverage >= cfg.min_cluster_coverage) & (edge >= cfg.min_edge)
-    )
-    ys, xs = np.nonzero(peaks)
+    ys, xs = _peaks(scene, index, win, coverage, edge, score)
     if len(ys) == 0:
         return Candidates.empty()
     kept = suppress(
@@ -81,6 +78,24 @@ def fit_cluster(scene: Scene, index: int, k: Kernels, box: tuple[int, int, int, 
         np.full(n, k.radius * 2 ** (index - fine)),
         np.zeros(n, bool),
     )
+
+
+def _peaks(
+    scene: Scene, index: int, win: _Window, coverage: np.ndarray, edge: np.ndarray, score: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Rows and columns of the window's local maxima of ``score`` that are covered and outlined enough: in a
+    pocket's jaws (``Geometry.in_jaws``) a ball's outline against the mouth's black is faint, and a weaker
+    edge vote is looked at there (``min_jaw_edge``)."""
+    cfg, geo = scene.config, scene.geo
+    weakest = min(cfg.min_edge, cfg.min_jaw_edge) if len(geo.jaws) else cfg.min_edge
+    peaks = (score >= cv2.dilate(score, _BOX3)) & (coverage >= cfg.min_cluster_coverage) & (edge >= weakest)
+    ys, xs = np.nonzero(peaks)
+    weak = edge[ys, xs] < cfg.min_edge
+    if weak.any():
+        at = np.stack([xs[weak] + win.x0, ys[weak] + win.y0], axis=1).astype(np.float64)
+        full = 2**index * (at + 0.5) - 0.5 + np.array([geo.x0, geo.y0], np.float64)
+        weak[weak] = ~geo.in_jaws(full, cfg.jaw_reach * scene.pyramid.radius)
+    return ys[~weak], xs[~weak]
 
 
 def _window(scene: Scene, index: int, k: Kernels, box: tuple[int, int, int, int]) -> _Window:

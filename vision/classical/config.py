@@ -63,6 +63,13 @@ class ClassicalConfig:
     # green cloth scores 0.12-0.2 there.
     min_seed_glint: float = 1.2
     min_seed_outline: float = 0.1
+    # A ball in a pocket's jaws (its centre within ``jaw_reach`` radii of the mouth's middle) shows its
+    # outline only where it meets the cloth: against the mouth's black its rim is faint. With a glint as
+    # strong as a seed's and one colour over its face (``min_cluster_coherence``) a weaker edge and outline
+    # are enough: a brown at rest half over a corner's mouth under a projector scores edge 0.26, outline 0.19.
+    min_jaw_edge: float = 0.2
+    min_jaw_outline: float = 0.1
+    jaw_reach: float = 1.6
     # Closest two centres may be (radii): touching balls are 2 apart; lower splits one ball into two.
     min_separation: float = 1.6
     # Every ball is shiny: its brightest pixel must stand this far (cloth brightnesses) above its median.
@@ -140,12 +147,15 @@ class ClassicalConfig:
             or self.min_outline < 0
             or self.min_seed_outline < 0
             or self.min_seed_glint < 0
+            or self.min_jaw_edge < 0
+            or self.min_jaw_outline < 0
+            or self.jaw_reach < 0
             or self.plain_outline < 0
             or self.min_glint < 0
             or self.white_luma <= 0
             or self.colour_scale <= 0
         ):
             raise ValueError(
-                "ClassicalConfig.min_edge, min_outline, plain_outline, min_glint must be >= 0; white_luma, "
-                "colour_scale > 0"
+                "ClassicalConfig.min_edge, min_outline, plain_outline, min_glint and the jaws' thresholds "
+                "must be >= 0; white_luma, colour_scale > 0"
             )

@@ -2,7 +2,9 @@
 
 A circle is kept when it is covered, outlined all round (or packed between two kept balls, as inside a
 rack), round (``coherence``) and shiny: every ball shows a glint above its body colour, which pocket
-mouths, sleeves, hands and shadows do not; a lone ball without a glint is kept on its round outline alone.
+mouths, sleeves, hands and shadows do not; a lone ball without a glint is kept on its round outline alone,
+and a ball hanging in a pocket's jaws, its outline lost against the mouth's black, on its glint, one colour
+over its face and the outline it shows to the cloth (``jaws_px``).
 The first frame with a few balls sets their size (``_resized``). Kept circles are named over the game's
 ball set (``identity``), through the white balance of the whitest ball (``balance``).
 """
@@ -71,16 +73,17 @@ def _packed(xy: np.ndarray, candidate: np.ndarray, kept: np.ndarray, radius: flo
 class ClassicalDetector:
     """Finds the balls of one game in frames from one fixed camera.
 
-    ``ball_radius_px`` is the apparent ball radius (from the calibration, at the table's centre: it varies
-    by ~10 % over the table, which the thresholds absorb). ``table_mask`` (H x W, nonzero = playing area,
-    drawn at cloth level or at ball-centre height, pocket mouths in or out) limits the search; without it
-    the cloth is found in the first frame (``cloth.find_table``). ``spots_px`` (N x 2, full-image px: where a
-    ball's centre is when it stands on each of the table's spots) lets a ball of the cloth's colour be found
-    on a spot, where the markings cross its rim. ``at_rest``: the frames are pictures of balls at rest (a
-    folder of photos), where every ball with a spot of its own is on the table (``BallSet.for_game``). Call
-    ``detect`` once per frame and in
-    order: the cloth model learns from every call and still blobs are recognised from the last frame.
-    ``reset`` after a cut or a camera move."""
+    ``ball_radius_px`` is the apparent ball radius (from the calibration, at the table's centre: it varies by
+    ~10 % over the table, which the thresholds absorb). ``table_mask`` (H x W, nonzero = playing area, drawn
+    at cloth level or at ball-centre height, pocket mouths in or out) limits the search; without it the cloth
+    is found in the first frame (``cloth.find_table``). ``spots_px`` (N x 2, full-image px: where a ball's
+    centre is when it stands on each of the table's spots) lets a ball of the cloth's colour be found on a
+    spot, where the markings cross its rim. ``jaws_px`` (P x 2, full-image px: the middle of each pocket's
+    mouth) lets a ball hanging in a pocket's jaws be found on the part of its outline the cloth shows.
+    ``at_rest``: the frames are pictures of balls at rest (a folder of photos), where every ball with a spot
+    of its own is on the table (``BallSet.for_game``). Call ``detect`` once per frame and in order: the cloth
+    model learns from every call and still blobs are recognised from the last frame. ``reset`` after a cut or
+    a camera move."""
 
     def __init__(
         self,
@@ -90,6 +93,7 @@ class ClassicalDetector:
         config: ClassicalConfig | None = None,
         spots_px: np.ndarray | None = None,
         at_rest: bool = False,
+        jaws_px: np.ndarray | None = None,
     ) -> None:
         config = config or ClassicalConfig()
         self._balls = BallSet.for_game(spec, at_rest)
@@ -111,6 +115,7 @@ class ClassicalDetector:
         self._spots_px: np.ndarray = (
             np.zeros((0, 2)) if spots_px is None else np.asarray(spots_px, np.float64).reshape(-1, 2)
         )
+        self._jaws_px: np.ndarray | None = jaws_px
         self._pyramid: Pyramid = Pyramid.build(self.radius, config)
         self._geometry: Geometry | None = None
         self._cloth: ClothModel | None = None
@@ -205,7 +210,7 @@ class ClassicalDetector:
         if self._table_mask is not None and self._table_mask.shape != (h, w):
             raise ValueError(f"table_mask is {self._table_mask.shape}, the image {h} x {w}: they must match")
         mask = self._table_mask if self._table_mask is not None else find_table(image)
-        self._geometry = Geometry.build(mask, self.radius, self.config, self._pyramid.coarse)
+        self._geometry = Geometry.build(mask, self.radius, self.config, self._pyramid.coarse, self._jaws_px)
         self._cloth = None
         return self._geometry
 
@@ -262,6 +267,7 @@ class ClassicalDetector:
         xy_full = 2**fine_levels * (cand.xy + 0.5) - 0.5 + np.array([geo.x0, geo.y0], np.float64)
         colour = self._colours.measure(scene, cand.xy, cand.radius)
         keep, min_cov = self._balls_among(cand, colour, geo.centre_ok(xy_full), self._on_a_spot(xy_full))
+        keep |= self._in_jaws(cand, colour, geo.centre_ok(xy_full) & geo.in_jaws(xy_full, self._jaw_reach))
         self.last_candidates = {
             "xy_px": xy_full,
             "coverage": cand.coverage,
@@ -306,6 +312,25 @@ class ClassicalDetector:
             return np.zeros(len(xy_full), bool)
         apart = np.linalg.norm(xy_full[:, None, :] - self._spots_px[None, :, :], axis=2).min(axis=1)
         return np.asarray(apart <= _SPOT_REACH * self.radius)
+
+    @property
+    def _jaw_reach(self) -> float:
+        return self.config.jaw_reach * self.radius
+
+    def _in_jaws(self, cand: Candidates, colour: Colour, in_jaws: np.ndarray) -> np.ndarray:
+        """Which circles of clusters centred in a pocket's jaws (``in_jaws``, N: bool) are balls: half over
+        the mouth's black, a ball's blob joins the mouth's and its outline shows only where it meets the
+        cloth; it is kept on its glint (a seed's), one colour over its face and that part of its outline."""
+        cfg = self.config
+        return np.asarray(
+            in_jaws
+            & cand.cluster
+            & (cand.coverage >= cfg.min_cluster_coverage)
+            & (cand.edge >= cfg.min_jaw_edge)
+            & (cand.outline >= cfg.min_jaw_outline)
+            & (colour.glint >= cfg.min_seed_glint)
+            & (colour.coherence >= cfg.min_cluster_coherence)
+        )
 
     def _balls_among(
         self, cand: Candidates, colour: Colour, centre_ok: np.ndarray, on_spot: np.ndarray

@@ -91,7 +91,7 @@ def _grown(table: np.ndarray, r: float) -> np.ndarray:
 @dataclass(frozen=True)
 class Geometry:
     """Per image size: the crop around the table (whole coarse pixels), the analysis mask at every
-    pyramid level, and where ball centres may lie (full resolution)."""
+    pyramid level, where ball centres may lie and the middles of the pockets' mouths (full resolution)."""
 
     shape: tuple[int, int]
     x0: int
@@ -100,9 +100,19 @@ class Geometry:
     y1: int
     masks: tuple[np.ndarray, ...]  # analysis mask per pyramid level, uint8 0/1
     centre_mask: np.ndarray  # full resolution, bool
+    jaws: (
+        np.ndarray
+    )  # (P, 2) full resolution: the middle of each pocket's mouth, where a ball hangs in its jaws
 
     @classmethod
-    def build(cls, table_mask: np.ndarray, radius: float, cfg: ClassicalConfig, levels: int) -> Geometry:
+    def build(
+        cls,
+        table_mask: np.ndarray,
+        radius: float,
+        cfg: ClassicalConfig,
+        levels: int,
+        jaws: np.ndarray | None = None,
+    ) -> Geometry:
         h, w = table_mask.shape
         table = (table_mask > 0).astype(np.uint8)
         analysis = _grown(table, cfg.mask_margin * radius)
@@ -124,7 +134,15 @@ class Geometry:
             y1,
             tuple((m >= 0.5).astype(np.uint8) for m in masks),
             _grown(table, -cfg.centre_inset * radius).astype(bool),
+            np.zeros((0, 2)) if jaws is None else np.asarray(jaws, np.float64).reshape(-1, 2),
         )
+
+    def in_jaws(self, xy: np.ndarray, reach: float) -> np.ndarray:
+        """Whether each full-resolution point (N, 2) is within ``reach`` px of a pocket's mouth."""
+        if not len(self.jaws) or not len(xy):
+            return np.zeros(len(xy), bool)
+        apart = np.linalg.norm(xy[:, None, :] - self.jaws[None, :, :], axis=2).min(axis=1)
+        return np.asarray(apart <= reach)
 
     def centre_ok(self, xy: np.ndarray) -> np.ndarray:
         """Whether each full-resolution point (N, 2) may be a ball's centre."""
