@@ -15,7 +15,7 @@ from cli.common import billiards_spec, fail, parse_size
 from datasets.billiards.detector_data import DatasetRecipe
 from datasets.billiards.picture_moves import MOVES
 from datasets.billiards.render import bench
-from evaluation import real_tables, table_sizes
+from evaluation import real_tables, rendered_photos, table_sizes
 from evaluation.bench import PEER_LONG_SIDE, bench_pipeline
 from evaluation.billiards import evaluate_dir
 from evaluation.cross_look import SCENES, VIEWS_PER_SCENE, evaluate_cross_look, format_report, generate_views
@@ -37,7 +37,7 @@ class _EvalGroup(TyperGroup):
 
 app = typer.Typer(
     cls=_EvalGroup,
-    help="Score Arbiter against the truth: ROOT (synthetic shots), real, real-balls or cross-look.",
+    help="Score Arbiter against the truth: ROOT (synthetic shots) or one of the commands below.",
     no_args_is_help=True,
 )
 bench_app = typer.Typer(help="Measure speed, side by side with a peer, in one run.", no_args_is_help=True)
@@ -197,6 +197,35 @@ def eval_real_balls(
         typer.echo(json.dumps({**report.to_dict(), "start": start["groups"] if start else None}))
         return
     typer.echo(format_balls_report(report, start))
+
+
+@app.command("rendered-photos")
+def eval_rendered_photos(
+    clips: Annotated[
+        list[Path], typer.Argument(help="Clip sets made by 'arbiter synth billiards' (shot_*/).")
+    ],
+    work: Annotated[Path, typer.Option(help="Where each set's photos and run are written.")] = Path(
+        "work/rendered_photos"
+    ),
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """The first and last frame of every shot of each clip set as a folder of photos, refereed as 'arbiter
+    run FOLDER' does (the table found in the photos, its size from the balls): balls found, named right and
+    false against the renderer's truth, per set and in all (the hidden overhead set's form)."""
+
+    def progress(name: str, rows: list[rendered_photos.PhotoScore]) -> None:
+        if not as_json:
+            t = rendered_photos.totals(rows)
+            typer.echo(f"{name}: {t['found']} of {t['balls']} balls found, {t['false']} false", err=True)
+
+    for folder in clips:
+        if not folder.is_dir():
+            fail(f"{folder} is not a folder: give the output folder of 'arbiter synth billiards'")
+    try:
+        rows = rendered_photos.evaluate_rendered_photos(clips, work, on_set=progress)
+    except FileNotFoundError as exc:
+        fail(str(exc))
+    typer.echo(json.dumps(rendered_photos.to_dict(rows)) if as_json else rendered_photos.format_report(rows))
 
 
 @app.command("cross-look")

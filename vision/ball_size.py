@@ -21,8 +21,9 @@ renders against their truth:
 Read so, 32 renders of 12, 10, 9, 6 ft snooker and 9, 8, 7 ft pool tables (1280x720, lenses of 60-90
 degrees) come out within -3 % and +6 % of their truth (1.6 % RMS), the first frames of 16 rendered
 clips (video-compressed) within -8 % and 0 %, pooltool's overhead views within -4 % and 0 %. A ball
-set of the cloth's own colour (red balls on a red cloth) shows only its highlights: their sizes
-disagree and nothing is said.
+set of the cloth's own colour (red balls on a red cloth) shows only its highlights: an outline closed
+round a highlight or a spot is smaller than any catalogue's ball and is not counted, so the other
+colours measure the table; where nothing else is left, nothing is said.
 """
 
 from __future__ import annotations
@@ -101,7 +102,7 @@ def measure_balls(view: np.ndarray, cloth: ClothColourModel, length_px: float) -
     outlines = []
     for centre, radius in _candidates(diff):
         axes = _outline_axes(edges, centre, radius)
-        if axes is not None and axes[1] <= MAX_STRETCH * axes[0]:
+        if axes is not None and axes[1] <= MAX_STRETCH * axes[0] and _ball_sized(axes[0], h):
             outlines.append(axes)
     if not outlines:
         return BallMeasure(None)
@@ -112,6 +113,13 @@ def measure_balls(view: np.ndarray, cloth: ClothColourModel, length_px: float) -
         return BallMeasure(None, stretch)
     median = float(np.median(group))
     return BallMeasure(None if median * length_px < MIN_BALL_PX else median, stretch)
+
+
+def _ball_sized(short_axis: float, length_px: float) -> bool:
+    """Whether an outline's short axis is the size some table's ball could have (``SIZE_RANGE``): a blob
+    starts as one at its box, but the outline found round a spot or a ball's highlight alone (a red on a red
+    cloth shows little else) closes smaller than any catalogue's ball."""
+    return bool(SIZE_RANGE[0] * length_px <= short_axis <= SIZE_RANGE[1] * length_px)
 
 
 def agreeing_sizes(sizes: list[float]) -> list[float]:

@@ -57,6 +57,31 @@ def test_balls_too_small_in_the_frame_are_not_measured_and_the_game_s_size_is_ta
     assert (choice.size.name, choice.measured) == ("9ft", False)
 
 
+def test_highlights_smaller_than_any_table_s_ball_are_not_counted() -> None:
+    """Reds on a red cloth show only their highlights: six small bright specks outnumbered the three
+    colours that show whole, so no size had a majority and the game's 12 ft table was taken for a 6 ft one
+    (a rendered projector photo, seed 9712). An outline smaller than any catalogue's ball (a 120th of the
+    length) is no ball's."""
+    view = np.full((1000, 500, 3), (30, 30, 150), np.uint8)
+    r = round(1000 / 34.0 / 2)  # a 6 ft table's balls
+    for (x, y), colour in zip(
+        [(100, 150), (380, 820), (250, 600)], [(240, 240, 240), (20, 20, 20), (200, 60, 20)], strict=True
+    ):
+        cv2.circle(view, (x, y), r, colour, -1, cv2.LINE_AA)
+    glint = np.zeros((1000, 500), np.float32)
+    for x, y in [(120, 300), (300, 350), (400, 450), (150, 700), (350, 250), (220, 880)]:
+        cv2.circle(view, (x, y), r, (34, 34, 160), -1, cv2.LINE_AA)  # a red, a shade off the cloth
+        glint[y - 2 : y + 3, x - 2 : x + 3] = 1.0
+    glint = cv2.GaussianBlur(glint, (0, 0), 2.0)
+    view = np.clip(view + (glint / glint.max())[..., None] * np.array([200, 200, 120]), 0, 255).astype(
+        np.uint8
+    )
+    cloth = estimate(working_copy(view)[0])
+    assert cloth is not None
+    share = measure_balls(view, cloth, length_px=2000.0).share
+    assert share is not None and 1 / share == pytest.approx(34.0, rel=0.08)
+
+
 def test_an_empty_table_says_nothing_of_its_size() -> None:
     view = np.full((1000, 500, 3), (40, 110, 30), np.uint8)
     cloth = estimate(working_copy(view)[0])

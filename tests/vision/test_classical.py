@@ -359,6 +359,16 @@ def test_a_brown_at_rest_half_over_a_corners_mouth_is_found_and_named() -> None:
     _assert_found(rendered, found, "brown", "brown")
 
 
+def test_a_white_without_a_glint_touching_a_red_is_found_on_its_outline() -> None:
+    """Seed 9702's tenth shot ends with the white touching a red under a pink light: the white's highlight
+    is clipped to its body's level (glint 0.22 of the 0.35 asked), and in a cluster a ball without a glint
+    was never kept, however round and outlined. Coherence 0.99 and an outline of 0.98 all round are a
+    ball's: in a cluster a circle that round and that outlined is kept without a glint."""
+    spec = SNOOKER.resized("6ft")
+    rendered, found = _still_scene("snooker_9702_shot9.json", spec)
+    _assert_found(rendered, found, "white", "white")
+
+
 def test_no_ball_is_found_in_an_empty_pockets_jaws(bench) -> None:
     """The bench scene, no ball near any pocket: the weaker outline asked in a pocket's jaws finds nothing
     in the mouths' black, their leather or the cushions' noses beside them."""

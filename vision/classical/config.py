@@ -63,13 +63,15 @@ class ClassicalConfig:
     # green cloth scores 0.12-0.2 there.
     min_seed_glint: float = 1.2
     min_seed_outline: float = 0.1
-    # A ball in a pocket's jaws (its centre within ``jaw_reach`` radii of the mouth's middle) shows its
-    # outline only where it meets the cloth: against the mouth's black its rim is faint. With a glint as
-    # strong as a seed's and one colour over its face (``min_cluster_coherence``) a weaker edge and outline
-    # are enough: a brown at rest half over a corner's mouth under a projector scores edge 0.26, outline 0.19.
+    # A ball in a pocket's jaws or against its mouth (its centre within ``jaw_reach`` radii of the mouth's
+    # middle) shows its outline only where it meets the cloth: against the mouth's black its rim is faint.
+    # With a glint as strong as a seed's and one colour over its face (``min_cluster_coherence``) a weaker
+    # edge and outline are enough: a brown at rest half over a corner's mouth under a projector scores edge
+    # 0.26, outline 0.19 (0.57 radii from the middle); a red touching a corner's mouth from the cloth, 1.75
+    # radii from it, is 2.16 radii away in a wide lens's picture, where balls at the corners look bigger.
     min_jaw_edge: float = 0.2
     min_jaw_outline: float = 0.1
-    jaw_reach: float = 1.6
+    jaw_reach: float = 2.2
     # Closest two centres may be (radii): touching balls are 2 apart; lower splits one ball into two.
     min_separation: float = 1.6
     # Every ball is shiny: its brightest pixel must stand this far (cloth brightnesses) above its median.
@@ -79,7 +81,9 @@ class ClassicalConfig:
     # (``coherence``: 1 for a circle, 0.5 for edges in every direction). Lone balls score >= 0.72 even
     # green on green; pocket mouths, markers and sleeves that pass the other tests 0.45-0.7. In a cluster
     # the bar is higher (pocket nets, letters of a score bar and the rims of hands score up to 0.78 there,
-    # balls >= 0.8), except for a ball packed between two found balls, whose rim is seams with them.
+    # balls >= 0.8), except for a ball packed between two found balls, whose rim is seams with them. A
+    # line, a cue or a spot's markings across a ball's rim bring it to 0.71-0.78 there, as a sleeve crossed
+    # by the cue, whose ferrule shines as a ball's glint (1.2-1.56, coherence 0.75-0.78), so the bar stays.
     min_coherence: float = 0.7
     min_cluster_coherence: float = 0.8
     # A lone ball without a glint (diffuse light, or a white ball whose highlight is clipped to its body's
@@ -88,6 +92,11 @@ class ClassicalConfig:
     # (<= 0.13), and balls without a glint >= 0.22.
     plain_coherence: float = 0.8
     plain_outline: float = 0.2
+    # The same in a cluster, where a circle's outline may be a hand's, a sleeve's or a score bar's letter
+    # (an "O" or a "B": coherence 0.91-0.92, outline 0.82-0.93), for a circle touching a ball kept: a white
+    # against a red under a pink light, its highlight clipped to its body's level, scores 0.99 and 0.98.
+    plain_cluster_coherence: float = 0.9
+    plain_cluster_outline: float = 0.5
     # Colour is read inside this share of the radius: the rim picks up the cloth's reflection and shadow.
     colour_radius: float = 0.85
     # The brightest share of a ball's pixels is its specular highlight and is left out of its colour.
@@ -128,6 +137,7 @@ class ClassicalConfig:
             "min_coherence",
             "min_cluster_coherence",
             "plain_coherence",
+            "plain_cluster_coherence",
         ):
             v = getattr(self, name)
             if not 0.0 < v < 1.0:
@@ -151,6 +161,7 @@ class ClassicalConfig:
             or self.min_jaw_outline < 0
             or self.jaw_reach < 0
             or self.plain_outline < 0
+            or self.plain_cluster_outline < 0
             or self.min_glint < 0
             or self.white_luma <= 0
             or self.colour_scale <= 0

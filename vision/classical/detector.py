@@ -1,12 +1,13 @@
 """The classical detector: the pyramid, the cloth, candidate circles, then judging and naming them.
 
-A circle is kept when it is covered, outlined all round (or packed between two kept balls, as inside a
-rack), round (``coherence``) and shiny: every ball shows a glint above its body colour, which pocket
-mouths, sleeves, hands and shadows do not; a lone ball without a glint is kept on its round outline alone,
-and a ball hanging in a pocket's jaws, its outline lost against the mouth's black, on its glint, one colour
-over its face and the outline it shows to the cloth (``jaws_px``).
-The first frame with a few balls sets their size (``_resized``). Kept circles are named over the game's
-ball set (``identity``), through the white balance of the whitest ball (``balance``).
+A circle is kept when it is covered, outlined all round (or packed between two kept balls, as inside a rack),
+round (``coherence``) and shiny: every ball shows a glint above its body colour, which pocket mouths, sleeves,
+hands and shadows do not; a lone ball without a glint is kept on its round outline alone, and a ball hanging
+in a pocket's jaws, its outline lost against the mouth's black, on its glint, one colour over its face and the
+outline it shows to the cloth (``jaws_px``); in a cluster a ball without a glint (a white under a tinted
+light, its highlight clipped) is kept when it is rounder and more outlined than any hand or letter and touches
+a ball kept. The first frame with a few balls sets their size (``_resized``). Kept circles are named over the
+game's ball set (``identity``), through the white balance of the whitest ball (``balance``).
 """
 
 from __future__ import annotations
@@ -267,7 +268,9 @@ class ClassicalDetector:
         xy_full = 2**fine_levels * (cand.xy + 0.5) - 0.5 + np.array([geo.x0, geo.y0], np.float64)
         colour = self._colours.measure(scene, cand.xy, cand.radius)
         keep, min_cov = self._balls_among(cand, colour, geo.centre_ok(xy_full), self._on_a_spot(xy_full))
-        keep |= self._in_jaws(cand, colour, geo.centre_ok(xy_full) & geo.in_jaws(xy_full, self._jaw_reach))
+        centre_ok = geo.centre_ok(xy_full)
+        keep |= self._in_jaws(cand, colour, centre_ok & geo.in_jaws(xy_full, self._jaw_reach))
+        keep |= self._plain_beside(cand, colour, centre_ok & (cand.coverage >= min_cov), keep)
         self.last_candidates = {
             "xy_px": xy_full,
             "coverage": cand.coverage,
@@ -331,6 +334,31 @@ class ClassicalDetector:
             & (colour.glint >= cfg.min_seed_glint)
             & (colour.coherence >= cfg.min_cluster_coherence)
         )
+
+    def _plain_beside(
+        self, cand: Candidates, colour: Colour, covered: np.ndarray, kept: np.ndarray
+    ) -> np.ndarray:
+        """Which circles of clusters, ``covered`` where a ball may lie, are balls without a glint: as round
+        and as outlined all round as no hand, net or letter is (``plain_cluster_coherence``,
+        ``plain_cluster_outline``), touching a ball kept (a white against a red under a pink light, its
+        highlight clipped to its body's level; a score bar's round letters touch letters, not balls)."""
+        cfg = self.config
+        plain = (
+            covered
+            & cand.cluster
+            & ~kept
+            & (cand.edge >= cfg.min_edge)
+            & (colour.coherence >= cfg.plain_cluster_coherence)
+            & (cand.outline >= cfg.plain_cluster_outline)
+        )
+        if not plain.any() or not kept.any():
+            return np.zeros(len(cand), bool)
+        d = np.linalg.norm(cand.xy[plain][:, None, :] - cand.xy[kept][None, :, :], axis=2)
+        radius = self._pyramid.fine_radius
+        touching = ((d >= _TOUCH[0] * radius) & (d <= _TOUCH[1] * radius)).any(axis=1)
+        out = np.zeros(len(cand), bool)
+        out[np.nonzero(plain)[0][touching]] = True
+        return out
 
     def _balls_among(
         self, cand: Candidates, colour: Colour, centre_ok: np.ndarray, on_spot: np.ndarray
