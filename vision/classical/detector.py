@@ -267,8 +267,8 @@ class ClassicalDetector:
         geo, fine_levels = scene.geo, self._pyramid.fine
         xy_full = 2**fine_levels * (cand.xy + 0.5) - 0.5 + np.array([geo.x0, geo.y0], np.float64)
         colour = self._colours.measure(scene, cand.xy, cand.radius)
-        keep, min_cov = self._balls_among(cand, colour, geo.centre_ok(xy_full), self._on_a_spot(xy_full))
         centre_ok = geo.centre_ok(xy_full)
+        keep, min_cov = self._balls_among(cand, colour, centre_ok, self._on_a_spot(xy_full))
         keep |= self._in_jaws(cand, colour, centre_ok & geo.in_jaws(xy_full, self._jaw_reach))
         keep |= self._plain_beside(cand, colour, centre_ok & (cand.coverage >= min_cov), keep)
         self.last_candidates = {
