@@ -100,9 +100,8 @@ class Geometry:
     y1: int
     masks: tuple[np.ndarray, ...]  # analysis mask per pyramid level, uint8 0/1
     centre_mask: np.ndarray  # full resolution, bool
-    jaws: (
-        np.ndarray
-    )  # (P, 2) full resolution: the middle of each pocket's mouth, where a ball hangs in its jaws
+    # (P, 2) full resolution: the middle of each pocket's mouth, where a ball hangs in its jaws
+    jaws: np.ndarray
 
     @classmethod
     def build(
