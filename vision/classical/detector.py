@@ -56,13 +56,19 @@ _RESIZE_ROUNDS = 2
 _BALANCE_GAIN = 1.1
 
 
+def _touching(xy: np.ndarray, radius: float) -> np.ndarray:
+    """Which circles (N x N, bool) touch each other: centres about two radii apart (``_TOUCH``)."""
+    d = np.linalg.norm(xy[:, None, :] - xy[None, :, :], axis=2)
+    touching: np.ndarray = (d >= _TOUCH[0] * radius) & (d <= _TOUCH[1] * radius)
+    return touching
+
+
 def _packed(xy: np.ndarray, candidate: np.ndarray, kept: np.ndarray, radius: float) -> np.ndarray:
     """Candidates that touch at least two kept balls (centres two radii apart): inside a rack a ball's
     outline is mostly seams with balls of its own colour, and its packed neighbours vouch for it. Spreads
     inwards over a few rounds."""
     kept = kept.copy()
-    d = np.linalg.norm(xy[:, None, :] - xy[None, :, :], axis=2)
-    touching = (d >= _TOUCH[0] * radius) & (d <= _TOUCH[1] * radius)
+    touching = _touching(xy, radius)
     for _ in range(_PACKED_ROUNDS):
         new = candidate & ~kept & ((touching & kept[None, :]).sum(axis=1) >= 2)
         if not new.any():
@@ -352,13 +358,9 @@ class ClassicalDetector:
             & (cand.outline >= cfg.plain_cluster_outline)
         )
         if not plain.any() or not kept.any():
-            return np.zeros(len(cand), bool)
-        d = np.linalg.norm(cand.xy[plain][:, None, :] - cand.xy[kept][None, :, :], axis=2)
-        radius = self._pyramid.fine_radius
-        touching = ((d >= _TOUCH[0] * radius) & (d <= _TOUCH[1] * radius)).any(axis=1)
-        out = np.zeros(len(cand), bool)
-        out[np.nonzero(plain)[0][touching]] = True
-        return out
+            return np.asarray(plain)
+        touching = _touching(cand.xy, self._pyramid.fine_radius)
+        return np.asarray(plain & (touching & kept[None, :]).any(axis=1))
 
     def _balls_among(
         self, cand: Candidates, colour: Colour, centre_ok: np.ndarray, on_spot: np.ndarray
