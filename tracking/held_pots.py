@@ -39,9 +39,11 @@ class HeldPots:
         self._pots: list[c.Pot] = []
 
     def hold(self, pot: c.Pot, events: Reorder) -> None:
-        """Hold ``pot`` if its ball is of a unique look, else push it into ``events`` now."""
+        """Hold ``pot`` if its ball is of a unique look, else push it into ``events`` now. A pot of a ball
+        whose earlier pot is still held replaces it: the ball was seen again in the jaws and went in then
+        (one pot, timed when it dropped)."""
         if pot.ball in self.unique:
-            self._pots.append(pot)
+            self._pots = [p for p in self._pots if p.ball != pot.ball] + [pot]
         else:
             events.push(pot.t, pot)
 
@@ -56,12 +58,16 @@ class HeldPots:
         self, events: Reorder, paths: Mapping[str, BallPath], table: TableModel, now: float = math.inf
     ) -> None:
         """Into the stream (``events``) the pots held ``HOLD_S`` by ``now`` (every one, by default: the
-        shot ended, the source did); a pot whose ball came back (``came_back``) is dropped at once."""
+        shot ended, the source did), or ``HOLD_S`` after their ball was last seen again (rattling in the
+        jaws, it may drop again: its pot then replaces this one); a pot whose ball came back (``came_back``)
+        is dropped at once."""
         kept = []
         for pot in self._pots:
-            if came_back(pot, paths.get(pot.ball), table):
+            path = paths.get(pot.ball)
+            if came_back(pot, path, table):
                 continue
-            if now - pot.t >= HOLD_S:
+            seen = [s[0] for s in path.samples if s[0] > pot.t] if path is not None else []
+            if now - max([pot.t, *seen]) >= HOLD_S:
                 events.push(pot.t, pot)
             else:
                 kept.append(pot)

@@ -10,7 +10,7 @@ from itertools import pairwise
 
 import numpy as np
 
-from arbiter.tables import Pocket
+from arbiter.tables import Pocket, TableModel
 
 # A ball's path fitted to its first sightings: where it was at time t, its velocity then, and t.
 StruckLine = tuple[np.ndarray, np.ndarray, float]
@@ -21,6 +21,10 @@ XY = tuple[float, float]
 # rendered pots (the ball's last place before it drops: middle pockets 3-13 mm behind the line, corners
 # 13-40 mm, slow balls the deepest), for timing a pot whose ball was lost before it dropped.
 DROP_DEPTH_R = {"middle": 0.4, "corner": 1.3}
+# No ball rests with its centre this many radii past a pocket's mouth line: it would drop. A new sighting
+# there is a hand, a cue's ferrule or the pocket's leather (a bridge hand over a pyramid table's corner
+# pocket, read as a ball from the first frame, was potted when the hand left).
+NO_REST_BEHIND_MOUTH_R = 1.0
 # A ball lost less than this after it left rest was struck on a pocket's lip: its speed is not yet measured,
 # and it drops at once.
 JUST_STRUCK_S = 0.1
@@ -30,6 +34,41 @@ def mouth_depth(pocket: Pocket, xy: XY) -> float:
     """How far ``xy`` lies inside the table from ``pocket``'s mouth line (mm; negative behind it)."""
     mx, my = pocket.mouth_xy_mm
     return (xy[0] - mx) * pocket.inward[0] + (xy[1] - my) * pocket.inward[1]
+
+
+def in_pocket(pocket: Pocket, xy: XY, radius_mm: float, behind_mm: float = 0.0) -> bool:
+    """Whether a ball's centre at ``xy`` is in ``pocket``: in its mouth (within half the opening and
+    ``radius_mm`` of the mouth's middle) or past the mouth's line between its jaws (``mouth_depth`` below
+    zero, along the line within half the opening and ``radius_mm`` of its middle). ``behind_mm``: only
+    past the line by more than that (the mouth itself left out)."""
+    reach = pocket.opening_mm / 2 + radius_mm
+    mx, my = pocket.mouth_xy_mm
+    if behind_mm <= 0.0 and math.dist(xy, (mx, my)) <= reach:
+        return True
+    ix, iy = pocket.inward
+    along = (xy[0] - mx) * -iy + (xy[1] - my) * ix
+    return mouth_depth(pocket, xy) < -behind_mm and abs(along) <= reach
+
+
+def where_no_ball_rests(table: TableModel, xy_mm: np.ndarray) -> np.ndarray:
+    """The pocket (index into ``table.pockets``) each point (N, 2 mm) lies past the mouth line of by
+    ``NO_REST_BEHIND_MOUTH_R`` radii (``in_pocket``), -1 where none: where no ball rests, and only a ball
+    followed into the pocket is seen."""
+    xy = np.asarray(xy_mm, np.float64).reshape(-1, 2)
+    mouths = np.array([p.mouth_xy_mm for p in table.pockets], np.float64).reshape(-1, 2)
+    inward = np.array([p.inward for p in table.pockets], np.float64).reshape(-1, 2)
+    reach = np.array([p.opening_mm / 2 for p in table.pockets]) + table.ball_radius_mm
+    off = xy[:, None, :] - mouths[None, :, :]  # (N, P, 2)
+    depth = (off * inward[None]).sum(axis=2)
+    along = off[..., 1] * inward[None, :, 0] - off[..., 0] * inward[None, :, 1]
+    deep = (depth < -NO_REST_BEHIND_MOUTH_R * table.ball_radius_mm) & (np.abs(along) <= reach[None, :])
+    return np.where(deep.any(axis=1), deep.argmax(axis=1), -1).astype(np.int64)
+
+
+def mouths_at(table: TableModel, xy: XY) -> list[int]:
+    """The pockets (indices) a ball at ``xy`` may be going into: in a mouth, within a ball's width of its
+    middle's reach, or past its line."""
+    return [j for j, p in enumerate(table.pockets) if in_pocket(p, xy, table.ball_diameter_mm)]
 
 
 def into_mouth(pocket: Pocket, xy: XY, velocity: XY) -> bool:

@@ -27,7 +27,15 @@ from arbiter.games import BilliardsSpec
 from arbiter.tables import Pocket, TableModel
 from vision.types import Detections
 
-from .paths import into_mouth, mouth_depth, nearest_distance, struck_away, to_segment
+from .paths import (
+    into_mouth,
+    mouth_depth,
+    mouths_at,
+    nearest_distance,
+    struck_away,
+    to_segment,
+    where_no_ball_rests,
+)
 from .track import (
     HEADING_FIT_S,
     XY,
@@ -195,6 +203,9 @@ class BallTracker:
         beside = np.minimum(others, nearest_distance(xy_mm, np.reshape(seen, (-1, 2))))
         ghosts = beside < OVERLAP * diameter
         blurred = detections.blurred[usable]
+        dropping = where_no_ball_rests(self.table, xy_mm)  # (N,) the pocket each lies deep in, -1 where none
+        shadowy = unsure.copy()  # unsure and in a pocket's mouth: its shadow, unless a ball is right there
+        shadowy[unsure] = [bool(mouths_at(self.table, (x, y))) for x, y in xy_mm[unsure]]
         for i, tr in enumerate(live):
             d = np.linalg.norm(xy_mm - np.array(tr.xy), axis=1)
             same = cls == tr.cls
@@ -203,6 +214,9 @@ class BallTracker:
             if not tr.lost:  # a streak is whichever ball is there: moving, or one that just left its place
                 ok |= blurred & ~far
             ok &= ~(far & ghosts)  # found again far away: by a detection that is surely a ball
+            if (dropping >= 0).any():  # past a mouth only a ball going in is seen
+                ok &= (dropping < 0) | np.isin(dropping, mouths_at(self.table, tr.xy))
+            ok &= ~(shadowy & (d > diameter))  # a green rolling 130 mm off once took one and ran into it
             if tr.speed < self.config.rest_speed_mm_s and not tr.lost:
                 ok &= ~(far & unsure)  # ... and a ball at rest, missed a frame, is where it lay
             cost[i, ok] = d[ok]
@@ -277,9 +291,11 @@ class BallTracker:
                 tr.pot_pending = (pocket, unsure)  # potted once it stays unseen for pot_confirm_s
                 tr.pot_confirm_s = self._confirm_s(tr, self.table.pocket(pocket))
                 moving = False
-            if moving:
-                # Lost in the open (a blur the detector missed, an arm over it): it is still on the table.
-                # Stop guessing its path; the next sighting of its look picks it up wherever it is.
+            if moving or self._struck(tr, tr.xy):
+                # Lost in the open (a blur the detector missed, an arm over it), or struck from rest and
+                # gone at once (a pyramid ball driven out of the rack at the break, which held at the rack
+                # left its sightings elsewhere no free id of its look): it is still on the table. Stop
+                # guessing its path; the next sighting of its look picks it up wherever it is.
                 tr.lost = True
                 moving = False
         if tr.lost and t - tr.last_seen_t <= LOST_POT_S:
@@ -480,7 +496,8 @@ class BallTracker:
 
     def _birth(self, t: float, cls: int, xy_mm: np.ndarray, confidence: float) -> Track | None:
         """A detection no track took: a look-alike seen going into a pocket and seen again by it (no pot);
-        else a new ball if the game has a free id of its look (returned when it is a ball at once,
+        else nothing where no ball can rest (``paths.where_no_ball_rests``); else a new ball if the game has a
+        free id of its look (returned when it is a ball at once,
         ``n_init`` 1: measured now); else a lost look-alike seen again further than the gate (returned, as
         it is measured now); else nothing (more balls of this look than the game has: a false
         detection)."""
@@ -494,6 +511,9 @@ class BallTracker:
             tr = min(pending, key=lambda tr: math.dist(tr.xy, xy_mm))
             self._hit(tr, t, xy_mm)
             return tr
+        if where_no_ball_rests(self.table, xy_mm.reshape(1, 2))[0] >= 0:
+            return None  # no ball is found again nor added where none can rest
+        xy = (float(xy_mm[0]), float(xy_mm[1]))
         ball = self._free_id(cls)
         if ball is None:
             lost = [
@@ -507,7 +527,6 @@ class BallTracker:
             tr.lost, tr.misses, tr.last_seen_t = False, 0, t
             tr.history.append((t, *tr.xy, True))
             return tr
-        xy = (float(xy_mm[0]), float(xy_mm[1]))
         tr = Track(ball, cls, new_filter(xy, self.config.measurement_mm), last_seen_t=t)
         tr.read_as(cls, confidence)
         tr.history.append((t, *xy, True))

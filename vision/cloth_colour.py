@@ -43,6 +43,7 @@ MIN_CHROMA_TOL = 0.06
 L_RATIO = (0.45, 1.9)  # lightness relative to the cloth's median still cloth: fall-off, pools of lamp light
 GROW_ROUNDS = 2  # times the region is grown with lightness judged against the cloth found nearby
 GROW_SIGMA = 0.08  # share of the working copy over which the cloth's level is carried outward
+NECKED_SHARE = 0.006  # a blob joined to the cloth by a neck under twice this share of the copy is not cloth
 CLOSE_SHARE = 0.02  # closing of the region (share of the working copy): fills chalk lines, balls, a cue
 MIN_SAMPLES = 50  # cloth pixels a model needs
 # The cloth's colour follows a plane across the frame where that leaves at most this share of its spread's
@@ -265,12 +266,15 @@ def _cluster_score(mask: np.ndarray, weights: np.ndarray) -> float:
     return float(per.max()) * min(solidity, 1.0) ** 2 * (1.0 - BORDER_PENALTY * float(border.mean()))
 
 
-def region(small: np.ndarray, model: ClothColourModel, ignore: np.ndarray | None = None) -> np.ndarray:
+def region(
+    small: np.ndarray, model: ClothColourModel, ignore: np.ndarray | None = None, cut_necks: bool = False
+) -> np.ndarray:
     """The table's cloth region in a working copy (uint8 0/1): the cloth-coloured component with the most
     centre weight (``_grown``), closed over chalk lines, balls and a cue, its holes filled. ``ignore``
     pixels are never cloth, so a score bar over the cloth cuts the region (and ``vision.table_lines`` knows
-    why)."""
-    main = _grown(small, model, ignore)
+    why). ``cut_necks``: less the blobs of the cloth's colour joined to it only through a neck
+    (``_without_necked``: printed markers on a rail beside a grey cloth)."""
+    main = _grown(small, model, ignore, cut_necks=cut_necks)
     k = max(3, int(CLOSE_SHARE * max(main.shape)) | 1)
     main = cv2.morphologyEx(main, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     contours, _ = cv2.findContours(main, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
@@ -338,12 +342,16 @@ def _solidity(mask: np.ndarray) -> float:
 
 
 def _grown(
-    small: np.ndarray, model: ClothColourModel, ignore: np.ndarray | None, shrink: int = 1
+    small: np.ndarray,
+    model: ClothColourModel,
+    ignore: np.ndarray | None,
+    shrink: int = 1,
+    cut_necks: bool = False,
 ) -> np.ndarray:
     """The cloth-coloured component with the most centre weight (uint8 0/1). Lightness is judged against
     the cloth nearby, not the cloth's median: the region is grown twice with the level of the cloth found
     so far carried outward, so the dim end of a table under one lamp stays in and a black rail beside it
-    stays out. The level is carried on a copy ``shrink`` times smaller."""
+    stays out. The level is carried on a copy ``shrink`` times smaller. ``cut_necks``: see ``region``."""
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
     dist, ratio = model.distance(lab)
     hue = dist < MAX_MAHALANOBIS
@@ -355,13 +363,14 @@ def _grown(
         if not main.any():
             break
         local = level / np.maximum(_spread(level, main, shrink), 1.0)
-        main = _main_component(hue & (local > L_RATIO[0]) & (local < L_RATIO[1]))
+        main = _main_component(hue & (local > L_RATIO[0]) & (local < L_RATIO[1]), cut_necks)
     return main
 
 
-def _main_component(mask: np.ndarray) -> np.ndarray:
+def _main_component(mask: np.ndarray, cut_necks: bool = False) -> np.ndarray:
     """The component (uint8 0/1) with the most centre weight of a mask, after a small closing (a chalk line
-    must not cut the cloth in two) and opening (specks)."""
+    must not cut the cloth in two) and opening (specks); with ``cut_necks``, less what only a neck joins to
+    it (``_without_necked``)."""
     m = cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
     m = cv2.morphologyEx(m, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     n, comps, _, _ = cv2.connectedComponentsWithStats(m, connectivity=4)
@@ -369,7 +378,25 @@ def _main_component(mask: np.ndarray) -> np.ndarray:
         return m
     score = np.bincount(comps.ravel(), weights=centre_weights(*m.shape).ravel(), minlength=n)
     score[0] = 0
-    return np.asarray((comps == int(np.argmax(score))).astype(np.uint8))
+    main = np.asarray((comps == int(np.argmax(score))).astype(np.uint8))
+    return _without_necked(main) if cut_necks else main
+
+
+def _without_necked(main: np.ndarray) -> np.ndarray:
+    """``main`` less the blobs joined to it only through a neck narrower than NECKED_SHARE of its long side
+    (uint8 0/1): a white marker printed on a rail beside a grey cloth is of the cloth's colour, and a glint
+    on the cushion's rim joins it. The region opened by a disk of that width keeps its core whole; the
+    parts within that width of the core's main component are kept (the cushions' tops along it)."""
+    k = 2 * max(1, round(NECKED_SHARE * max(main.shape))) + 1
+    disk = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    core = cv2.morphologyEx(main, cv2.MORPH_OPEN, disk)
+    n, comps, _, _ = cv2.connectedComponentsWithStats(core, connectivity=4)
+    if n <= 2:
+        return main
+    score = np.bincount(comps.ravel(), weights=centre_weights(*core.shape).ravel(), minlength=n)
+    score[0] = 0
+    kept = cv2.dilate((comps == int(np.argmax(score))).astype(np.uint8), disk)
+    return np.asarray(main & kept, np.uint8)
 
 
 def _spread(level: np.ndarray, where: np.ndarray, shrink: int = 1) -> np.ndarray:

@@ -47,6 +47,7 @@ MIN_TABLE_SHARE = 0.02  # share of the frame the cloth region must cover to be a
 MIN_UNIFORMITY = 0.8  # share of the region in the cloth's colour: a table is ~0.9+, noise or clutter less
 MIN_CONTRAST = 2.0  # grey-level deviation of the frame below which it is one flat colour: no table
 MAX_FRAME_SIDES = 3  # this many sides on the frame's edge: the region may be cloth and floor together
+WILD_SHARE = 0.5  # sides meeting this share of the frame outside it are no table's (``_wild``)
 MIN_CLOTH_SHARE = 0.06  # below this share of the frame the table is doubtful (far off, or not a table)
 MIN_SIDE_INLIERS = 0.45  # share of a side's outline on its line: below it the side is hidden or bent
 MAX_OUTSIDE = 0.03  # a corner this far outside the frame (share of the diagonal) is extrapolated
@@ -361,6 +362,12 @@ def _cloth_sides(
         not_cloth = leaked if ignore is None else ignore | leaked
     mask = region(small, cloth, not_cloth)
     sides = _sides(mask, scale, ignore, flat_runs)
+    frame = (image.shape[1], image.shape[0])
+    if _wild(sides, frame):  # a blob of the cloth's colour beyond the rail may have pulled a side
+        cut = region(small, cloth, not_cloth, cut_necks=True)
+        cut_sides = _sides(cut, scale, ignore, flat_runs)
+        if not _wild(cut_sides, frame) and _cut(cut_sides) <= _cut(sides):
+            mask, sides = cut, cut_sides
     if _cut(sides) >= MAX_FRAME_SIDES:
         again = estimate(small, ignore, within=mask, trend=trend)
         if again is not None:
@@ -380,6 +387,22 @@ def _sides(
 ) -> list[SideFit]:
     quad = quad_from_region(mask) if mask.mean() >= MIN_TABLE_SHARE else None
     return [] if quad is None else refined_sides(mask, quad, scale, ignore, flat_runs=flat_runs)
+
+
+def _wild(sides: list[SideFit], frame: tuple[int, int]) -> bool:
+    """Whether the sides meet at a corner more than WILD_SHARE of the frame outside it (or not at all): then
+    the region is taken without the blobs a neck joins to the cloth (``region(..., cut_necks=True)``) where
+    that gives sides that do not, along the frame's edge no more often. White markers printed on the rails
+    of a table with a grey cloth are of its colour, and a glint on a cushion's rim joins them to it, so a
+    side through them met its neighbour far outside the frame (a 6 ft table under a projector: a corner
+    36 frames away)."""
+    if len(sides) != 4:
+        return True
+    corners = corners_of(sides)
+    if not np.all(np.isfinite(corners)):
+        return True
+    size = np.array(frame, np.float64)
+    return bool(np.any(corners < -WILD_SHARE * size) or np.any(corners > (1 + WILD_SHARE) * size))
 
 
 def _cut(sides: list[SideFit]) -> int:

@@ -76,3 +76,30 @@ def test_only_a_ball_of_a_unique_look_is_held_and_taken_back_once_followed_away_
     pots.hold(blue, events)
     pots.release_into(events, {"blue": brief}, TABLE, now=blue.t + 2 * HOLD_S)
     assert events.release(np.inf) == [blue]
+
+
+def test_a_ball_seen_again_in_the_jaws_after_its_pot_and_dropping_then_is_potted_once():
+    """Straight pool seed 9474's shot 4: the 15 crawls along the cushion into a corner's jaws, unseen for half
+    a second (potted), shows again in the jaws for a quarter of a second creeping in, then drops: one pot,
+    timed when it dropped, not two. A red rolls on meanwhile: the shot goes on."""
+    tracker, events, out = BallTracker(SPEC), EventDetector(SPEC), []
+    start = np.array([1400.0, 500.0])
+    heading = (MOUTH - start) / np.linalg.norm(MOUTH - start)
+    t_lost = 0.5 + (np.linalg.norm(MOUTH - start) - 40.0) / 900.0
+    back_at, back_for = t_lost + 0.45, 0.25
+    t = 0.0
+    for n in range(int(5 * FPS)):
+        t = n / FPS
+        balls = [(RED, 600.0, 2500.0 - 200.0 * min(max(t - 0.6, 0.0), 2.4))]
+        if t < t_lost:
+            xy = start + heading * 900.0 * max(t - 0.5, 0.0)
+            balls.append((WHITE, float(xy[0]), float(xy[1])))
+        elif back_at <= t < back_at + back_for:
+            xy = MOUTH - heading * (20.0 - 100.0 * (t - back_at))  # creeping in at 0.1 m/s
+            balls.append((WHITE, float(xy[0]), float(xy[1])))
+        views = tracker.update(t, dets(*balls))
+        out += events.update(t, views, tracker.gone())
+    out += events.finish(t, views)
+    pots = [e for e in out if isinstance(e, c.Pot)]
+    assert [(e.ball, e.pocket) for e in pots] == [("white", "br")]
+    assert pots[0].t > back_at

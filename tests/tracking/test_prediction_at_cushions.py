@@ -1,6 +1,9 @@
 """A fast ball's prediction past a cushion comes back in at it (straight pool seed 9622's second shot: the 15
 at 7 m/s along the left cushion into the top one, predicted 60 mm past the table's edge while its next
-detections, read as the 8, lay inside it and were left to no ball)."""
+detections, read as the 8, lay inside it and were left to no ball); one past a pocket's mouth stays in the
+pocket (straight pool seed 9470's third shot: the 6 at 0.85 m/s into the bottom-left corner, seen only
+every other frame in the jaws, predicted 33 mm behind the mouth's line, thrown back onto the table with its
+velocity turned out of the pocket, then held there as lost: its pot was never called)."""
 
 from __future__ import annotations
 
@@ -37,6 +40,37 @@ def test_a_prediction_heading_in_or_in_a_pockets_mouth_is_left_as_it_is():
     into = new_filter((mouth[0] + 10.0, mouth[1] + 10.0), 2.0, (2000.0, 2000.0))  # going in
     reflect_at_cushions(into, TABLE)
     assert (into.x[0, 0], into.x[1, 0]) == (mouth[0] + 10.0, mouth[1] + 10.0)
+
+
+def test_a_prediction_past_a_corner_pockets_mouth_line_is_left_in_the_pocket():
+    pocket = TABLE.pocket("bl")
+    mouth, inward = np.array(pocket.mouth_xy_mm), np.array(pocket.inward)
+    behind = mouth - 100.0 * inward  # past the mouth's line and beyond its middle's reach, off the table
+    kf = new_filter(tuple(behind), 2.0, tuple(-900.0 * inward))
+    reflect_at_cushions(kf, TABLE)
+    assert (kf.x[0, 0], kf.x[1, 0]) == tuple(behind)
+    assert (kf.x[2, 0], kf.x[3, 0]) == tuple(-900.0 * inward)
+
+
+def test_a_prediction_run_along_a_cushion_into_a_corner_pocket_is_not_thrown_back():
+    """Straight pool seed 9474's shot 5: the 7 runs up the left cushion into the top-left corner at 1 m/s
+    and drops; carried on, its prediction lies past the top cushion's ball line 150 mm beyond the corner's
+    mouth, but its path crossed that line in the mouth."""
+    kf = new_filter((17.0, 2653.0), 2.0, (-200.0, 950.0))
+    reflect_at_cushions(kf, TABLE)
+    assert (kf.x[0, 0], kf.x[1, 0], kf.x[2, 0], kf.x[3, 0]) == (17.0, 2653.0, -200.0, 950.0)
+
+
+def test_a_ball_seen_every_other_frame_into_a_corner_is_potted_not_thrown_back():
+    """The 6 of seed 9470 (30 fps): seen, missed, seen, missed twice, seen in the jaws, then gone."""
+    tracker, cue = BallTracker(SPEC), (CLS["cue"], 600.0, 1500.0)
+    end, step = np.array([21.3, 19.7]), np.array([-10.0, -19.0])  # 0.64 m/s towards the corner's throat
+    path = [end + step * (k - 30) for k in range(31)]
+    seen = set(range(26)) | {26, 28}  # then missed at 27, 29 and seen at 30, in the jaws
+    frames = [[(CLS["6"], *p), cue] if k in seen or k == 30 else [cue] for k, p in enumerate(path)]
+    for n, balls in enumerate(frames + [[cue]] * 30):
+        tracker.update(n / 30.0, dets(*[(int(b[0]), float(b[1]), float(b[2])) for b in balls]))
+    assert [(g.ball, g.gone_near) for g in tracker.gone()] == [("6", "bl")]
 
 
 def test_a_fast_ball_off_a_cushion_read_as_another_look_is_still_followed():

@@ -200,6 +200,31 @@ def test_a_ball_rolling_past_a_corner_pocket_is_not_potted():
     assert tr.gone() == [] and [v.ball for v in views] == ["green"]
 
 
+def test_a_sighting_at_rest_behind_a_corner_pockets_mouth_is_no_ball_and_no_pot():
+    """A bridge hand over a corner pocket, read as a ball from the first frame (pyramid seed 9472's break,
+    71 mm behind the mouth's line), then gone when the hand leaves: no ball rests there, none is potted."""
+    tr = BallTracker(billiards("snooker"))
+    pocket = TABLE.pocket("bl")
+    behind = np.array(pocket.mouth_xy_mm) - 50.0 * np.array(pocket.inward)
+    views = run(tr, [[(WHITE, 900.0, 1000.0), (YELLOW, *behind)]] * 20 + [[(WHITE, 900.0, 1000.0)]] * 40)
+    assert tr.gone() == [] and [v.ball for v in views] == ["white"]
+
+
+def test_an_unsure_sighting_in_a_pockets_mouth_does_not_pull_a_ball_rolling_beside_it():
+    """Broadcast seed 9304's shot 1: the green rolls slowly 130 mm from a corner's mouth; for a frame its
+    detection is missed and the mouth's shadow is read as the green (confidence 0.12). The green is not
+    pulled into the mouth: it is found again on its path."""
+    tr = BallTracker(billiards("snooker"))
+    mouth = np.array(TABLE.pocket("bl").mouth_xy_mm)
+    shadow = mouth - 12.0 * np.array(TABLE.pocket("bl").inward)
+    path = [np.array([140.0, 95.0 - 1.0 * k]) for k in range(40)]
+    frames = [[(GREEN, *p)] for p in path[:20]] + [[(GREEN, *shadow, 0.12)]]
+    frames += [[(GREEN, *shadow, 0.12), (GREEN, *p)] for p in path[21:]]
+    views = run(tr, frames)
+    (green,) = [v for v in views if v.ball == "green"]
+    assert np.hypot(*(np.array(green.xy_mm) - path[-1])) < 5.0 and tr.gone() == []
+
+
 def test_a_ball_misread_as_another_look_near_a_pocket_keeps_its_name_and_is_not_potted():
     """A yellow blurred going into the jaws is read as the pink for two frames, then seen again as the
     yellow coming back out (it rattled). The pink is not on the table: no pink is born, none is potted."""

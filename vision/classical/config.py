@@ -97,6 +97,13 @@ class ClassicalConfig:
     # against a red under a pink light, its highlight clipped to its body's level, scores 0.99 and 0.98.
     plain_cluster_coherence: float = 0.9
     plain_cluster_outline: float = 0.5
+    # A lone circle outlined all round as only a ball is (this circular, this strong in its second weakest
+    # eighth) needs only this share of its disk foreground: a white ball on a pale grey-blue cloth under a
+    # projector, 1.3 times the cloth's brightness, is cloth over most of its disk (coverage 0.29-0.38) while
+    # its outline scores coherence 0.97-0.98 and 0.5; markers, mouths and the D's arc are no circle as round.
+    outlined_coherence: float = 0.95
+    outlined_outline: float = 0.4
+    min_outlined_coverage: float = 0.2
     # Colour is read inside this share of the radius: the rim picks up the cloth's reflection and shadow.
     colour_radius: float = 0.85
     # The brightest share of a ball's pixels is its specular highlight and is left out of its colour.
@@ -138,6 +145,8 @@ class ClassicalConfig:
             "min_cluster_coherence",
             "plain_coherence",
             "plain_cluster_coherence",
+            "outlined_coherence",
+            "min_outlined_coverage",
         ):
             v = getattr(self, name)
             if not 0.0 < v < 1.0:

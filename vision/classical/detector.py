@@ -329,16 +329,19 @@ class ClassicalDetector:
     def _in_jaws(self, cand: Candidates, colour: Colour, in_jaws: np.ndarray) -> np.ndarray:
         """Which circles of clusters centred in a pocket's jaws (``in_jaws``, N: bool) are balls: half over
         the mouth's black, a ball's blob joins the mouth's and its outline shows only where it meets the
-        cloth; it is kept on its glint (a seed's), one colour over its face and that part of its outline."""
+        cloth; it is kept on its glint (a seed's), one colour over its face and that part of its outline, or
+        on a ball's glint where that face is as round as a plain ball's in a cluster (a red rattling in a
+        corner's jaws on a dark cloth: glint 0.82, coherence 0.9)."""
         cfg = self.config
+        shiny = (colour.glint >= cfg.min_seed_glint) & (colour.coherence >= cfg.min_cluster_coherence)
+        round_ = (colour.glint >= cfg.min_glint) & (colour.coherence >= cfg.plain_cluster_coherence)
         return np.asarray(
             in_jaws
             & cand.cluster
             & (cand.coverage >= cfg.min_cluster_coverage)
             & (cand.edge >= cfg.min_jaw_edge)
             & (cand.outline >= cfg.min_jaw_outline)
-            & (colour.glint >= cfg.min_seed_glint)
-            & (colour.coherence >= cfg.min_cluster_coherence)
+            & (shiny | round_)
         )
 
     def _plain_beside(
@@ -376,6 +379,12 @@ class ClassicalDetector:
             cfg.min_cluster_coverage,
             np.where(cand.seeded, cfg.min_seed_coverage, cfg.min_coverage),
         )
+        outlined = (
+            ~cand.cluster
+            & (colour.coherence >= cfg.outlined_coherence)
+            & (cand.outline >= cfg.outlined_outline)
+        )
+        min_cov = np.where(outlined, np.minimum(min_cov, cfg.min_outlined_coverage), min_cov)
         plausible = centre_ok & (cand.coverage >= min_cov) & (cand.edge >= cfg.min_edge)
         plain = (
             ~cand.cluster & (colour.coherence >= cfg.plain_coherence) & (cand.outline >= cfg.plain_outline)
