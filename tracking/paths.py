@@ -55,6 +55,8 @@ def where_no_ball_rests(table: TableModel, xy_mm: np.ndarray) -> np.ndarray:
     ``NO_REST_BEHIND_MOUTH_R`` radii (``in_pocket``), -1 where none: where no ball rests, and only a ball
     followed into the pocket is seen."""
     xy = np.asarray(xy_mm, np.float64).reshape(-1, 2)
+    if not table.pockets:  # a carom table: no mouth to lie past
+        return np.full(len(xy), -1, np.int64)
     mouths = np.array([p.mouth_xy_mm for p in table.pockets], np.float64).reshape(-1, 2)
     inward = np.array([p.inward for p in table.pockets], np.float64).reshape(-1, 2)
     reach = np.array([p.opening_mm / 2 for p in table.pockets]) + table.ball_radius_mm

@@ -496,11 +496,10 @@ class BallTracker:
 
     def _birth(self, t: float, cls: int, xy_mm: np.ndarray, confidence: float) -> Track | None:
         """A detection no track took: a look-alike seen going into a pocket and seen again by it (no pot);
-        else nothing where no ball can rest (``paths.where_no_ball_rests``); else a new ball if the game has a
-        free id of its look (returned when it is a ball at once,
-        ``n_init`` 1: measured now); else a lost look-alike seen again further than the gate (returned, as
-        it is measured now); else nothing (more balls of this look than the game has: a false
-        detection)."""
+        else nothing where no ball can rest (``paths.where_no_ball_rests``); else a new ball if the game has
+        a free id of its look (returned when it is a ball at once, ``n_init`` 1: measured now); else a lost
+        look-alike seen again further than the gate (returned, as it is measured now); else nothing (more
+        balls of this look than the game has: a false detection)."""
         pending = [
             tr
             for tr in self.tracks

@@ -7,7 +7,8 @@ import math
 import numpy as np
 import pytest
 
-from tracking.paths import first_reach, struck_away, struck_unseen
+from arbiter.games import billiards
+from tracking.paths import first_reach, struck_away, struck_unseen, where_no_ball_rests
 
 D = 52.5
 
@@ -71,3 +72,14 @@ def test_a_ball_crossing_the_line_going_the_other_way_or_far_too_early_struck_no
         2
     )  # the ball would have crawled to its sighting
     assert struck_unseen(line, {"white": _rolling(far_back, (0.0, 2000.0))}, D / 2, 0.3) is None
+
+
+def test_no_ball_rests_past_a_pockets_mouth_line_and_a_carom_table_has_none() -> None:
+    """Past a corner's mouth line by more than a radius no ball rests (a hand over the pocket read as one);
+    in the mouth, on the table, and anywhere on a table without pockets, one may."""
+    table = billiards("snooker").table
+    pocket = table.pocket("bl")
+    mouth, inward = np.array(pocket.mouth_xy_mm), np.array(pocket.inward)
+    points = np.array([mouth - 50.0 * inward, mouth - 10.0 * inward, mouth + 40.0 * inward, [900.0, 1700.0]])
+    assert where_no_ball_rests(table, points).tolist() == [table.pockets.index(pocket), -1, -1, -1]
+    assert where_no_ball_rests(billiards("five-pins").table, points).tolist() == [-1, -1, -1, -1]
