@@ -66,8 +66,8 @@ class HeldPots:
             path = paths.get(pot.ball)
             if came_back(pot, path, table):
                 continue
-            seen = [s[0] for s in path.samples if s[0] > pot.t] if path is not None else []
-            if now - max([pot.t, *seen]) >= HOLD_S:
+            last_seen = path.samples[-1][0] if path is not None and path.samples else pot.t
+            if now - max(pot.t, last_seen) >= HOLD_S:
                 events.push(pot.t, pot)
             else:
                 kept.append(pot)

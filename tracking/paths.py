@@ -36,41 +36,41 @@ def mouth_depth(pocket: Pocket, xy: XY) -> float:
     return (xy[0] - mx) * pocket.inward[0] + (xy[1] - my) * pocket.inward[1]
 
 
-def in_pocket(pocket: Pocket, xy: XY, radius_mm: float, behind_mm: float = 0.0) -> bool:
-    """Whether a ball's centre at ``xy`` is in ``pocket``: in its mouth (within half the opening and
-    ``radius_mm`` of the mouth's middle) or past the mouth's line between its jaws (``mouth_depth`` below
-    zero, along the line within half the opening and ``radius_mm`` of its middle). ``behind_mm``: only
-    past the line by more than that (the mouth itself left out)."""
-    reach = pocket.opening_mm / 2 + radius_mm
-    mx, my = pocket.mouth_xy_mm
-    if behind_mm <= 0.0 and math.dist(xy, (mx, my)) <= reach:
-        return True
-    ix, iy = pocket.inward
-    along = (xy[0] - mx) * -iy + (xy[1] - my) * ix
-    return mouth_depth(pocket, xy) < -behind_mm and abs(along) <= reach
+def in_pockets(table: TableModel, xy_mm: np.ndarray, radius_mm: float, behind_mm: float = 0.0) -> np.ndarray:
+    """Which pockets each ball centre (N, 2 mm) is in (N, P bool, P the table's pockets): in the mouth (within
+    half the opening and ``radius_mm`` of its middle) or past the mouth's line between the jaws
+    (``mouth_depth`` below zero, along the line within half the opening and ``radius_mm`` of its middle).
+    ``behind_mm``: only past the line by more than that (the mouth itself left out)."""
+    xy = np.asarray(xy_mm, np.float64).reshape(-1, 2)
+    if not table.pockets:  # a carom table
+        return np.zeros((len(xy), 0), bool)
+    mouths = np.array([p.mouth_xy_mm for p in table.pockets], np.float64)
+    inward = np.array([p.inward for p in table.pockets], np.float64)
+    reach = np.array([p.opening_mm / 2 for p in table.pockets]) + radius_mm
+    off = xy[:, None, :] - mouths[None, :, :]  # (N, P, 2)
+    depth = (off * inward[None]).sum(axis=2)
+    along = off[..., 1] * inward[None, :, 0] - off[..., 0] * inward[None, :, 1]
+    past = (depth < -behind_mm) & (np.abs(along) <= reach[None, :])
+    if behind_mm > 0.0:
+        return np.asarray(past)
+    return np.asarray(past | (np.hypot(off[..., 0], off[..., 1]) <= reach[None, :]))
 
 
 def where_no_ball_rests(table: TableModel, xy_mm: np.ndarray) -> np.ndarray:
     """The pocket (index into ``table.pockets``) each point (N, 2 mm) lies past the mouth line of by
-    ``NO_REST_BEHIND_MOUTH_R`` radii (``in_pocket``), -1 where none: where no ball rests, and only a ball
+    ``NO_REST_BEHIND_MOUTH_R`` radii (``in_pockets``), -1 where none: where no ball rests, and only a ball
     followed into the pocket is seen."""
-    xy = np.asarray(xy_mm, np.float64).reshape(-1, 2)
-    if not table.pockets:  # a carom table: no mouth to lie past
-        return np.full(len(xy), -1, np.int64)
-    mouths = np.array([p.mouth_xy_mm for p in table.pockets], np.float64).reshape(-1, 2)
-    inward = np.array([p.inward for p in table.pockets], np.float64).reshape(-1, 2)
-    reach = np.array([p.opening_mm / 2 for p in table.pockets]) + table.ball_radius_mm
-    off = xy[:, None, :] - mouths[None, :, :]  # (N, P, 2)
-    depth = (off * inward[None]).sum(axis=2)
-    along = off[..., 1] * inward[None, :, 0] - off[..., 0] * inward[None, :, 1]
-    deep = (depth < -NO_REST_BEHIND_MOUTH_R * table.ball_radius_mm) & (np.abs(along) <= reach[None, :])
+    r = table.ball_radius_mm
+    deep = in_pockets(table, xy_mm, r, NO_REST_BEHIND_MOUTH_R * r)
+    if not deep.shape[1]:
+        return np.full(len(deep), -1, np.int64)
     return np.where(deep.any(axis=1), deep.argmax(axis=1), -1).astype(np.int64)
 
 
 def mouths_at(table: TableModel, xy: XY) -> list[int]:
     """The pockets (indices) a ball at ``xy`` may be going into: in a mouth, within a ball's width of its
     middle's reach, or past its line."""
-    return [j for j, p in enumerate(table.pockets) if in_pocket(p, xy, table.ball_diameter_mm)]
+    return [int(j) for j in np.flatnonzero(in_pockets(table, np.array(xy), table.ball_diameter_mm)[0])]
 
 
 def into_mouth(pocket: Pocket, xy: XY, velocity: XY) -> bool:

@@ -13,7 +13,7 @@ from filterpy.kalman import KalmanFilter
 
 from arbiter.tables import TableModel
 
-from .paths import in_pocket
+from .paths import in_pockets
 
 XY = tuple[float, float]
 Sighting = tuple[float, float, float, bool]  # t, x, y (mm), measured (else predicted or held)
@@ -119,13 +119,13 @@ def reflect_at_cushions(kf: KalmanFilter, table: TableModel) -> None:
     """A prediction carried past a cushion's ball line, heading out, brought back in as the cushion throws
     the ball (its speed across it times ``CUSHION_RESTITUTION``): a ball at 7 m/s is predicted where it is
     a frame after it struck a cushion, not 100 mm past the table's edge, so its next detection, read as
-    any look, is still its own. Not in a pocket (``in_pocket``), nor where its path crossed the ball line
+    any look, is still its own. Not in a pocket (``in_pockets``), nor where its path crossed the ball line
     in a pocket's mouth (within half the opening and a ball's radius of the mouth's middle): there the
     ball may be going in, or has gone (a fast ball carried past a corner's mouth in a frame, or one running
     along a cushion into the corner, thrown back onto the table with its velocity turned out of the
     pocket, was held there as lost instead of potted)."""
     r, x = table.ball_radius_mm, kf.x
-    if any(in_pocket(pocket, (float(x[0, 0]), float(x[1, 0])), r) for pocket in table.pockets):
+    if in_pockets(table, x[:2, 0], r).any():
         return
     for axis, far in ((0, table.width_mm - r), (1, table.length_mm - r)):
         pos, vel = float(x[axis, 0]), float(x[axis + 2, 0])
@@ -148,8 +148,7 @@ def _crossed_in_a_mouth(x: np.ndarray, axis: int, line: float, table: TableModel
     along = at[1 - axis]
     if not 0.0 <= along <= (table.length_mm if axis == 0 else table.width_mm):
         return True
-    r = table.ball_radius_mm
-    return any(math.dist(at, p.mouth_xy_mm) <= p.opening_mm / 2 + r for p in table.pockets)
+    return bool(in_pockets(table, np.array(at), table.ball_radius_mm).any())
 
 
 def heading_of(tr: Track) -> XY:
