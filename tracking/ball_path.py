@@ -5,14 +5,15 @@ from __future__ import annotations
 
 import math
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from .cushion_sides import Sample, SideConfig, TurnMemo, fit_line, velocity_before
 from .cushion_touches import TouchWatch
-from .paths import StruckLine
+from .paths import StruckLine, position_at
+from .unfolding import UnfoldConfig
 
 # The rest position is the running mean of up to this many samples (detector noise averages out).
 REST_AVERAGE_SAMPLES = 30
@@ -20,6 +21,7 @@ REST_AVERAGE_SAMPLES = 30
 # them, and not awaited longer than this: a ball seen in a frame or two and then hidden holds nothing back.
 FIRST_READ_WAIT_S = 0.5
 RECENT_S = 0.15  # a ball's speed now is fitted to its samples of this last stretch of time
+INTO_POCKET_S = 0.3  # a ball's velocity into a pocket may be fitted to its samples of this last stretch
 
 
 @dataclass
@@ -37,6 +39,8 @@ class BallPath:
     touch: TouchWatch = field(default_factory=TouchWatch)  # its samples read for gentle touches
     contacts: deque[float] = field(default_factory=lambda: deque(maxlen=16))  # when its contacts were
     first_read: bool = False  # its first sightings were read for a strike before it was seen
+    # Its first line in motion missed its spot: it met a cushion unseen, and left somewhere in the gap.
+    left_bent: bool = False
 
     def maybe_rest(self, k: int, window: int, rest_mm_s: float) -> None:
         """At rest from sample ``k`` where its last ``2 window`` samples fit a speed under ``rest_mm_s``."""
@@ -47,12 +51,17 @@ class BallPath:
         if float(np.hypot(*v)) < rest_mm_s:
             self.rest = (float(np.mean([p[1] for p in pts])), float(np.mean([p[2] for p in pts])))
             self.rest_n = len(pts)
+            self.left_bent = False  # of the departure before this rest
 
-    def left_rest_after(self, t0: float, within: float) -> float:
-        """The earliest it may have left rest, its departure read at ``t0`` from its first samples in motion:
-        its last sighting at rest, where it was unseen since (lost in its blur), at most ``within`` before."""
+    def left_rest_within(self, t0: float, within: float, early: float) -> tuple[float, float]:
+        """When it may have left rest, its departure read at ``t0`` from its first samples in motion: from its
+        last sighting at rest, where it was unseen since (lost in its blur), at most ``within`` before, to
+        ``early`` after (its detection pulled towards the striker's image); all the time unseen where its
+        first line missed its spot (``left_bent``)."""
         last_rest = self.samples[self.moving_from - 1][0] if self.moving_from > 0 else t0
-        return min(t0, max(last_rest, t0 - within))
+        if self.left_bent:
+            return min(t0, last_rest), max(t0, self.samples[self.moving_from][0]) + early
+        return min(t0, max(last_rest, t0 - within)), t0 + early
 
     def still_at(self, k: int) -> None:
         """Sample ``k`` is one more of it at rest: the running mean of its place takes it in."""
@@ -60,6 +69,21 @@ class BallPath:
         n, (x, y) = self.rest_n, self.samples[k][1:]
         self.rest = ((self.rest[0] * n + x) / (n + 1), (self.rest[1] * n + y) / (n + 1))
         self.rest_n = min(n + 1, REST_AVERAGE_SAMPLES)
+
+    def velocity_into_pocket(self, t_last: float, window: int) -> np.ndarray:
+        """Its velocity as it went into a pocket, last seen at ``t_last``: fitted to its last ``window + 1``
+        samples, or to those of the last ``INTO_POCKET_S`` since it last left rest or had a contact where that
+        is faster: a ball does not stop in front of a pocket, but a far ball's detection may stall at the
+        jaws for a few frames while the ball goes in (broadcast seed 9304: 0.5 s late by the short fit)."""
+        short = velocity_before(self.samples, t_last, window)
+        since = max(t_last - INTO_POCKET_S, max(self.contacts, default=-math.inf))
+        if self.moving_from < len(self.samples):
+            since = max(since, self.samples[self.moving_from][0])
+        pts = [x for x in self.samples if since <= x[0] <= t_last]
+        if len(pts) <= window + 1:
+            return short
+        longer = fit_line(pts, t_last)[1]
+        return longer if float(np.hypot(*longer)) > float(np.hypot(*short)) else short
 
     def recent_speed(self, t: float, window: int) -> float:
         """Its speed fitted to its last ``2 window + 1`` samples within RECENT_S of ``t`` (0: under 3)."""
@@ -101,13 +125,15 @@ class BallPath:
         a, v, _ = fit_line(first, first[0][0])
         return (a, v, first[0][0]) if float(np.hypot(*v)) >= speed_mm_s else None
 
-    def gap_unread_from(self, t: float, sides: SideConfig, window: int) -> float:
+    def gap_unread_from(
+        self, t: float, sides: SideConfig, window: int, unfold: UnfoldConfig | None = None
+    ) -> float:
         """The time from which a cushion contact inferred across a gap may still come (inf: none): the first
         split not yet read, where the ball was moving fast enough to turn at a cushion when it was lost,
-        with that gap in its unread samples or unseen now (for up to ``max_gap_s``: nothing is inferred
-        across a longer gap)."""
+        with that gap in its unread samples or unseen now, for up to the sides' ``max_gap_s`` (nothing is
+        inferred across a longer gap), or the unfolding's for a ball fast enough for it (``unfold``)."""
         unread = [x[0] for x in self.samples[max(self.sides_checked - 1, 0) :]]
-        if len(unread) < 2 or t - unread[-1] > sides.max_gap_s:
+        if len(unread) < 2:
             return math.inf
         times = [*unread, t] if t > unread[-1] else unread
         steps = np.diff(times)
@@ -115,7 +141,42 @@ class BallPath:
         if steps[gap] <= 1.5 * steps.min():
             return math.inf
         speed = float(np.hypot(*velocity_before(self.samples, times[gap], window)))
+        longest = sides.max_gap_s
+        if unfold is not None and speed >= unfold.min_speed_mm_s:
+            longest = max(longest, unfold.max_gap_s)
+        if t - unread[-1] > longest:
+            return math.inf
         return unread[0] if speed >= sides.approach_mm_s else math.inf
+
+
+def touching(
+    paths: Mapping[str, BallPath],
+    ball: str,
+    t: float,
+    p: np.ndarray,
+    radius_mm: float,
+    tol_mm: float,
+    window: int,
+    among: set[str] | None = None,
+) -> tuple[str | None, float]:
+    """The ball of ``paths`` other than ``ball`` (of ``among`` when given: the balls in motion) whose centre
+    was two radii, within ``tol_mm``, from ``p`` at time ``t``, and how far from touching it was (inf: none).
+    A ball in motion's place at ``t`` is uncertain by the distance it covers in half a frame."""
+    best, best_score, best_err = None, 1.0, math.inf
+    for other, path in paths.items():
+        if other == ball or not path.samples or (among is not None and other not in among):
+            continue
+        q = position_at(path.samples, t)
+        if q is None:
+            continue
+        err = abs(float(np.hypot(*(q - p))) - 2 * radius_mm)
+        tol = tol_mm
+        if among is not None and len(path.samples) > 1:
+            frame = path.samples[-1][0] - path.samples[-2][0]
+            tol += float(np.hypot(*velocity_before(path.samples, t, window))) * frame / 2
+        if err / tol < best_score:
+            best, best_score, best_err = other, err / tol, err
+    return best, best_err
 
 
 def unread_since(paths: Iterable[BallPath]) -> float:

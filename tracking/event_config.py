@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+from .unfolding import UnfoldConfig
 
 
 @dataclass(frozen=True)
@@ -24,6 +26,7 @@ class EventConfig:
       the shot ends.
     - ``lost_wait_s``: how long a ball lost while moving holds the end of the shot back.
     - ``hold_s``: the reorder buffer; the pot of a ball is known only once the tracker gives it up.
+    - ``unfold``: reading the cushions a ball met while unseen (``tracking.unfolding``).
     """
 
     window: int = 3
@@ -37,6 +40,7 @@ class EventConfig:
     settle_s: float = 0.4
     lost_wait_s: float = 3.0
     hold_s: float = 0.03
+    unfold: UnfoldConfig = field(default_factory=UnfoldConfig)
 
     def __post_init__(self) -> None:
         if self.window < 2:

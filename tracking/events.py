@@ -29,7 +29,7 @@ from arbiter import contract as c
 from arbiter.games import BilliardsSpec
 from arbiter.tables import TableModel
 
-from .ball_path import BallPath, unread_since
+from .ball_path import BallPath, touching, unread_since
 from .camera_moves import creeping, picture_jump
 from .cue_ball import ALONE_S, swap_struck_cue_ball
 from .cushion_sides import (
@@ -54,6 +54,7 @@ from .paths import JUST_STRUCK_S, first_reach, position_at, sighting_times, stru
 from .reorder import Reorder, SeenEvent
 from .track import Track, TrackView
 from .tracker import NEW_BALL_MAX_SPEED_MM_S, POT_CONFIRM_MAX_S
+from .unfolding import departure_cushions, gap_cushions
 
 # A ball left rest: when, which, from where, how far it is now, its velocity as it left.
 _Departure = tuple[float, str, np.ndarray, np.ndarray, np.ndarray]
@@ -257,6 +258,8 @@ class EventDetector:
         speed2 = float(np.dot(v1, v1))
         tau = float(-np.dot(a1 - rest, v1) / speed2) if speed2 > 0 else 0.0
         t0 = max(s[k - 1][0], min(t_ref, t_ref + tau))
+        off = rest - a1  # its spot a diameter off its first line in motion: it met a cushion unseen
+        path.left_bent = abs(float(off[0] * v1[1] - off[1] * v1[0])) > 2 * self.r * math.sqrt(speed2)
         path.quiet_until = s[min(k + self.config.window, len(s) - 1)][0]
         path.moving_from = k
         path.turns.clear()  # read from the rest it left: the splits are read again from k
@@ -280,7 +283,7 @@ class EventDetector:
             if best is not None:
                 t0, ball, rest, _, _ = pending.pop(best[0])
                 self._ball_contact(best[1], ball, best[3], priority=2)
-                self._pushed_into_cushion(ball, best[1], t0, rest)
+                self._pushed_into_cushion(ball, best[1], t0, rest, best[3])
                 movers.add(ball)
                 continue
             t0, ball, rest, _, v1 = pending.pop(0)
@@ -324,12 +327,12 @@ class EventDetector:
     ) -> tuple[str | None, float, float]:
         """The moving ball touching ``ball``'s resting place ``rest`` when it left at ``t0`` (``_touching``);
         else at a mover's sighting while ``ball`` was unseen before it was seen moving (lost in its blur,
-        ``BallPath.left_rest_after``) or up to ``EARLY_DEPARTURE_S`` later (its detection pulled towards the
+        ``BallPath.left_rest_within``) or up to ``EARLY_DEPARTURE_S`` later (its detection pulled towards the
         striker's image), timed when that mover came two radii from ``rest``; with the error, or None."""
         mover, err = self._touching(ball, t0, rest, among=movers)
         if mover is not None:
             return mover, err, t0
-        since, end = self._paths[ball].left_rest_after(t0, UNSEEN_DEPARTURE_S), t0 + EARLY_DEPARTURE_S
+        since, end = self._paths[ball].left_rest_within(t0, UNSEEN_DEPARTURE_S, EARLY_DEPARTURE_S)
         seen = sighting_times([self._paths[b].samples for b in movers], since, end, but=t0)
         mover, err, t = next(
             ((m, e, t) for t in seen for m, e in [self._touching(ball, t, rest, movers)] if m),
@@ -352,7 +355,7 @@ class EventDetector:
         self.picture_jumps += bool(jumped)
         for ball in jumped:
             path = self._paths[ball]
-            path.rest, path.rest_n = (path.samples[-1][1], path.samples[-1][2]), 1
+            path.rest, path.rest_n, path.left_bent = (path.samples[-1][1], path.samples[-1][2]), 1, False
         return [d for d in pending if d[1] not in jumped]
 
     def _maybe_kink(self, ball: str, path: BallPath, k: int) -> None:
@@ -399,9 +402,10 @@ class EventDetector:
         change = lasting_change(path.samples, k, path.moving_from, self.sides.approach_s)
         return change is not None and change >= self.config.kink_mm_s and self._approached(path, k, side, v0)
 
-    def _pushed_into_cushion(self, ball: str, mover: str, t0: float, rest: np.ndarray) -> None:
+    def _pushed_into_cushion(self, ball: str, mover: str, t0: float, rest: np.ndarray, tc: float) -> None:
         """A cushion contact too where a ball struck from rest (``rest``) at ``t0`` was driven into a cushion
-        and thrown back out before it was seen moving (``cushion_sides.struck_into_cushion``)."""
+        and thrown back out before it was seen moving (``cushion_sides.struck_into_cushion``); else the
+        cushions it met unseen after the contact at ``tc`` (``unfolding.departure_cushions``)."""
         q = position_at(self._paths[mover].samples, t0)
         if q is None:
             return
@@ -411,6 +415,10 @@ class EventDetector:
         hit = struck_into_cushion(self.table, rest, rest - q, t0, s[k - 1][0], first, tol, least, leave)
         if hit is not None:
             self._cushion_contact(ball, *hit)
+            return
+        striker, span, cfg = self._paths[mover].samples, self.sides.span, self.config
+        for side, t in departure_cushions(s, k, rest, striker, tc, self.table, span, cfg.window, cfg.unfold):
+            self._cushion_contact(ball, side, t, inferred=True)
 
     # -- cushions side by side ------------------------------------------------------------------------------
     def _read_sides(self, ball: str, path: BallPath, last: bool = False) -> None:
@@ -419,13 +427,18 @@ class EventDetector:
         ``last``: the ball is gone (potted, off the table): its last splits are read on two samples a side,
         for the jaw it struck on its way in."""
         s = path.samples
-        sides = replace(self.sides, span=2) if last else self.sides
+        sides, unfold = replace(self.sides, span=2) if last else self.sides, self.config.unfold
         while path.sides_checked + sides.span < len(s) - (0 if last else 1):
             i = path.sides_checked
             path.sides_checked += 1
-            # Samples at rest are not fitted: the jump of a ball struck away from a cushion is no approach.
-            for turn in split_turns(s, i, self.table, sides, path.moving_from, path.turns):
+            # Of its samples at rest only the last is fitted (a ball struck into a cushion beside it turns
+            # before its second sample in motion); a ball struck away from a cushion jumps: no approach.
+            turns = split_turns(s, i, self.table, sides, max(path.moving_from - 1, 0), path.turns)
+            for turn in turns:
                 self._cushion_contact(ball, turn.side, turn.t, turn.inferred)
+            if not turns:  # cushions met in a gap the lines either side turned at none of: the table unfolded
+                for side, tc in gap_cushions(s, i, self.table, sides.span, path.moving_from, unfold):
+                    self._cushion_contact(ball, side, tc, inferred=True)
 
     def _cushion_contact(self, ball: str, side: str, tc: float, inferred: bool = False) -> None:
         """Report a cushion contact once: the kink and the side reading both see most of them, and two
@@ -462,7 +475,8 @@ class EventDetector:
     def _sides_bound(self, t: float) -> float:
         """Release nothing that a contact inferred across a gap may still come before
         (``BallPath.gap_unread_from``); without a gap, as the kinks: ``window`` frames behind."""
-        bounds = [p.gap_unread_from(t, self.sides, self.config.window) for p in self._paths.values()]
+        cfg = self.config
+        bounds = [p.gap_unread_from(t, self.sides, cfg.window, cfg.unfold) for p in self._paths.values()]
         return min(bounds, default=math.inf) - 1e-6
 
     def _moving_at(self, ball: str, t: float) -> bool:
@@ -492,25 +506,9 @@ class EventDetector:
     def _touching(
         self, ball: str, t: float, p: np.ndarray, among: set[str] | None = None
     ) -> tuple[str | None, float]:
-        """The ball (of ``among``, when given: the balls in motion) whose centre was two radii, within
-        tolerance, from ``p`` at time ``t``."""
-        moving_only = among is not None
-        best, best_score, best_err = None, 1.0, math.inf
-        for other, path in self._paths.items():
-            if other == ball or not path.samples or (among is not None and other not in among):
-                continue
-            q = position_at(path.samples, t)
-            if q is None:
-                continue
-            err = abs(float(np.hypot(*(q - p))) - 2 * self.r)
-            # A fast ball's place at ``t`` is uncertain by the distance it covers in half a frame.
-            tol = self.config.ball_tol_mm
-            if moving_only and len(path.samples) > 1:
-                frame = path.samples[-1][0] - path.samples[-2][0]
-                tol += float(np.hypot(*velocity_before(path.samples, t, self.config.window))) * frame / 2
-            if err / tol < best_score:
-                best, best_score, best_err = other, err / tol, err
-        return best, best_err
+        """``ball_path.touching`` among this detector's balls."""
+        cfg = self.config
+        return touching(self._paths, ball, t, p, self.r, cfg.ball_tol_mm, cfg.window, among)
 
     def _ball_contact(self, first: str, second: str, tc: float, priority: int) -> None:
         """Report a contact once: both balls kink; the timing of a ball leaving rest is the better one. Before
@@ -559,7 +557,7 @@ class EventDetector:
         """How long after its last sighting a ball lost going into ``tr.gone_near`` dropped
         (``paths.time_to_drop``); a frame for one that left rest just before (struck off the lip)."""
         (t_last, x, y, _), path = measured[-1], self._paths.get(tr.ball)
-        velocity = velocity_before(path.samples, t_last, self.config.window) if path else np.zeros(2)
+        velocity = path.velocity_into_pocket(t_last, self.config.window) if path else np.zeros(2)
         frame = (t_last - measured[-2][0]) if len(measured) > 1 else 0.0
         left = path.samples[min(path.moving_from, len(path.samples) - 1)][0] if path and path.samples else 0.0
         if float(np.hypot(*velocity)) < self.config.rest_mm_s or t_last - left < JUST_STRUCK_S:

@@ -23,12 +23,16 @@ from .reorder import Reorder
 from .track import TrackView
 
 # How long after its time a unique ball's pot waits for the ball to come back (it showed within 0.14 s and
-# was followed by 0.4 s on seed 9307): the events after it wait as long.
-HOLD_S = 0.5
+# was followed by 0.4 s on seed 9307; a far black 5 px across, out of the jaws, went unseen for 1.6 s as
+# it rolled back up a broadcast's table on seed 9475): the events after it wait as long, or to the shot's end.
+HOLD_S = 2.0
 # A ball potted and then followed again this long, seen at least this many times, at least a ball's width
 # from the pocket's mouth, is on the table: a pocket's shadow read as a ball for a few frames is not.
 BACK_S = 0.25
 BACK_SAMPLES = 6
+# ... and first seen again where a ball rolling out of the pocket could be by then: no faster than this
+# (a dark sleeve over the far side of the table, read as the black a moment after it dropped, is not it).
+BACK_SPEED_MM_S = 2000.0
 
 
 class HeldPots:
@@ -76,15 +80,18 @@ class HeldPots:
 
 def came_back(pot: c.Pot, path: BallPath | None, table: TableModel) -> bool:
     """Whether ``pot``'s ball was followed on the table after it (``path``: its samples since it was found
-    again) for ``BACK_S`` at least, in ``BACK_SAMPLES`` sightings, last seen a ball's width or more from the
+    again) for ``BACK_S`` at least, in ``BACK_SAMPLES`` sightings, first seen again where it could have
+    rolled out of the pocket to by then (``BACK_SPEED_MM_S``), last seen a ball's width or more from the
     pocket's mouth."""
     if path is None:
         return False
     after = [s for s in path.samples if s[0] > pot.t]
     if len(after) < BACK_SAMPLES or after[-1][0] - after[0][0] < BACK_S:
         return False
-    mouth = table.pocket(pot.pocket).mouth_xy_mm
-    return math.dist(after[-1][1:], mouth) >= table.ball_diameter_mm
+    mouth, diameter = table.pocket(pot.pocket).mouth_xy_mm, table.ball_diameter_mm
+    if math.dist(after[0][1:], mouth) > diameter + BACK_SPEED_MM_S * (after[0][0] - pot.t):
+        return False
+    return math.dist(after[-1][1:], mouth) >= diameter
 
 
 def unique_looks(looks: Mapping[str, BallLook]) -> set[str]:

@@ -6,51 +6,14 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from bounces_helper import FPS, SPEC, TABLE, R, detect_cushions, noisy, reflected, unseen
 
 from arbiter import contract as c
-from arbiter.games import billiards
 from tracking.cushion_sides import SideConfig, side_turns, split_turns, two_impulses
 from tracking.events import EventDetector
 from tracking.track import TrackState, TrackView
 
-SPEC = billiards("snooker")
-TABLE = SPEC.table
-R = TABLE.ball_radius_mm
-FPS = 60.0
-NOISE_MM = 1.0
 TIME_TOL_S = 0.012  # under a frame: the lines meet within the split, close to the contact
-
-
-def _reflected(start, velocity, seconds, restitution=0.8):
-    """Positions every 1/FPS s of a ball rolling from ``start`` and reflected off the ball lines (losing a
-    part of its speed across the cushion), and the true (t, side) of every contact, found on a fine step."""
-    lo = np.array([R, R])
-    hi = np.array([TABLE.width_mm - R, TABLE.length_mm - R])
-    names = (("left", "bottom"), ("right", "top"))
-    p, v = np.array(start, float), np.array(velocity, float)
-    dt = 1e-4
-    contacts, samples = [], []
-    for n in range(round(seconds / dt) + 1):
-        t = n * dt
-        if n % round(1 / FPS / dt) == 0:
-            samples.append((t, float(p[0]), float(p[1])))
-        p = p + v * dt
-        for axis in (0, 1):
-            for bound, beyond, name in ((lo, -1, names[0][axis]), (hi, 1, names[1][axis])):
-                if (p[axis] - bound[axis]) * beyond > 0 and v[axis] * beyond > 0:
-                    p[axis] = 2 * bound[axis] - p[axis]
-                    v[axis] = -v[axis] * restitution
-                    contacts.append((t, name))
-    return samples, contacts
-
-
-def _noisy(samples, seed=0):
-    rng = np.random.default_rng(seed)
-    return [(t, x + rng.normal(0, NOISE_MM), y + rng.normal(0, NOISE_MM)) for t, x, y in samples]
-
-
-def _unseen(samples, t0, t1):
-    return [s for s in samples if not t0 <= s[0] <= t1]
 
 
 def _all_turns(samples, config=None):
@@ -58,10 +21,10 @@ def _all_turns(samples, config=None):
 
 
 def test_a_contact_unseen_for_a_blur_of_twelve_frames_is_inferred_at_its_cushion_and_time():
-    samples, contacts = _reflected((900, 1200), (4500, 1500), 0.5)
+    samples, contacts = reflected((900, 1200), (4500, 1500), 0.5)
     (t_hit, side), *_ = contacts
     assert side == "right"
-    seen = _noisy(_unseen(samples, t_hit - 0.1, t_hit + 0.1))
+    seen = noisy(unseen(samples, t_hit - 0.1, t_hit + 0.1))
     turns = _all_turns(seen)
     assert [turn.side for turn in turns] == ["right"]
     assert turns[0].t == pytest.approx(t_hit, abs=TIME_TOL_S)
@@ -69,39 +32,39 @@ def test_a_contact_unseen_for_a_blur_of_twelve_frames_is_inferred_at_its_cushion
 
 
 def test_a_contact_seen_is_found_and_not_inferred():
-    samples, contacts = _reflected((900, 1200), (-2000, 600), 0.6)
-    turns = _all_turns(_noisy(samples))
+    samples, contacts = reflected((900, 1200), (-2000, 600), 0.6)
+    turns = _all_turns(noisy(samples))
     assert [(turn.side, turn.inferred) for turn in turns] == [("left", False)]
     assert turns[0].t == pytest.approx(contacts[0][0], abs=TIME_TOL_S)
 
 
 def test_a_straight_path_across_a_gap_turns_at_nothing():
-    samples, contacts = _reflected((400, 600), (1500, 2500), 0.5)
+    samples, contacts = reflected((400, 600), (1500, 2500), 0.5)
     assert contacts == []
-    assert _all_turns(_noisy(_unseen(samples, 0.2, 0.35))) == []
+    assert _all_turns(noisy(unseen(samples, 0.2, 0.35))) == []
 
 
 def test_a_path_that_jumps_across_a_gap_is_no_contact():
     """A track that picks up another ball after a gap, where that ball's path and the lost one's both come
     near the same cushion: the lines along the cushion do not meet, so nothing is inferred."""
-    samples, contacts = _reflected((900, 1200), (4500, 1500), 0.5)
+    samples, contacts = reflected((900, 1200), (4500, 1500), 0.5)
     t_hit = contacts[0][0]
     jumped = [(t, x, y + (300.0 if t > t_hit else 0.0)) for t, x, y in samples]
-    assert _all_turns(_noisy(_unseen(jumped, t_hit - 0.1, t_hit + 0.1))) == []
+    assert _all_turns(noisy(unseen(jumped, t_hit - 0.1, t_hit + 0.1))) == []
 
 
 def test_a_corner_struck_twice_in_a_frame_gives_both_cushions():
     """Two cushions 25 ms apart, one kink in the 2D track at 60 fps: one turn on each axis."""
-    samples, contacts = _reflected((300, 3200), (-2000, 2400), 0.45)
+    samples, contacts = reflected((300, 3200), (-2000, 2400), 0.45)
     (t1, s1), (t2, s2), *_ = contacts
     assert t2 - t1 < 0.04 and {s1, s2} == {"left", "top"}
-    turns = sorted(_all_turns(_noisy(samples)), key=lambda turn: turn.t)
+    turns = sorted(_all_turns(noisy(samples)), key=lambda turn: turn.t)
     assert [turn.side for turn in turns] == [s1, s2]
     assert [turn.t for turn in turns] == pytest.approx([t1, t2], abs=TIME_TOL_S)
 
 
 def test_a_ball_at_rest_against_a_cushion_turns_at_nothing():
-    resting = _noisy([(i / FPS, R + 1.0, 1500.0) for i in range(60)])
+    resting = noisy([(i / FPS, R + 1.0, 1500.0) for i in range(60)])
     assert _all_turns(resting) == []
 
 
@@ -126,18 +89,18 @@ def test_a_slow_ball_along_a_cushion_whose_centre_jitters_turns_at_nothing():
 
 def test_a_slow_contact_is_found_over_the_longer_approach_too():
     """A ball at 200 mm/s across the cushion into it (just above ``approach_mm_s``) still turns."""
-    samples, contacts = _reflected((TABLE.width_mm - R - 60.0, 1200), (200, 400), 1.0)
+    samples, contacts = reflected((TABLE.width_mm - R - 60.0, 1200), (200, 400), 1.0)
     assert [side for _, side in contacts] == ["right"]
-    turns = _all_turns(_noisy(samples))
+    turns = _all_turns(noisy(samples))
     assert [turn.side for turn in turns] == ["right"]
     assert turns[0].t == pytest.approx(contacts[0][0], abs=TIME_TOL_S)
 
 
 def test_a_gap_too_long_is_not_bridged():
-    samples, contacts = _reflected((900, 1200), (2000, 500), 1.0)
+    samples, contacts = reflected((900, 1200), (2000, 500), 1.0)
     t_hit = contacts[0][0]
     cfg = SideConfig(max_gap_s=0.2)
-    seen = _noisy(_unseen(samples, t_hit - 0.15, t_hit + 0.15))
+    seen = noisy(unseen(samples, t_hit - 0.15, t_hit + 0.15))
     assert [turn for i in range(len(seen)) for turn in side_turns(seen, i, TABLE, cfg)] == []
 
 
@@ -147,55 +110,41 @@ def test_bad_settings_are_refused_when_built(field, value):
         SideConfig(**{field: value})
 
 
-def _detect(samples, t_end):
-    """One ball's sightings fed to the event detector as the tracker would give them (unseen frames are
-    predicted views, not measured); the cushions it reports."""
-    detector = EventDetector(SPEC)
-    seen = {round(t * FPS): (x, y) for t, x, y in samples}
-    out, views, last = [], [], samples[0][1:]
-    for n in range(round(t_end * FPS) + 1):
-        xy = seen.get(n)
-        last = xy or last
-        views = [TrackView("red:1", last, (0.0, 0.0), TrackState.CONFIRMED, xy is not None, True)]
-        out += detector.update(n / FPS, views, [])
-    out += detector.finish(t_end, views)
-    return [e for e in out if isinstance(e, c.Cushion)]
-
-
 def test_the_event_detector_reports_a_contact_inferred_across_a_gap_once_and_in_time_order():
-    samples, contacts = _reflected((900, 1200), (4500, 1500), 0.6)
+    samples, contacts = reflected((900, 1200), (4500, 1500), 0.6)
     t_hit = contacts[0][0]
-    found = _detect(_noisy(_unseen(samples, t_hit - 0.1, t_hit + 0.1)), 0.6)
+    found = detect_cushions(noisy(unseen(samples, t_hit - 0.1, t_hit + 0.1)), 0.6)
     assert [(e.side, e.inferred) for e in found] == [("right", True)]
     assert found[0].t == pytest.approx(t_hit, abs=TIME_TOL_S)
 
 
 def test_the_event_detector_reports_both_cushions_of_a_corner():
-    samples, contacts = _reflected((300, 3200), (-2000, 2400), 0.45)
-    found = _detect(_noisy(samples), 0.45)
+    samples, contacts = reflected((300, 3200), (-2000, 2400), 0.45)
+    found = detect_cushions(noisy(samples), 0.45)
     assert [e.side for e in found] == [side for _, side in contacts[:2]]
 
 
 def test_the_event_detector_calls_no_contact_from_a_centre_jittering_along_a_cushion():
     """Neither the side reading nor a kink (a velocity change of 150-200 mm/s every other pair of frames)
     makes a contact of a slow ball rolling along a cushion; a slow one that turns there is still called."""
-    assert _detect(_jittering_along_the_right_cushion(), 1.0) == []
-    samples, contacts = _reflected((TABLE.width_mm - R - 60.0, 1200), (200, 400), 1.0)
-    assert [e.side for e in _detect(_noisy(samples), 1.0)] == [side for _, side in contacts] == ["right"]
+    assert detect_cushions(_jittering_along_the_right_cushion(), 1.0) == []
+    samples, contacts = reflected((TABLE.width_mm - R - 60.0, 1200), (200, 400), 1.0)
+    found = detect_cushions(noisy(samples), 1.0)
+    assert [e.side for e in found] == [side for _, side in contacts] == ["right"]
 
 
 def test_the_event_detector_infers_nothing_across_a_straight_gap():
-    samples, _ = _reflected((400, 600), (1500, 2500), 0.5)
-    assert _detect(_noisy(_unseen(samples, 0.2, 0.35)), 0.5) == []
+    samples, _ = reflected((400, 600), (1500, 2500), 0.5)
+    assert detect_cushions(noisy(unseen(samples, 0.2, 0.35)), 0.5) == []
 
 
 def test_a_memo_read_as_the_samples_arrive_finds_what_reading_each_split_afresh_finds():
     """``split_turns`` with a memo, fed as the event detector feeds it (one sample more each frame, each
     split read once its samples after it are there), returns the same turns as without: the corner, the
     gap, and a ball left at rest and struck again (its reading restarted from ``start``)."""
-    samples, contacts = _reflected((300, 300), (3000, -4000), 1.6)
+    samples, contacts = reflected((300, 300), (3000, -4000), 1.6)
     assert [side for _, side in contacts] == ["bottom", "right", "top", "left"]  # right at 0.48 s
-    seen = _noisy(_unseen(samples, 0.45, 0.52), seed=3)
+    seen = noisy(unseen(samples, 0.45, 0.52), seed=3)
     span = SideConfig().span
     memo: dict = {}
     memoised, fresh = [], []
@@ -340,3 +289,22 @@ def test_a_ball_struck_from_rest_away_from_a_cushion_near_it_touches_none():
     assert [what for _, _, what in contacts] == ["red:1"]
     out = _detect_struck(samples)
     assert [e for e in out if isinstance(e, c.Cushion)] == []
+
+
+@pytest.mark.parametrize(
+    ("speed", "gap_mm", "heading"),
+    [(1200.0, 25.0, (1.0, 0.5)), (2000.0, 45.0, (1.0, 0.2)), (1500.0, 30.0, (1.0, 0.3))],
+    ids=["slow", "fast", "between"],
+)
+def test_a_struck_ball_turns_at_a_cushion_before_its_second_sample_in_motion(speed, gap_mm, heading):
+    """Seen once on its way in and then on its way out: the line through its last sample at rest and its
+    first in motion meets the line after at the cushion (its lines in motion alone are one sample before)."""
+    samples, contacts = _struck_from_rest_into_the_cushion(
+        speed=speed, gap_mm=gap_mm, heading=heading, t_contact=0.4 + 0.1 / FPS, seconds=0.8
+    )
+    (t_contact, _, struck), (t_cushion, _, side) = contacts[:2]
+    assert (struck, side) == ("red:1", "right")
+    assert t_contact + 1 / FPS < t_cushion < t_contact + 2 / FPS  # between its first two samples in motion
+    out = _detect_struck(samples)
+    cushions = [(e.ball, e.side, e.t) for e in out if isinstance(e, c.Cushion)]
+    assert cushions == [("red:1", "right", pytest.approx(t_cushion, abs=0.004))]

@@ -53,6 +53,21 @@ def test_a_ball_that_comes_back_out_of_a_pockets_mouth_was_not_potted():
     assert [type(e) for e in out] == [c.ShotStart, c.ShotEnd]
 
 
+def test_a_far_ball_unseen_for_more_than_a_second_after_the_jaws_threw_it_out_is_not_potted():
+    """Broadcast seed 9475's tenth shot: a black 5 px across at the far corner bounced out of the jaws and
+    went unseen for 1.6 s as it rolled back up the table while the shot went on; then it was followed."""
+    pots, events = HeldPots(unique_looks(SPEC.looks)), Reorder()
+    black = c.Pot(t=2.06, ball="black", pocket="bl")
+    mx, my = TABLE.pocket("bl").mouth_xy_mm
+    back = BallPath(samples=[(3.67 + k / FPS, mx + 300.0 + 5 * k, my + 800.0) for k in range(30)])
+    pots.hold(black, events)
+    for now in np.arange(2.1, 3.67, 0.1):  # the shot in play, the black unseen
+        pots.release_into(events, {}, TABLE, now=float(now))
+        assert pots.bound([], {}) < black.t
+    pots.release_into(events, {"black": back}, TABLE, now=back.samples[-1][0])
+    assert pots.bound([], {}) == np.inf and events.release(np.inf) == []
+
+
 def test_a_ball_that_stays_gone_is_potted():
     out = _run(comes_back=False)
     assert [(e.ball, e.pocket) for e in out if isinstance(e, c.Pot)] == [("white", "br")]
@@ -61,7 +76,7 @@ def test_a_ball_that_stays_gone_is_potted():
 
 def test_only_a_ball_of_a_unique_look_is_held_and_taken_back_once_followed_away_from_the_mouth():
     pots, events = HeldPots(unique_looks(SPEC.looks)), Reorder()
-    back = BallPath(samples=[(1.0 + k / FPS, 1600.0, 300.0) for k in range(int(2 * BACK_S * FPS))])
+    back = BallPath(samples=[(1.1 + k / FPS, 1600.0, 300.0) for k in range(int(2 * BACK_S * FPS))])
     blue, red = c.Pot(t=0.9, ball="blue", pocket="br"), c.Pot(t=0.9, ball="red:1", pocket="br")
     pots.hold(red, events)  # a red's id freed by its pot may be taken by another red: never held
     pots.hold(blue, events)
@@ -73,6 +88,10 @@ def test_only_a_ball_of_a_unique_look_is_held_and_taken_back_once_followed_away_
     mouth = BallPath(samples=[(s[0], *MOUTH) for s in back.samples])  # a pocket's shadow read as a ball
     brief = BallPath(samples=back.samples[:3])
     assert not came_back(blue, mouth, TABLE) and not came_back(blue, brief, TABLE)
+    # Found at once across the table (a dark sleeve read as the ball): nothing rolls out of a pocket so fast.
+    far = BallPath(samples=[(t, x - 1000.0, y + 1000.0) for t, x, y in back.samples])
+    assert not came_back(blue, far, TABLE)
+    assert came_back(blue, BallPath(samples=[(t + 1.0, x, y) for t, x, y in far.samples]), TABLE)  # by then
     pots.hold(blue, events)
     pots.release_into(events, {"blue": brief}, TABLE, now=blue.t + 2 * HOLD_S)
     assert events.release(np.inf) == [blue]
