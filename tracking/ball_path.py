@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .cushion_sides import Sample, SideConfig, TurnMemo, fit_line, velocity_before
+from .cushion_sides import GAP_FRAMES, Sample, SideConfig, TurnMemo, fit_line, velocity_before
 from .cushion_touches import TouchWatch
 from .paths import StruckLine, position_at
 from .unfolding import UnfoldConfig
@@ -138,7 +138,7 @@ class BallPath:
         times = [*unread, t] if t > unread[-1] else unread
         steps = np.diff(times)
         gap = int(np.argmax(steps))
-        if steps[gap] <= 1.5 * steps.min():
+        if steps[gap] <= GAP_FRAMES * steps.min():
             return math.inf
         speed = float(np.hypot(*velocity_before(self.samples, times[gap], window)))
         longest = sides.max_gap_s

@@ -30,6 +30,8 @@ AXIS = {"left": 0, "right": 0, "bottom": 1, "top": 1}  # the coordinate across e
 INWARD = {"left": 1.0, "right": -1.0, "bottom": 1.0, "top": -1.0}  # the sign of that coordinate going in
 # A turn timed this far (in frames) outside its split still belongs to it: the lines' noise.
 SLACK_FRAMES = 0.1
+# A split is a gap where its sightings are more than this many frames apart (a frame missed, at least).
+GAP_FRAMES = 1.5
 
 
 @dataclass(frozen=True)
@@ -109,6 +111,13 @@ def fit_line(samples: Sequence[Sample] | np.ndarray, t_ref: float) -> tuple[np.n
     v = dtc @ pc / float(dtc @ dtc)
     residual = float(np.sum((pc - dtc[:, None] * v) ** 2))
     return p_mean - v * t_mean, v, residual
+
+
+def off_line(p: np.ndarray, q: np.ndarray, direction: np.ndarray) -> float:
+    """How far the point ``p`` lies from the line through ``q`` along ``direction`` (mm; not zero)."""
+    d = np.asarray(direction, np.float64) / float(np.hypot(*direction))
+    off = np.asarray(p, np.float64) - np.asarray(q, np.float64)
+    return abs(float(off[0] * d[1] - off[1] * d[0]))
 
 
 def kink_at(s: Sequence[Sample], k: int, w: int) -> tuple[float, np.ndarray, np.ndarray, np.ndarray]:
@@ -387,7 +396,7 @@ def side_turns(
         for turn in turns
         if approach_holds(samples, i, start, turn.side, speed_into(turn.side, lines.v0), cfg)
     ]
-    if turns and t1 - t0 > 1.5 * frame and not _one_path(lines, turns, t0, t1, cfg):
+    if turns and t1 - t0 > GAP_FRAMES * frame and not _one_path(lines, turns, t0, t1, cfg):
         return []
     return turns
 

@@ -41,6 +41,7 @@ from .cushion_sides import (
     kink_at,
     kink_side,
     lasting_change,
+    off_line,
     speed_into,
     split_turns,
     struck_into_cushion,
@@ -258,8 +259,8 @@ class EventDetector:
         speed2 = float(np.dot(v1, v1))
         tau = float(-np.dot(a1 - rest, v1) / speed2) if speed2 > 0 else 0.0
         t0 = max(s[k - 1][0], min(t_ref, t_ref + tau))
-        off = rest - a1  # its spot a diameter off its first line in motion: it met a cushion unseen
-        path.left_bent = abs(float(off[0] * v1[1] - off[1] * v1[0])) > 2 * self.r * math.sqrt(speed2)
+        # Its spot a diameter off its first line in motion: it met a cushion unseen.
+        path.left_bent = speed2 > 0 and off_line(rest, a1, v1) > 2 * self.r
         path.quiet_until = s[min(k + self.config.window, len(s) - 1)][0]
         path.moving_from = k
         path.turns.clear()  # read from the rest it left: the splits are read again from k

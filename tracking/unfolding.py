@@ -23,12 +23,13 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 
 import numpy as np
 
 from arbiter.tables import TableModel
 
-from .cushion_sides import Sample, fit_line, velocity_before
+from .cushion_sides import GAP_FRAMES, Sample, fit_line, off_line, velocity_before
 from .paths import in_pockets, position_at
 
 
@@ -104,13 +105,6 @@ def _angle_deg(a: np.ndarray, b: np.ndarray) -> float:
     return math.degrees(math.acos(max(-1.0, min(1.0, cos))))
 
 
-def _off_line(p: np.ndarray, q: np.ndarray, direction: np.ndarray) -> float:
-    """How far ``p`` lies from the line through ``q`` along ``direction``."""
-    d = direction / float(np.hypot(*direction))
-    off = p - q
-    return abs(float(off[0] * d[1] - off[1] * d[0]))
-
-
 def _time_at(share: float, before: Seen, after: Seen) -> float:
     """When a ball whose speed fell evenly in time from ``before``'s to ``after``'s had covered ``share`` of
     its path between them."""
@@ -147,25 +141,29 @@ def unseen_cushions(
     r = table.ball_radius_mm
     bounds = ((r, table.width_mm - r), (r, table.length_mm - r))
     n = cfg.max_cushions
-    fits: list[tuple[tuple[int, int], Seen]] = []
+    fits: list[tuple[Seen, Seen, tuple[int, int]]] = []
     for kx in range(-n, n + 1):
         for ky in range(-(n - abs(kx)), n - abs(kx) + 1):
-            start = _sent(before, after, (kx, ky), bounds) if struck else before
+            image = _unfolded(after, (kx, ky), bounds)
+            start = _sent(before, image) if struck else before
             if struck and float(np.hypot(*start.v)) > (1 + cfg.speed_slack) * (struck_at_most or 0.0):
                 continue
-            if _fits(start, after, (kx, ky), bounds, cfg, table):
-                fits.append(((kx, ky), start))
+            if _fits(start, image, (kx, ky), bounds, cfg, table):
+                fits.append((start, image, (kx, ky)))
     if len(fits) != 1:
         return None
-    return _met(fits[0][1], after, fits[0][0], bounds)
+    start, image, ks = fits[0]
+    return sorted(
+        ((side, _time_at(share, start, image)) for side, share in _crossed(start, image, ks, bounds)),
+        key=lambda m: m[1],
+    )
 
 
-def _sent(before: Seen, after: Seen, ks: tuple[int, int], bounds: tuple[tuple[float, float], ...]) -> Seen:
-    """``before`` (a ball struck from rest, ``v`` its direction) with the speed that takes it to the image
-    of ``after`` unfolded ``ks`` in the time, slowing evenly to ``after``'s speed (not slower than it)."""
-    image = _unfolded(after, ks, bounds)
-    mean = float(np.hypot(*(image.xy - before.xy))) / (after.t - before.t)
-    u1 = float(np.hypot(*after.v))
+def _sent(before: Seen, image: Seen) -> Seen:
+    """``before`` (a ball struck from rest, ``v`` its direction) with the speed that takes it to ``image``
+    (the line seen after, unfolded) in the time, slowing evenly to its speed (not slower than it)."""
+    mean = float(np.hypot(*(image.xy - before.xy))) / (image.t - before.t)
+    u1 = float(np.hypot(*image.v))
     direction = before.v / float(np.hypot(*before.v))
     return Seen(before.t, before.xy, direction * max(2 * mean - u1, u1))
 
@@ -178,14 +176,13 @@ def _unfolded(after: Seen, ks: tuple[int, int], bounds: tuple[tuple[float, float
 
 def _fits(
     before: Seen,
-    after: Seen,
+    image: Seen,
     ks: tuple[int, int],
     bounds: tuple[tuple[float, float], ...],
     cfg: UnfoldConfig,
     table: TableModel,
 ) -> bool:
-    """Whether the image of ``after`` mirrored ``ks`` times along each axis continues ``before``."""
-    image = _unfolded(after, ks, bounds)
+    """Whether ``image``, the line seen after mirrored ``ks`` times along each axis, continues ``before``."""
     chord = image.xy - before.xy
     length = float(np.hypot(*chord))
     cushions = abs(ks[0]) + abs(ks[1])
@@ -195,45 +192,32 @@ def _fits(
     if _angle_deg(before.v, image.v) > turn or _angle_deg(before.v, chord) > turn:
         return False
     off = cfg.off_mm + cfg.off_share * length
-    if _off_line(image.xy, before.xy, before.v) > off or _off_line(before.xy, image.xy, image.v) > off:
+    if off_line(image.xy, before.xy, before.v) > off or off_line(before.xy, image.xy, image.v) > off:
         return False
     u0, u1 = float(np.hypot(*before.v)), float(np.hypot(*image.v))
-    mean = length / (after.t - before.t)
+    mean = length / (image.t - before.t)
     if not (1 - cfg.speed_slack) * min(u0, u1) <= mean <= (1 + cfg.speed_slack) * max(u0, u1):
         return False
-    return not _through_a_pocket(before, after, ks, bounds, table)
+    crossed = _crossed(before, image, ks, bounds)
+    if not crossed:
+        return True
+    # A ball line met in a pocket's mouth: there the ball drops, it does not come back.
+    points = np.array([_folded(before.xy + share * chord, bounds) for _, share in crossed])
+    return not bool(in_pockets(table, points, 0.0).any())
 
 
-def _met(
-    before: Seen, after: Seen, ks: tuple[int, int], bounds: tuple[tuple[float, float], ...]
+def _crossed(
+    before: Seen, image: Seen, ks: tuple[int, int], bounds: tuple[tuple[float, float], ...]
 ) -> list[tuple[str, float]]:
-    """The cushions the straight unfolded path crosses, with when, in time order."""
-    image = _unfolded(after, ks, bounds)
-    met = []
+    """The cushions the straight unfolded path from ``before`` to ``image`` crosses: each side, with the
+    share of the way at which it does."""
+    crossed = []
     for axis in (0, 1):
         k = ks[axis]
         sides = _UP[axis] if k > 0 else _DOWN[axis]
         shares = _crossings(float(before.xy[axis]), float(image.xy[axis]), k, *bounds[axis])
-        met += [(sides[j % 2], _time_at(share, before, image)) for j, share in enumerate(shares)]
-    return sorted(met, key=lambda m: m[1])
-
-
-def _through_a_pocket(
-    before: Seen, after: Seen, ks: tuple[int, int], bounds: tuple[tuple[float, float], ...], table: TableModel
-) -> bool:
-    """Whether the path unfolded ``ks`` meets a ball line in a pocket's mouth: there it drops, it does not
-    come back."""
-    image = _unfolded(after, ks, bounds)
-    shares = [
-        share
-        for axis in (0, 1)
-        if ks[axis]
-        for share in _crossings(float(before.xy[axis]), float(image.xy[axis]), ks[axis], *bounds[axis])
-    ]
-    if not shares:
-        return False
-    points = np.array([_folded(before.xy + share * (image.xy - before.xy), bounds) for share in shares])
-    return bool(in_pockets(table, points, 0.0).any())
+        crossed += [(sides[j % 2], share) for j, share in enumerate(shares)]
+    return crossed
 
 
 def _folded(p: np.ndarray, bounds: tuple[tuple[float, float], ...]) -> np.ndarray:
@@ -247,9 +231,6 @@ def _folded(p: np.ndarray, bounds: tuple[tuple[float, float], ...]) -> np.ndarra
     return np.array(out)
 
 
-# A split is a gap where its sightings are more than this many frames apart (the frame: the shortest step
-# of the lines either side).
-GAP_FRAMES = 1.5
 # The lines either side of a gap must fit their samples to this (mm, root mean square): a line through a
 # contact is two lines.
 LINE_RMS_MM = 8.0
@@ -270,12 +251,12 @@ def gap_cushions(
     after = samples[i + 1 : i + 1 + span]
     if len(before) < 2 or len(after) < span:
         return []
-    steps = np.diff([x[0] for x in (*before, *after)])
-    frame = float(min(steps[: len(before) - 1].min(), steps[len(before) :].min(initial=np.inf)))
-    if (
-        steps[len(before) - 1] <= GAP_FRAMES * frame
-        or max(np.delete(steps, len(before) - 1)) > GAP_FRAMES * frame
-    ):
+    # Read at every split of every ball: the gap is told in plain Python, the lines fitted only across one.
+    times = [x[0] for x in (*before, *after)]
+    steps = [b - a for a, b in pairwise(times)]
+    gap = steps.pop(len(before) - 1)
+    frame = min(steps)  # the shortest step of the lines either side
+    if gap <= GAP_FRAMES * frame or max(steps) > GAP_FRAMES * frame:
         return []
     lines = []
     for part, t in ((before, before[-1][0]), (after, after[0][0])):
