@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .cushion_sides import GAP_FRAMES, Sample, SideConfig, TurnMemo, fit_line, velocity_before
+from .cushion_sides import GAP_FRAMES, Sample, SideConfig, TurnMemo, fit_line, off_line, velocity_before
 from .cushion_touches import TouchWatch
 from .paths import StruckLine, position_at
 from .unfolding import UnfoldConfig
@@ -22,6 +22,8 @@ REST_AVERAGE_SAMPLES = 30
 FIRST_READ_WAIT_S = 0.5
 RECENT_S = 0.15  # a ball's speed now is fitted to its samples of this last stretch of time
 INTO_POCKET_S = 0.3  # a ball's velocity into a pocket may be fitted to its samples of this last stretch
+# A ball leaving rest is timed from its first samples in motion: few, so that the next contact stays out.
+DEPARTURE_FIT_SAMPLES = 2
 
 
 @dataclass
@@ -41,6 +43,9 @@ class BallPath:
     first_read: bool = False  # its first sightings were read for a strike before it was seen
     # Its first line in motion missed its spot: it met a cushion unseen, and left somewhere in the gap.
     left_bent: bool = False
+    # Its last sighting at rest, where the tracker has given it up as struck since and that was not read yet
+    # (``unseen_contacts``); -inf once read with no striker found, until it is seen at rest again.
+    struck_lost: float | None = None
 
     def maybe_rest(self, k: int, window: int, rest_mm_s: float) -> None:
         """At rest from sample ``k`` where its last ``2 window`` samples fit a speed under ``rest_mm_s``."""
@@ -63,9 +68,46 @@ class BallPath:
             return min(t0, last_rest), max(t0, self.samples[self.moving_from][0]) + early
         return min(t0, max(last_rest, t0 - within)), t0 + early
 
+    @property
+    def last_seen_t(self) -> float:
+        """When it was last seen (-inf: never)."""
+        return self.samples[-1][0] if self.samples else -math.inf
+
+    def lost_at_rest(self) -> None:
+        """The tracker gave it up as struck (lost) while it rests here: from its last sighting on it may have
+        left unseen (``unseen_contacts.struck_lost_from``)."""
+        if self.rest is not None and self.samples and self.struck_lost is None:
+            self.struck_lost = self.samples[-1][0]
+
+    def leave_rest(self, k: int, radius_mm: float, window: int) -> tuple[float, np.ndarray]:
+        """It left rest between samples k-1 and k: when, from its first moving samples (its line back to its
+        spot; from its last sighting at rest where that line misses the spot by a diameter: it met a cushion
+        unseen, and left somewhere in the gap), and its velocity then."""
+        s = self.samples
+        rest = np.array(self.rest)
+        self.rest, self.struck_lost = None, None
+        first = s[k : k + DEPARTURE_FIT_SAMPLES]
+        t_ref = first[0][0]
+        a1, v1, _ = fit_line(first, t_ref)
+        speed2 = float(np.dot(v1, v1))
+        tau = float(-np.dot(a1 - rest, v1) / speed2) if speed2 > 0 else 0.0
+        self.left_bent = speed2 > 0 and off_line(rest, a1, v1) > 2 * radius_mm
+        t0 = s[k - 1][0] if self.left_bent else max(s[k - 1][0], min(t_ref, t_ref + tau))
+        self.quiet_until = s[min(k + window, len(s) - 1)][0]
+        self.moving_from = k
+        self.turns.clear()  # read from the rest it left: the splits are read again from k
+        return t0, v1
+
+    def left_unseen(self, t_last: float) -> None:
+        """It left rest unseen after its last sighting at ``t_last`` (never seen moving)."""
+        self.rest, self.struck_lost = None, None
+        self.moving_from, self.checked, self.quiet_until = len(self.samples), len(self.samples), t_last
+
     def still_at(self, k: int) -> None:
         """Sample ``k`` is one more of it at rest: the running mean of its place takes it in."""
         assert self.rest is not None
+        if self.struck_lost is not None and self.samples[k][0] > self.struck_lost:
+            self.struck_lost = None  # seen again where it lay
         n, (x, y) = self.rest_n, self.samples[k][1:]
         self.rest = ((self.rest[0] * n + x) / (n + 1), (self.rest[1] * n + y) / (n + 1))
         self.rest_n = min(n + 1, REST_AVERAGE_SAMPLES)

@@ -29,19 +29,17 @@ from arbiter import contract as c
 from arbiter.games import BilliardsSpec
 from arbiter.tables import TableModel
 
-from .ball_path import BallPath, touching, unread_since
+from .ball_path import DEPARTURE_FIT_SAMPLES, BallPath, touching, unread_since
 from .camera_moves import creeping, picture_jump
 from .cue_ball import ALONE_S, swap_struck_cue_ball
 from .cushion_sides import (
     SideConfig,
     after_intercept,
     approach_holds,
-    fit_line,
     jaw_side,
     kink_at,
     kink_side,
     lasting_change,
-    off_line,
     speed_into,
     split_turns,
     struck_into_cushion,
@@ -50,19 +48,19 @@ from .cushion_sides import (
 )
 from .cushion_touches import TouchConfig
 from .event_config import EventConfig
-from .held_pots import HeldPots, unique_looks
-from .paths import JUST_STRUCK_S, first_reach, position_at, sighting_times, struck_unseen, time_to_drop
+from .held_pots import HeldPots, drop_delay, unique_looks
+from .paths import first_reach, position_at, sighting_times, struck_unseen
 from .reorder import Reorder, SeenEvent
 from .track import Track, TrackView
-from .tracker import NEW_BALL_MAX_SPEED_MM_S, POT_CONFIRM_MAX_S
+from .tracker import NEW_BALL_MAX_SPEED_MM_S
 from .unfolding import departure_cushions, gap_cushions
+from .unseen_contacts import first_touch, still_after, struck_by_unseen, struck_lost_from, unseen_since
 
+NO_PATH = BallPath()  # the path of a ball not seen yet (never changed)
 # A ball left rest: when, which, from where, how far it is now, its velocity as it left.
 _Departure = tuple[float, str, np.ndarray, np.ndarray, np.ndarray]
 # Both balls of a contact kink; the second kink within this time of the first is the same contact.
 DUPLICATE_CONTACT_S = 0.05
-# A ball leaving rest is timed from its first samples in motion: few, so that the next contact stays out.
-DEPARTURE_FIT_SAMPLES = 2
 # A ball unseen this long is hidden (a score bar, an arm) or lost: its last samples are read on what there is.
 HIDDEN_S = 0.1
 # A ball at rest may seem to leave this long before it is struck: its detection pulled by the striker's image.
@@ -70,6 +68,8 @@ EARLY_DEPARTURE_S = 0.05
 # A ball unseen from its last sighting at rest to its first moving one (lost in its blur, first seen after a
 # cushion) left in that gap: a mover there up to this long before its departure as read may have struck it.
 UNSEEN_DEPARTURE_S = 0.2
+# A ball at rest given up as struck is awaited this long to be seen again, then left where a ball touched it.
+STRUCK_UNSEEN_S = 1.0
 # A ball first seen already moving was struck at most this long before (``EventDetector._found_moving``).
 FOUND_MOVING_WITHIN_S = 0.3
 
@@ -135,6 +135,8 @@ class EventDetector:
                 path = self._paths.setdefault(v.ball, BallPath())
                 path.samples.append((t, *v.xy_mm))
                 path.touch.saw(path.samples, self.table, self.touches, moving=path.rest is None)
+            elif v.lost and v.ball in self._paths:
+                self._paths[v.ball].lost_at_rest()
         for ball, path in self._paths.items():
             self._scan(ball, path)
             if path.first_due(t, self.config.window):
@@ -150,8 +152,8 @@ class EventDetector:
         self._settle(t, views)
         unread = unread_since(self._paths.values()) - FOUND_MOVING_WITHIN_S  # a strike may come before them
         self._pots.release_into(self._events, self._paths, self.table, now=t)
-        held = min(self._pots.bound(views, self._paths), self._sides_bound(t), self._touches_bound(), unread)
-        held = min(held, pending_from)
+        held = min(self._pots.bound(views, self._paths), self._paths_bound(t), unread)
+        held = min(held, pending_from, struck_lost_from(self._paths.values(), t, 2 * STRUCK_UNSEEN_S))
         return self._events.release(min(t - self.config.hold_s, held))
 
     def finish(self, t: float, views: list[TrackView]) -> list[SeenEvent]:
@@ -232,7 +234,8 @@ class EventDetector:
         of a score bar or an arm, or lost in its blur) is decided on what there is, once unseen for
         ``HIDDEN_S``: it left if its last sighting is ``min_move_mm`` from its spot and a moving ball was
         touching it then (a ball partly hidden by an arm at rest shifts its centre too, with nothing
-        touching it). Else its samples wait, read as usual if it is seen again."""
+        touching it). Else its samples wait, read as usual if it is seen again; one the tracker gave up as
+        struck is decided once unseen for ``STRUCK_UNSEEN_S`` (``_struck_and_lost``)."""
         s, cfg = path.samples, self.config
         if path.rest is None or path.checked >= len(s) or now - s[-1][0] < HIDDEN_S:
             return
@@ -240,31 +243,39 @@ class EventDetector:
             (k for k in range(path.checked, len(s)) if math.dist(s[k][1:], path.rest) > cfg.departure_mm),
             None,
         )
-        if k is None or math.dist(s[-1][1:], path.rest) <= cfg.min_move_mm:
+        if path.struck_lost == s[-1][0] and now - s[-1][0] > STRUCK_UNSEEN_S:
+            self._struck_and_lost(ball, path, k)
+        if k is None or path.rest is None or math.dist(s[-1][1:], path.rest) <= cfg.min_move_mm:
             return
         movers = {b for b in self._paths if b != ball and self._moving_at(b, s[k][0])}
         if self._struck_by(ball, s[k][0], np.array(path.rest), movers)[0] is not None:
             path.checked = len(s)
             self._departure(ball, path, k)
 
+    def _struck_and_lost(self, ball: str, path: BallPath, k: int | None) -> None:
+        """A ball at rest the tracker gave up as struck and unseen since (sample ``k`` its first off its
+        spot, if any): it left when a moving ball first came to touch it (``unseen_contacts.first_touch``),
+        struck by it. Its detections taken by another track of its look, or lost in its blur."""
+        s, cfg, rest = path.samples, self.config, np.array(path.rest)
+        last = s[-1 if k is None else k - 1][0]
+        span = (last - EARLY_DEPARTURE_S, last + HIDDEN_S)
+        hit = first_touch(self._paths, ball, rest, span, self.r, cfg.ball_tol_mm, cfg.moving_mm_s)
+        if hit is None:
+            path.struck_lost = -math.inf  # read: left as it is until it is seen at rest again
+            return
+        if k is None:
+            path.left_unseen(last)
+        else:
+            path.checked = len(s)
+            path.leave_rest(k, self.r, cfg.window)
+        self._ball_contact(hit[0], ball, hit[1], priority=2)
+
     def _departure(self, ball: str, path: BallPath, k: int) -> None:
         """The ball left rest between samples k-1 and k: find when, from its first moving samples. What set
         it moving is decided in ``_resolve_departures``, with every ball that left rest in the same frame."""
-        s = path.samples
         rest = np.array(path.rest)
-        path.rest = None
-        first = s[k : k + DEPARTURE_FIT_SAMPLES]
-        t_ref = first[0][0]
-        a1, v1, _ = fit_line(first, t_ref)
-        speed2 = float(np.dot(v1, v1))
-        tau = float(-np.dot(a1 - rest, v1) / speed2) if speed2 > 0 else 0.0
-        t0 = max(s[k - 1][0], min(t_ref, t_ref + tau))
-        # Its spot a diameter off its first line in motion: it met a cushion unseen.
-        path.left_bent = speed2 > 0 and off_line(rest, a1, v1) > 2 * self.r
-        path.quiet_until = s[min(k + self.config.window, len(s) - 1)][0]
-        path.moving_from = k
-        path.turns.clear()  # read from the rest it left: the splits are read again from k
-        self._departures.append((t0, ball, rest, np.array(s[-1][1:]) - rest, v1))
+        t0, v1 = path.leave_rest(k, self.r, self.config.window)
+        self._departures.append((t0, ball, rest, np.array(path.samples[-1][1:]) - rest, v1))
 
     def _resolve_departures(self) -> None:
         """Explain the balls that left rest together: in a break a whole rack does in one frame, and each was
@@ -290,6 +301,10 @@ class EventDetector:
             t0, ball, rest, _, v1 = pending.pop(0)
             movers.add(ball)
             other, _ = self._touching(ball, t0, rest)
+            by = None if other or ball in self.cue_balls else self._struck_by_unseen(ball, t0, rest)
+            if by is not None:  # a ball lost in its blur, seen touching its spot just after
+                self._ball_contact(by[0], ball, by[1], priority=2)
+                continue
             if not self._in_shot:
                 if ball in self.cue_balls:
                     self._in_shot = True
@@ -343,6 +358,11 @@ class EventDetector:
         when = None if mover is None else first_reach(self._paths[mover].samples, xy, 2 * self.r, start, end)
         return mover, err, t if when is None else when
 
+    def _struck_by_unseen(self, ball: str, t0: float, rest: np.ndarray) -> tuple[str, float] | None:
+        """``unseen_contacts.struck_by_unseen`` among this detector's balls."""
+        cfg = self.config
+        return struck_by_unseen(self._paths, ball, t0, rest, self.r, cfg.ball_tol_mm, cfg.moving_mm_s)
+
     def _unless_picture_jump(self, pending: list[_Departure], movers: set[str]) -> list[_Departure]:
         """The departures less those that are one jump of the picture (``camera_moves.picture_jump``)
         among those no moving ball touched: those balls rest where they are now seen."""
@@ -389,7 +409,9 @@ class EventDetector:
         if other is not None and other_p is not None and (cushion is None or ball_err <= cushion_err):
             vo = velocity_before(self._paths[other].samples, tc, self.config.window)
             towards = other_p - p
-            mover_first = float(np.dot(v0, towards)) >= float(np.dot(vo, -towards))
+            # A ball at rest strikes nothing: the moving one struck it, whatever its kink's timing says.
+            resting = float(np.hypot(*vo)) < cfg.moving_mm_s
+            mover_first = resting or float(np.dot(v0, towards)) >= float(np.dot(vo, -towards))
             self._ball_contact(ball if mover_first else other, other if mover_first else ball, tc, priority=1)
         elif cushion is not None:
             self._cushion_contact(ball, cushion, tc)
@@ -411,6 +433,8 @@ class EventDetector:
         if q is None:
             return
         s, k = self._paths[ball].samples, self._paths[ball].moving_from
+        if k >= len(s):
+            return  # never seen moving
         first, leave = s[k : k + DEPARTURE_FIT_SAMPLES], self.sides.leave_mm_s
         tol, least = self.config.cushion_tol_mm, self.config.kink_mm_s
         hit = struck_into_cushion(self.table, rest, rest - q, t0, s[k - 1][0], first, tol, least, leave)
@@ -468,17 +492,14 @@ class EventDetector:
         for ball, path in self._paths.items():
             self._read_touches(ball, path, now, last=True)
 
-    def _touches_bound(self) -> float:
-        """Release nothing a gentle touch may still come before (``TouchWatch.waits_from``)."""
-        held = min((p.touch.waits_from(p.samples) for p in self._paths.values()), default=math.inf)
-        return held - 1e-6
-
-    def _sides_bound(self, t: float) -> float:
-        """Release nothing that a contact inferred across a gap may still come before
-        (``BallPath.gap_unread_from``); without a gap, as the kinks: ``window`` frames behind."""
-        cfg = self.config
-        bounds = [p.gap_unread_from(t, self.sides, cfg.window, cfg.unfold) for p in self._paths.values()]
-        return min(bounds, default=math.inf) - 1e-6
+    def _paths_bound(self, t: float) -> float:
+        """Release nothing that a gentle touch (``TouchWatch.waits_from``) or a contact inferred across a
+        gap (``BallPath.gap_unread_from``; without a gap, as the kinks: ``window`` frames behind) may come
+        before."""
+        cfg, paths = self.config, self._paths.values()
+        touches = (p.touch.waits_from(p.samples) for p in paths)
+        sides = (p.gap_unread_from(t, self.sides, cfg.window, cfg.unfold) for p in paths)
+        return min([*touches, *sides], default=math.inf) - 1e-6
 
     def _moving_at(self, ball: str, t: float) -> bool:
         """Whether ``ball`` was moving just before ``t``: not at rest, and fast enough to be seen moving."""
@@ -491,7 +512,10 @@ class EventDetector:
 
     def _changed_at(self, ball: str, t: float) -> bool:
         """Whether ``ball``'s velocity changed around ``t`` (it was struck or it struck)."""
-        dv = velocity_change(self._paths[ball].samples, t, self.config.window)
+        s = self._paths[ball].samples
+        if still_after(s, t, EARLY_DEPARTURE_S, self.config.departure_mm):
+            return False  # seen where it was well after: struck later, if at all
+        dv = velocity_change(s, t, self.config.window)
         return dv is None or dv >= self.config.kink_mm_s / 2  # None: too little seen to refuse it
 
     def _approached(self, path: BallPath, k: int, side: str, v0: np.ndarray) -> bool:
@@ -531,7 +555,9 @@ class EventDetector:
         if not self._in_shot:
             # A contact with nothing moving before it: the strike itself was missed; start the shot here.
             self._in_shot = True
-            self._events.start_for(tc, first if first in self.cue_balls else second)
+            cue = first if first in self.cue_balls else second  # its strike unseen: from its last sighting
+            since = unseen_since(self._paths.get(cue, NO_PATH).samples, tc, self.config.moving_mm_s)
+            self._events.start_for(since, cue)
         self._events.push(tc, contact, priority)
 
     # -- pots, rest -----------------------------------------------------------------------------------------
@@ -541,54 +567,29 @@ class EventDetector:
             return
         t_last, x, y, _ = measured[-1]
         if tr.gone_near is not None:
-            t = t_last + self._time_to_drop(tr, measured)
+            t = t_last + drop_delay(tr, measured, self._paths.get(tr.ball), self.table, self.r, self.config)
             pot = c.Pot(t=round(t, 6), ball=tr.ball, pocket=tr.gone_near, unsure=tr.pot_unsure)
             self._pots.hold(pot, self._events)
         elif not self.table.on_table((x, y), margin_mm=-self.r):
             self._events.push(t_last, c.OffTable(t=round(t_last, 6), ball=tr.ball))
-        path = self._paths.pop(tr.ball, None)
-        if path is not None:
+        if (path := self._paths.pop(tr.ball, None)) is not None:
             self._read_touches(tr.ball, path, t_now, last=True)
         if path is not None and t_now - t_last <= self.sides.max_gap_s:
-            # Given up within the time ``_sides_bound`` holds the stream back for it: in time order still.
+            # Given up within the time ``_paths_bound`` holds the stream back for it: in time order still.
             self._scan(tr.ball, path, last=True)
             self._read_sides(tr.ball, path, last=True)
-
-    def _time_to_drop(self, tr: Track, measured: list[tuple[float, float, float, bool]]) -> float:
-        """How long after its last sighting a ball lost going into ``tr.gone_near`` dropped
-        (``paths.time_to_drop``); a frame for one that left rest just before (struck off the lip)."""
-        (t_last, x, y, _), path = measured[-1], self._paths.get(tr.ball)
-        velocity = path.velocity_into_pocket(t_last, self.config.window) if path else np.zeros(2)
-        frame = (t_last - measured[-2][0]) if len(measured) > 1 else 0.0
-        left = path.samples[min(path.moving_from, len(path.samples) - 1)][0] if path and path.samples else 0.0
-        if float(np.hypot(*velocity)) < self.config.rest_mm_s or t_last - left < JUST_STRUCK_S:
-            return frame
-        drop = time_to_drop(self.table.pocket(str(tr.gone_near)), (x, y), (velocity[0], velocity[1]), self.r)
-        return frame if drop is None else min(drop, POT_CONFIRM_MAX_S)
 
     def _settle(self, t: float, views: list[TrackView]) -> None:
         cfg = self.config
         # A ball lost while moving may still be rolling: the shot is not over until it is seen again at rest
         # (or has been missing for ``lost_wait_s``).
-        lost = any(
-            (v.lost and t - self._last_sample_t(v.ball) < cfg.lost_wait_s) or v.pot_pending for v in views
-        )
-        moving = lost or any(self._recent_speed(v.ball, t) >= cfg.rest_mm_s for v in views)
+        paths = [(v, self._paths.get(v.ball, NO_PATH)) for v in views]
+        lost = any((v.lost and t - p.last_seen_t < cfg.lost_wait_s) or v.pot_pending for v, p in paths)
+        moving = lost or any(p.recent_speed(t, cfg.window) >= cfg.rest_mm_s for _, p in paths)
         if moving:
             self._last_motion_t = t
-        elif self._in_shot and t - self._last_motion_t >= cfg.settle_s and not self._pending_after(t):
+        elif self._in_shot and t - self._last_motion_t >= cfg.settle_s and not self._events.latest() > t:
             self._end_shot(self._last_motion_t, views)
-
-    def _last_sample_t(self, ball: str) -> float:
-        path = self._paths.get(ball)
-        return path.samples[-1][0] if path and path.samples else -math.inf
-
-    def _recent_speed(self, ball: str, t: float) -> float:
-        path = self._paths.get(ball)
-        return 0.0 if path is None else path.recent_speed(t, self.config.window)
-
-    def _pending_after(self, t: float) -> bool:
-        return self._events.latest() > t
 
     def _end_shot(self, t_end: float, views: list[TrackView]) -> None:
         self._pots.release_into(self._events, self._paths, self.table)

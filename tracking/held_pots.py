@@ -14,13 +14,18 @@ import math
 from collections import Counter
 from collections.abc import Iterable, Mapping
 
+import numpy as np
+
 from arbiter import contract as c
 from arbiter.balls import BallLook
 from arbiter.tables import TableModel
 
 from .ball_path import BallPath
+from .event_config import EventConfig
+from .paths import JUST_STRUCK_S, time_to_drop
 from .reorder import Reorder
-from .track import TrackView
+from .track import Track, TrackView
+from .tracker import POT_CONFIRM_MAX_S
 
 # How long after its time a unique ball's pot waits for the ball to come back (it showed within 0.14 s and
 # was followed by 0.4 s on seed 9307; a far black 5 px across, out of the jaws, went unseen for 1.6 s as
@@ -98,3 +103,23 @@ def unique_looks(looks: Mapping[str, BallLook]) -> set[str]:
     """The balls whose look no other ball of the set shares (a snooker colour, a pool number, a cue ball)."""
     counts = Counter(look.cls for look in looks.values())
     return {ball for ball, look in looks.items() if counts[look.cls] == 1}
+
+
+def drop_delay(
+    tr: Track,
+    measured: list[tuple[float, float, float, bool]],
+    path: BallPath | None,
+    table: TableModel,
+    radius_mm: float,
+    config: EventConfig,
+) -> float:
+    """How long after its last sighting (``measured``, its sightings) a ball lost going into ``tr.gone_near``
+    dropped (``paths.time_to_drop``); a frame for one that left rest just before (struck off the lip)."""
+    t_last, x, y, _ = measured[-1]
+    velocity = path.velocity_into_pocket(t_last, config.window) if path else np.zeros(2)
+    frame = (t_last - measured[-2][0]) if len(measured) > 1 else 0.0
+    left = path.samples[min(path.moving_from, len(path.samples) - 1)][0] if path and path.samples else 0.0
+    if float(np.hypot(*velocity)) < config.rest_mm_s or t_last - left < JUST_STRUCK_S:
+        return frame
+    drop = time_to_drop(table.pocket(str(tr.gone_near)), (x, y), (velocity[0], velocity[1]), radius_mm)
+    return frame if drop is None else min(drop, POT_CONFIRM_MAX_S)

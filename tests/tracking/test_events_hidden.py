@@ -5,15 +5,14 @@ white's contact with it is called. A ball at rest whose centre shifts as an arm 
 from __future__ import annotations
 
 import json
-import math
 from pathlib import Path
 
 import pytest
+from views_helper import run_frames, view
 
 from arbiter import contract as c
 from arbiter.games import billiards
 from tracking.events import EventDetector
-from tracking.track import TrackState, TrackView
 
 SPEC = billiards("snooker")
 R = SPEC.table.ball_radius_mm
@@ -22,17 +21,11 @@ TRACKS = Path(__file__).parents[1] / "data" / "tracks" / "broadcast_9307_shot9.j
 
 
 def _view(ball, xy, measured, velocity=(0.0, 0.0)):
-    moving = math.hypot(*velocity) > 15.0
-    return TrackView(ball, xy, velocity, TrackState.CONFIRMED, measured, moving)
+    return view(ball, xy, measured, velocity)
 
 
 def _run(frames):
-    """``frames``: per frame, the views; the events the detector calls, to the end."""
-    detector, out, views, t = EventDetector(SPEC), [], [], 0.0
-    for n, views in enumerate(frames):
-        t = n / FPS
-        out += detector.update(t, views, [])
-    return out + detector.finish(t, views)
+    return run_frames(frames, SPEC, FPS)
 
 
 def test_a_ball_struck_and_hidden_within_three_frames_is_still_struck():
