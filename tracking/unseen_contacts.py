@@ -47,7 +47,7 @@ def first_touch(
             if t > span[1] or (best is not None and t >= best[1]):
                 break
             touching = abs(math.hypot(x - p[0], y - p[1]) - 2 * radius_mm) <= tol_mm
-            if touching and math.hypot(x - x0, y - y0) >= speed_mm_s * (t - t0):
+            if touching and _moved((t0, x0, y0), (t, x, y), speed_mm_s):
                 best = (other, t)
                 break
     return best
@@ -56,20 +56,16 @@ def first_touch(
 def moved_unseen_at(samples: Sequence[Sample], t: float, speed_mm_s: float) -> bool:
     """Whether the ball was unseen at ``t`` and its sightings either side are as far apart as a ball moving
     at ``speed_mm_s`` or more gets in that time: it moved while unseen (a struck ball lost in its blur)."""
-    i = bisect.bisect_left(samples, t, key=lambda q: q[0])
-    if i == 0 or i >= len(samples) or samples[i][0] == t:
-        return False
-    return _moved(samples[i - 1], samples[i], speed_mm_s)
+    i = _moved_across(samples, t, speed_mm_s)
+    return i is not None and samples[i][0] != t
 
 
 def unseen_since(samples: Sequence[Sample], t: float, speed_mm_s: float) -> float:
     """The ball's last sighting before ``t`` where it moved from there to its next sighting (at ``t`` or
     after) at ``speed_mm_s`` or more, unseen between (when it was struck is not known: from then); else
     ``t``."""
-    i = bisect.bisect_left(samples, t, key=lambda q: q[0])
-    if i == 0 or i >= len(samples) or not _moved(samples[i - 1], samples[i], speed_mm_s):
-        return t
-    return samples[i - 1][0]
+    i = _moved_across(samples, t, speed_mm_s)
+    return t if i is None else samples[i - 1][0]
 
 
 def struck_by_unseen(
@@ -88,9 +84,10 @@ def struck_by_unseen(
     best, best_err = None, tol_mm
     for other, path in paths.items():
         s = path.samples
-        if other == ball or not moved_unseen_at(s, t, speed_mm_s):
+        i = None if other == ball else _moved_across(s, t, speed_mm_s)
+        if i is None or s[i][0] == t:
             continue
-        t1, x1, y1 = s[bisect.bisect_left(s, t, key=lambda q: q[0])]
+        t1, x1, y1 = s[i]
         err = abs(math.hypot(x1 - p[0], y1 - p[1]) - 2 * radius_mm)
         if t1 - t <= SEEN_AGAIN_S and err <= best_err:
             best, best_err = (other, t1), err
@@ -122,6 +119,15 @@ def struck_lost_from(paths: Iterable[BallPath], t: float, within_s: float) -> fl
         ),
         default=math.inf,
     )
+
+
+def _moved_across(samples: Sequence[Sample], t: float, speed_mm_s: float) -> int | None:
+    """The index of the ball's first sighting at or after ``t`` where it got there from its sighting before
+    at ``speed_mm_s`` or more; None where it did not, or was not seen on both sides."""
+    i = bisect.bisect_left(samples, t, key=lambda q: q[0])
+    if i == 0 or i >= len(samples) or not _moved(samples[i - 1], samples[i], speed_mm_s):
+        return None
+    return i
 
 
 def _moved(a: Sample, b: Sample, speed_mm_s: float) -> bool:
