@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .address_steps import HOLD_S, Step, is_step, read_step
 from .cushion_sides import GAP_FRAMES, Sample, SideConfig, TurnMemo, fit_line, off_line, velocity_before
 from .cushion_touches import TouchWatch
 from .paths import StruckLine, position_at
@@ -46,6 +47,7 @@ class BallPath:
     # Its last sighting at rest, where the tracker has given it up as struck since and that was not read yet
     # (``unseen_contacts``); -inf once read with no striker found, until it is seen at rest again.
     struck_lost: float | None = None
+    step_from: float | None = None  # its centre stepped off its spot then, and is awaited (``address_steps``)
 
     def maybe_rest(self, k: int, window: int, rest_mm_s: float) -> None:
         """At rest from sample ``k`` where its last ``2 window`` samples fit a speed under ``rest_mm_s``."""
@@ -102,6 +104,22 @@ class BallPath:
         """It left rest unseen after its last sighting at ``t_last`` (never seen moving)."""
         self.rest, self.struck_lost = None, None
         self.moving_from, self.checked, self.quiet_until = len(self.samples), len(self.samples), t_last
+
+    def read_step(
+        self, k: int, window: int, others: Iterable[np.ndarray], radius_mm: float, back_mm: float
+    ) -> tuple[Step | None, int]:
+        """Sample ``k``, its first off its spot, read as a step (``address_steps``): (None, k) where it starts
+        none; else what it was and the sample it left at (ON, STAYED), came back at (BACK) or waits at (WAIT),
+        with ``checked`` set to read on from there."""
+        assert self.rest is not None
+        awaited = self.step_from == self.samples[k][0]  # a step read before from this very sample
+        if not awaited and not is_step(self.samples, k, window, self.rest, others, radius_mm):
+            self.step_from = None
+            return None, k
+        step, j = read_step(self.samples, k, self.rest, back_mm, window)
+        self.step_from = self.samples[k][0] if step is Step.WAIT else None
+        self.checked = {Step.WAIT: k, Step.BACK: j}.get(step, j + 1)
+        return step, j
 
     def still_at(self, k: int) -> None:
         """Sample ``k`` is one more of it at rest: the running mean of its place takes it in."""
@@ -219,6 +237,19 @@ def touching(
         if err / tol < best_score:
             best, best_score, best_err = other, err / tol, err
     return best, best_err
+
+
+def paths_bound(
+    paths: Iterable[BallPath], t: float, sides: SideConfig, window: int, unfold: UnfoldConfig | None
+) -> float:
+    """Release no event before a gentle touch (``TouchWatch.waits_from``), a contact inferred across a gap
+    (``BallPath.gap_unread_from``; without a gap, as the kinks: ``window`` frames behind) or a step of a
+    ball's centre off its spot still awaited (``BallPath.step_from``, for up to twice ``HOLD_S``) may come."""
+    paths = list(paths)
+    touches = (p.touch.waits_from(p.samples) for p in paths)
+    gaps = (p.gap_unread_from(t, sides, window, unfold) for p in paths)
+    steps = (p.step_from for p in paths if p.step_from is not None and t - p.step_from < 2 * HOLD_S)
+    return min([*touches, *gaps, *steps], default=math.inf) - 1e-6
 
 
 def unread_since(paths: Iterable[BallPath]) -> float:

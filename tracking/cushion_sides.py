@@ -348,13 +348,30 @@ def struck_into_cushion(
     Beside a cushion, its velocity as it left (fitted to ``first``, its first samples in motion) is the
     striker's push plus the cushion's, each at least ``least_mm_s`` (``two_impulses``); a few centimetres
     off, struck hard, those samples run back to the cushion where the push took it, between its last
-    sighting at rest (``left_t``) and its first in motion (``bounced_before_seen``)."""
-    v1 = fit_line(first, first[0][0])[1] if len(first) >= 2 else np.zeros(2)
+    sighting at rest (``left_t``) and its first in motion (``bounced_before_seen``), or, where its first
+    sighting in motion was still on the way in (``on_the_way_in``), between that and its second.
+    ``first``: its first two samples in motion, or three."""
+    two = first[:2]
+    v1 = fit_line(two, two[0][0])[1] if len(two) >= 2 else np.zeros(2)
     split = two_impulses(table, rest, push, np.zeros(2), v1, tol_mm)
     if split is not None and split.into and split.by_ball >= least_mm_s and split.by_cushion >= least_mm_s:
         return split.side, t0
-    bounce = bounced_before_seen(table, rest, push, left_t, first, tol_mm, leave_mm_s)
+    bounce = bounced_before_seen(table, rest, push, left_t, two, tol_mm, leave_mm_s)
+    if bounce is None and len(first) >= 3 and on_the_way_in(rest, push, first[0], tol_mm):
+        bounce = bounced_before_seen(table, rest, push, first[0][0], first[1:3], tol_mm, leave_mm_s)
     return None if bounce is None else (bounce[0], max(bounce[1], t0))
+
+
+def on_the_way_in(rest: np.ndarray, push: np.ndarray, sample: Sample, tol_mm: float) -> bool:
+    """Whether ``sample`` lies on the way a ball at rest at ``rest`` was pushed (``push``), past its spot
+    and within ``tol_mm`` of that line: a ball struck into a cushion a few centimetres off may be seen once
+    on its way there before it comes back out."""
+    norm = float(np.hypot(*push))
+    if norm == 0:
+        return False
+    n = np.asarray(push, np.float64) / norm
+    d = np.asarray(sample[1:3], np.float64) - np.asarray(rest, np.float64)
+    return float(d @ n) > 0 and abs(float(d[0] * n[1] - d[1] * n[0])) <= tol_mm
 
 
 def lasting_change(samples: Sequence[Sample], k: int, since: int, span_s: float) -> float | None:

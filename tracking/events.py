@@ -29,7 +29,8 @@ from arbiter import contract as c
 from arbiter.games import BilliardsSpec
 from arbiter.tables import TableModel
 
-from .ball_path import DEPARTURE_FIT_SAMPLES, BallPath, touching, unread_since
+from .address_steps import Step, places_about
+from .ball_path import DEPARTURE_FIT_SAMPLES, BallPath, paths_bound, touching, unread_since
 from .camera_moves import creeping, picture_jump
 from .cue_ball import ALONE_S, swap_struck_cue_ball
 from .cushion_sides import (
@@ -152,7 +153,8 @@ class EventDetector:
         self._settle(t, views)
         unread = unread_since(self._paths.values()) - FOUND_MOVING_WITHIN_S  # a strike may come before them
         self._pots.release_into(self._events, self._paths, self.table, now=t)
-        held = min(self._pots.bound(views, self._paths), self._paths_bound(t), unread)
+        bound = paths_bound(self._paths.values(), t, self.sides, self.config.window, self.config.unfold)
+        held = min(self._pots.bound(views, self._paths), bound, unread)
         held = min(held, pending_from, struck_lost_from(self._paths.values(), t, 2 * STRUCK_UNSEEN_S))
         return self._events.release(min(t - self.config.hold_s, held))
 
@@ -208,7 +210,12 @@ class EventDetector:
             left = math.dist(s[k][1:], path.rest) > cfg.departure_mm
             far = left and math.dist(s[k + w][1:], path.rest) > cfg.min_move_mm
             if far and not creeping(s, k, w, path.rest):
-                self._departure(ball, path, k)
+                others = places_about((p.samples for b, p in self._paths.items() if b != ball), s[k][0])
+                step, j = path.read_step(k, w, others, self.r, cfg.departure_mm)
+                if step is Step.WAIT:
+                    break
+                if step is not Step.BACK:
+                    self._departure(ball, path, j)
             else:
                 path.still_at(k)
 
@@ -435,7 +442,7 @@ class EventDetector:
         s, k = self._paths[ball].samples, self._paths[ball].moving_from
         if k >= len(s):
             return  # never seen moving
-        first, leave = s[k : k + DEPARTURE_FIT_SAMPLES], self.sides.leave_mm_s
+        first, leave = s[k : k + DEPARTURE_FIT_SAMPLES + 1], self.sides.leave_mm_s
         tol, least = self.config.cushion_tol_mm, self.config.kink_mm_s
         hit = struck_into_cushion(self.table, rest, rest - q, t0, s[k - 1][0], first, tol, least, leave)
         if hit is not None:
@@ -491,15 +498,6 @@ class EventDetector:
     def _read_last_touches(self, now: float) -> None:
         for ball, path in self._paths.items():
             self._read_touches(ball, path, now, last=True)
-
-    def _paths_bound(self, t: float) -> float:
-        """Release nothing that a gentle touch (``TouchWatch.waits_from``) or a contact inferred across a
-        gap (``BallPath.gap_unread_from``; without a gap, as the kinks: ``window`` frames behind) may come
-        before."""
-        cfg, paths = self.config, self._paths.values()
-        touches = (p.touch.waits_from(p.samples) for p in paths)
-        sides = (p.gap_unread_from(t, self.sides, cfg.window, cfg.unfold) for p in paths)
-        return min([*touches, *sides], default=math.inf) - 1e-6
 
     def _moving_at(self, ball: str, t: float) -> bool:
         """Whether ``ball`` was moving just before ``t``: not at rest, and fast enough to be seen moving."""

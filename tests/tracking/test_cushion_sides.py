@@ -9,7 +9,8 @@ import pytest
 from bounces_helper import FPS, SPEC, TABLE, R, detect_cushions, noisy, reflected, unseen
 
 from arbiter import contract as c
-from tracking.cushion_sides import SideConfig, side_turns, split_turns, two_impulses
+from arbiter.games import billiards
+from tracking.cushion_sides import SideConfig, side_turns, split_turns, struck_into_cushion, two_impulses
 from tracking.events import EventDetector
 from tracking.track import TrackState, TrackView
 
@@ -308,3 +309,19 @@ def test_a_struck_ball_turns_at_a_cushion_before_its_second_sample_in_motion(spe
     out = _detect_struck(samples)
     cushions = [(e.ball, e.side, e.t) for e in out if isinstance(e, c.Cushion)]
     assert cushions == [("red:1", "right", pytest.approx(t_cushion, abs=0.004))]
+
+
+def test_a_red_seen_once_on_its_way_into_the_cushion_beside_it_met_it_between_its_first_two_samples():
+    """A 6 ft table's red at rest 28 mm off the left cushion's ball line (snooker 9476, shot 5, the
+    tracker's samples at 30 fps), struck towards it: seen once on its way in, once on its way out, and
+    then glancing off another red; no line of three samples either side of the turn, so the side reading
+    sees nothing. Its two samples after the first, run back, meet the cushion where the push took it."""
+    table = billiards("snooker").resized("6ft").table
+    rest, push = np.array([54.1, 1201.2]), np.array([-33.5, -38.2])  # from the striker's centre to its own
+    first = [(1.3, 35.6, 1187.3), (1.3333, 44.5, 1171.8), (1.3667, 56.8, 1163.9)]
+    hit = struck_into_cushion(table, rest, push, 1.295, 1.2667, first, 25.0, 120.0, 100.0)
+    assert hit is not None
+    assert hit[0] == "left"
+    assert hit[1] == pytest.approx(1.306, abs=0.02)  # the truth's time
+    # The same samples after a push away from that cushion: no way in, so no cushion.
+    assert struck_into_cushion(table, rest, -push, 1.295, 1.2667, first, 25.0, 120.0, 100.0) is None
