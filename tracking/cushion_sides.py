@@ -366,12 +366,10 @@ def on_the_way_in(rest: np.ndarray, push: np.ndarray, sample: Sample, tol_mm: fl
     """Whether ``sample`` lies on the way a ball at rest at ``rest`` was pushed (``push``), past its spot
     and within ``tol_mm`` of that line: a ball struck into a cushion a few centimetres off may be seen once
     on its way there before it comes back out."""
-    norm = float(np.hypot(*push))
-    if norm == 0:
+    if float(np.hypot(*push)) == 0:
         return False
-    n = np.asarray(push, np.float64) / norm
-    d = np.asarray(sample[1:3], np.float64) - np.asarray(rest, np.float64)
-    return float(d @ n) > 0 and abs(float(d[0] * n[1] - d[1] * n[0])) <= tol_mm
+    p = np.asarray(sample[1:3], np.float64)
+    return float((p - rest) @ push) > 0 and off_line(p, rest, push) <= tol_mm
 
 
 def lasting_change(samples: Sequence[Sample], k: int, since: int, span_s: float) -> float | None:
