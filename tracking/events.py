@@ -45,17 +45,17 @@ from .cushion_sides import (
     split_turns,
     struck_into_cushion,
     velocity_before,
-    velocity_change,
 )
 from .cushion_touches import TouchConfig
 from .event_config import EventConfig
 from .held_pots import HeldPots, drop_delay, unique_looks
+from .near_misses import EARLY_DEPARTURE_S, changed_by
 from .paths import first_reach, position_at, sighting_times, struck_unseen
 from .reorder import Reorder, SeenEvent
 from .track import Track, TrackView
 from .tracker import NEW_BALL_MAX_SPEED_MM_S
 from .unfolding import departure_cushions, gap_cushions
-from .unseen_contacts import first_touch, still_after, struck_by_unseen, struck_lost_from, unseen_since
+from .unseen_contacts import first_touch, struck_by_unseen, struck_lost_from, unseen_since
 
 NO_PATH = BallPath()  # the path of a ball not seen yet (never changed)
 # A ball left rest: when, which, from where, how far it is now, its velocity as it left.
@@ -64,8 +64,6 @@ _Departure = tuple[float, str, np.ndarray, np.ndarray, np.ndarray]
 DUPLICATE_CONTACT_S = 0.05
 # A ball unseen this long is hidden (a score bar, an arm) or lost: its last samples are read on what there is.
 HIDDEN_S = 0.1
-# A ball at rest may seem to leave this long before it is struck: its detection pulled by the striker's image.
-EARLY_DEPARTURE_S = 0.05
 # A ball unseen from its last sighting at rest to its first moving one (lost in its blur, first seen after a
 # cushion) left in that gap: a mover there up to this long before its departure as read may have struck it.
 UNSEEN_DEPARTURE_S = 0.2
@@ -406,7 +404,7 @@ class EventDetector:
         p = a0 + v0 * tau
         path.quiet_until = s[min(k + cfg.window, len(s) - 1)][0]
         other, ball_err = self._touching(ball, tc, p)
-        if other is not None and not self._changed_at(other, tc):
+        if other is not None and not changed_by(self._paths, other, ball, tc, dv_k, self.table, cfg):
             other = None  # passing close by: a contact changes both balls' motion
         cushion, cushion_err = kink_side(self.table, p, v0, v1, self.config.cushion_tol_mm)
         if cushion is not None and not self._approached(path, k, cushion, v0):
@@ -507,14 +505,6 @@ class EventDetector:
         return (
             float(np.hypot(*velocity_before(path.samples, t, self.config.window))) >= self.config.moving_mm_s
         )
-
-    def _changed_at(self, ball: str, t: float) -> bool:
-        """Whether ``ball``'s velocity changed around ``t`` (it was struck or it struck)."""
-        s = self._paths[ball].samples
-        if still_after(s, t, EARLY_DEPARTURE_S, self.config.departure_mm):
-            return False  # seen where it was well after: struck later, if at all
-        dv = velocity_change(s, t, self.config.window)
-        return dv is None or dv >= self.config.kink_mm_s / 2  # None: too little seen to refuse it
 
     def _approached(self, path: BallPath, k: int, side: str, v0: np.ndarray) -> bool:
         """Whether the approach into ``side`` of a kink at sample ``k`` (``v0``) holds over the time before

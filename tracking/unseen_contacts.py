@@ -5,10 +5,11 @@ of its look (two reds a ball apart, the struck one running into the other's plac
 a ball up as struck (``BallTracker._struck``: lost); the event stream then waits for it
 (``struck_lost_from``), and where it stays unseen, it left its spot when a moving ball first came to touch
 it (``first_touch``). A striker may be lost in its blur too (a power shot unseen from the cue to the object
-ball): it moved while unseen (``moved_unseen_at``), and where its first sighting after a ball left rest
+ball): it moved while unseen (``moved_unseen_at``), and where its first sighting after a ball left rest, or
+its first line after the gap run back to when that ball left (a fast striker is seen well past the contact),
 touches that ball's spot, it struck it (``struck_by_unseen``); the shot started at its last sighting before
 (``unseen_since``). And a ball at rest still at its spot well after a kink was not struck by it
-(``still_after``), whatever moved it later.
+(``still_after``, read by ``near_misses``), whatever moved it later.
 """
 
 from __future__ import annotations
@@ -20,9 +21,11 @@ from collections.abc import Iterable, Mapping, Sequence
 import numpy as np
 
 from .ball_path import BallPath
-from .cushion_sides import Sample
+from .cushion_sides import Sample, fit_line
 
 SEEN_AGAIN_S = 0.1  # a striker lost in its blur is seen again at most this long after the contact
+# Its first sightings again, run back along their line to the contact (a fast striker is seen well past it).
+RUN_BACK_SAMPLES = 2
 
 
 def first_touch(
@@ -80,7 +83,8 @@ def struck_by_unseen(
     """The ball of ``paths`` other than ``ball`` that moved unseen at ``t`` (``moved_unseen_at``) and was
     first seen again, at most ``SEEN_AGAIN_S`` later, with its centre two radii, within ``tol_mm``, from ``p``
     (the nearest to touching of those), and when it was seen there: a striker lost in its blur, seen just
-    after the contact. None where none was."""
+    after the contact. Its first line from there run back to ``t`` (``_run_back``) may touch ``p`` instead,
+    at ``t``. None where none was."""
     best, best_err = None, tol_mm
     for other, path in paths.items():
         s = path.samples
@@ -89,7 +93,10 @@ def struck_by_unseen(
             continue
         t1, x1, y1 = s[i]
         err = abs(math.hypot(x1 - p[0], y1 - p[1]) - 2 * radius_mm)
-        if t1 - t <= SEEN_AGAIN_S and err <= best_err:
+        if (back := _run_back(s, i, t)) is not None:  # where it was at ``t``, had it run straight from there
+            err_back = abs(float(np.hypot(*(back - p))) - 2 * radius_mm)
+            err, t1 = (err_back, t) if err_back < err else (err, t1)
+        if s[i][0] - t <= SEEN_AGAIN_S and err <= best_err:
             best, best_err = (other, t1), err
     return best
 
@@ -119,6 +126,15 @@ def struck_lost_from(paths: Iterable[BallPath], t: float, within_s: float) -> fl
         ),
         default=math.inf,
     )
+
+
+def _run_back(samples: Sequence[Sample], i: int, t: float) -> np.ndarray | None:
+    """Where the line of the ball's first ``RUN_BACK_SAMPLES`` sightings from ``i`` on, within
+    ``SEEN_AGAIN_S`` of one another, puts it at ``t`` before them; None where there are too few."""
+    first = samples[i : i + RUN_BACK_SAMPLES]
+    if len(first) < RUN_BACK_SAMPLES or first[-1][0] - first[0][0] > SEEN_AGAIN_S:
+        return None
+    return fit_line(first, t)[0]
 
 
 def _moved_across(samples: Sequence[Sample], t: float, speed_mm_s: float) -> int | None:

@@ -57,6 +57,18 @@ def test_a_striker_is_the_ball_seen_again_touching_the_spot_just_after():
     assert struck_by_unseen(paths, "red:1", 1.1, red_at, R, 30.0, 100.0) is None
 
 
+def test_a_fast_striker_seen_well_past_the_contact_is_run_back_along_its_line_to_it():
+    """Held-out broadcast 9492, shot 9: the white, lost in its blur from its strike, cut the green and was
+    first seen again 0.04 s later, 120 mm from the green's spot; its first line, run back to when the green
+    left, touches the spot. The cue ball's first contact was lost."""
+    green_at = np.array([591.0, 732.0])
+    white = _path((0.567, 1022.0, 633.0), (0.6, 1022.0, 633.0), (0.8, 553.0, 847.0), (0.833, 484.0, 898.0))
+    paths = {"white": white, "green": _path((0.733, *green_at))}
+    assert struck_by_unseen(paths, "green", 0.76, green_at, R, 30.0, 150.0) == ("white", 0.76)
+    white.samples[-1] = (0.833, 620.0, 898.0)  # running off the other way: its line misses the spot
+    assert struck_by_unseen(paths, "green", 0.76, green_at, R, 30.0, 150.0) is None
+
+
 def test_the_first_touch_is_by_a_ball_arriving_not_one_at_rest_beside():
     red_at = np.array([1350.0, 1996.0])
     paths = {

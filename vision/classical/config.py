@@ -63,6 +63,19 @@ class ClassicalConfig:
     # green cloth scores 0.12-0.2 there.
     min_seed_glint: float = 1.2
     min_seed_outline: float = 0.1
+    # A lone circle with such a glint over a disk darker than the cloth is a ball of the cloth's own colour
+    # whether it was found from its glint or as a blob, and its rim is weak all round: its lit side is the
+    # cloth's colour, and a rolling ball blurs the rest. An edge and a circle this strong are enough there (a
+    # red at rest on a red cloth at a broadcast's far end: edge 0.28, outline 0.16, coherence 0.83; a green
+    # rolling slowly on a green cloth: edge 0.26-0.30, coherence 0.64-0.69), where a seed that is no ball
+    # seldom has a glint so strong (see above). Its disk is a shade darker than the cloth (light -0.26 to
+    # -0.63 there), not black: a dark sleeve by the cue's shine scores -1.2, and edge, outline and coherence
+    # as a ball. And its rim is weak: a circle with a strong edge that is not round is the edges of something
+    # else (a hand at a sleeve's end with the cue's tip shining: edge 0.43, coherence 0.66, light -0.21).
+    min_tinted_edge: float = 0.25
+    max_tinted_edge: float = 0.35
+    min_tinted_coherence: float = 0.62
+    min_tinted_light: float = -0.9
     # A ball in a pocket's jaws or against its mouth (its centre within ``jaw_reach`` radii of the mouth's
     # middle) shows its outline only where it meets the cloth: against the mouth's black its rim is faint.
     # With a glint as strong as a seed's and one colour over its face (``min_cluster_coherence``) a weaker
@@ -147,6 +160,7 @@ class ClassicalConfig:
             "plain_cluster_coherence",
             "outlined_coherence",
             "min_outlined_coverage",
+            "min_tinted_coherence",
         ):
             v = getattr(self, name)
             if not 0.0 < v < 1.0:
@@ -166,6 +180,7 @@ class ClassicalConfig:
             or self.min_outline < 0
             or self.min_seed_outline < 0
             or self.min_seed_glint < 0
+            or not 0 <= self.min_tinted_edge <= self.max_tinted_edge
             or self.min_jaw_edge < 0
             or self.min_jaw_outline < 0
             or self.jaw_reach < 0
@@ -177,5 +192,5 @@ class ClassicalConfig:
         ):
             raise ValueError(
                 "ClassicalConfig.min_edge, min_outline, plain_outline, min_glint and the jaws' thresholds "
-                "must be >= 0; white_luma, colour_scale > 0"
+                "must be >= 0, min_tinted_edge between 0 and max_tinted_edge; white_luma, colour_scale > 0"
             )

@@ -63,6 +63,22 @@ def _touching(xy: np.ndarray, radius: float) -> np.ndarray:
     return touching
 
 
+def _tinted(cand: Candidates, colour: Colour, cfg: ClassicalConfig) -> np.ndarray:
+    """Which circles are balls of the cloth's own colour (``ClassicalConfig.min_tinted_edge``): lone, with a
+    seed's glint over a disk a shade darker than the cloth, a weak rim (its shaded side) all round and
+    round."""
+    return np.asarray(
+        ~cand.cluster
+        & (colour.glint >= cfg.min_seed_glint)
+        & (colour.light < 0.0)
+        & (colour.light >= cfg.min_tinted_light)
+        & (cand.edge >= cfg.min_tinted_edge)
+        & (cand.edge < cfg.max_tinted_edge)
+        & (cand.outline >= cfg.min_seed_outline)
+        & (colour.coherence >= cfg.min_tinted_coherence)
+    )
+
+
 def _packed(xy: np.ndarray, candidate: np.ndarray, kept: np.ndarray, radius: float) -> np.ndarray:
     """Candidates that touch at least two kept balls (centres two radii apart): inside a rack a ball's
     outline is mostly seams with balls of its own colour, and its packed neighbours vouch for it. Spreads
@@ -396,6 +412,7 @@ class ClassicalDetector:
             cand.seeded & (colour.glint >= cfg.min_seed_glint) & (cand.outline >= cfg.min_seed_outline)
         )
         keep = plausible & round_ & ((cand.outline >= cfg.min_outline) | seed_outline)
+        keep |= centre_ok & (cand.coverage >= cfg.min_seed_coverage) & _tinted(cand, colour, cfg)
         # A circle of a cluster, or one looked for on a spot with no blob's circle, has not shown itself a
         # ball by its blob: it needs one colour over its face (not lines and cloth), a face darker than the
         # cloth (its shaded disk; not a projector's bright pool round a spot's white dot), and no other
