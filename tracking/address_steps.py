@@ -58,8 +58,14 @@ def is_step(
         return False
     if any(math.dist(s[1:], place) > STILL_MM for s in samples[k + 1 : k + window + 1]):
         return False
+    return not touched(rest, others, radius)
+
+
+def touched(spot: Sequence[float], places: Iterable[np.ndarray | None], radius: float) -> bool:
+    """Whether a ball of ``places`` (None: not seen then) lies within touching distance of ``spot``, with
+    ``TOUCH_SLACK_MM`` to spare: it could have been struck or stunned into, or could take a kick on."""
     reach = 2 * radius + TOUCH_SLACK_MM
-    return all(float(np.hypot(*(np.asarray(p) - rest))) > reach for p in others)
+    return any(p is not None and math.dist(p, spot) <= reach for p in places)
 
 
 def places_about(others: Iterable[Sequence[Sample]], t: float) -> Iterator[np.ndarray]:

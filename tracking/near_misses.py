@@ -10,8 +10,8 @@ So the contact a kink reads with a ball is refused (``changed_by``) where that b
 its spot well after (``unseen_contacts.still_after``), or, at rest, seen ``SEEN_AFTER_S`` or more after the
 kink back within ``back_mm`` of its spot while the kick would have carried it at least ``MARGIN`` times as
 far, never farther than ``WIGGLE_MM`` from it about then (``pulled_not_struck``). A ball with a third ball
-(``TOUCH_SLACK_MM``) or a cushion (``CUSHION_SLACK_MM``) at its back is left alone: it passes the kick on and
-may stay where it was (a Newton's cradle; a ball frozen to a cushion).
+(``address_steps.touched``) or a cushion (``CUSHION_SLACK_MM``) at its back is left alone: it passes the kick
+on and may stay where it was (a Newton's cradle; a ball frozen to a cushion).
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from arbiter.tables import TableModel
 
+from .address_steps import touched
 from .ball_path import BallPath
 from .cushion_sides import AXIS, SIDES, Sample, ball_line, velocity_change
 from .event_config import EventConfig
@@ -35,8 +36,7 @@ MARGIN = 2.0  # how many times farther than ``back_mm`` the kick would have carr
 SEEN_AFTER_S = 0.05  # it must be seen this long after the kink (three frames at 60 fps, two at 30)
 LOOK_BACK_S = 0.1  # and seen at its spot in this time before the kink
 WIGGLE_MM = 15.0  # what a passing ball's image pulls a resting ball's centre by: under a radius
-TOUCH_SLACK_MM = 10.0  # a third ball this much beyond touching distance could take the kick on
-CUSHION_SLACK_MM = 10.0  # a cushion this much beyond touching distance could
+CUSHION_SLACK_MM = 10.0  # a cushion this much beyond touching distance could take the kick on
 
 
 def changed_by(
@@ -92,10 +92,8 @@ def _backed(
     rest: tuple[float, float], t: float, others: Iterable[Sequence[Sample]], table: TableModel
 ) -> bool:
     """Whether a ball (of ``others``) or a cushion lay against ``rest`` at ``t``, within its slack."""
-    r = table.ball_radius_mm
     for side in SIDES:
         line, inward = ball_line(table, side)
         if inward * (rest[AXIS[side]] - line) <= CUSHION_SLACK_MM:
             return True
-    places = (position_at(samples, t) for samples in others)
-    return any(p is not None and math.dist(p, rest) <= 2 * r + TOUCH_SLACK_MM for p in places)
+    return touched(rest, (position_at(samples, t) for samples in others), table.ball_radius_mm)
