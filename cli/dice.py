@@ -42,13 +42,26 @@ ModelOption = Annotated[
     Path | None,
     typer.Option(help="The dice model: its record dice_reader.json (or its folder); default models/."),
 ]
+UnsureOption = Annotated[
+    float,
+    typer.Option(
+        help="Mark a reading unsure where its face holds less than this share of the six faces' chance: "
+        "higher reports more doubts and lets fewer mistakes through as sure (docs/dice.md measures the "
+        "trade); a throw with an unsure die is reported, not rolled."
+    ),
+]
+UNSURE = DiceReaderConfig().unsure_below
 
 
 def _reader(
-    model: Path | None, confidence: float, min_score: float | None = None, die_power: float | None = None
+    model: Path | None,
+    confidence: float,
+    min_score: float | None = None,
+    die_power: float | None = None,
+    unsure_below: float = UNSURE,
 ) -> DiceReader:
     try:
-        config = DiceReaderConfig(confidence=confidence)
+        config = DiceReaderConfig(confidence=confidence, unsure_below=unsure_below)
         if die_power is not None:
             config = replace(config, die_power=die_power)
         if min_score is not None:
@@ -66,11 +79,12 @@ def read_cmd(
     ] = False,
     model: ModelOption = None,
     confidence: Annotated[float, typer.Option(help="Keep dice read at least this confident.")] = OPERATING,
+    unsure_below: UnsureOption = UNSURE,
 ) -> None:
     """Find every die in each image and read its top face: box in pixels, value, confidence. A die resting
     cocked (no face up) is reported as such, with no value."""
 
-    reader = _reader(model, confidence)
+    reader = _reader(model, confidence, unsure_below=unsure_below)
     failed = 0
     for path in images:
         image = cv2.imread(str(path), cv2.IMREAD_COLOR) if path.is_file() else None
@@ -342,13 +356,15 @@ def run_cmd(
     annotate: Annotated[bool, typer.Option(help="Write annotated.mp4.")] = False,
     model: ModelOption = None,
     every: Annotated[int, typer.Option(help="Read every Nth frame.")] = 1,
+    unsure_below: UnsureOption = UNSURE,
 ) -> None:
     """Referee a filmed dice game: follow the throws, emit one roll per settled throw, apply the rules."""
 
     spec = dice_spec(game)
     try:
         src = FrameSource(source)
-        options = DiceRunOptions(model=model, annotate=annotate, every=every)
+        reader = DiceReaderConfig(unsure_below=unsure_below)
+        options = DiceRunOptions(model=model, reader=reader, annotate=annotate, every=every)
     except (SourceError, ValueError) as exc:
         fail(str(exc))
 

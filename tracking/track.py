@@ -23,6 +23,12 @@ Sighting = tuple[float, float, float, bool]  # t, x, y (mm), measured (else pred
 # mostly the detector's noise.
 HEADING_FIT_S = 0.1
 HEADING_SAMPLES = 5
+# A ball seen fewer than three times in that stretch (lost in its blur, then glimpsed) is fitted to its
+# sightings of up to ACROSS_GAP_S, the gap included, where it ran on at one speed: its speeds before the gap,
+# across it and after it within STEADY_SPEED times each other. One that slowed while unseen (a jaw struck in
+# the gap) is not fitted across it.
+ACROSS_GAP_S = 0.3
+STEADY_SPEED = 1.5
 # A track's look is what its detections say, weighted by their confidence: a track whose detections of
 # another look outweigh those of its own this many times over is that look's ball (``Track.outvoted_by``).
 OUTVOTED = 2.0
@@ -152,11 +158,52 @@ def _crossed_in_a_mouth(x: np.ndarray, axis: int, line: float, table: TableModel
 
 
 def heading_of(tr: Track) -> XY:
-    """The velocity of ``tr`` fitted to its last sightings (``HEADING_FIT_S``); the filter's with fewer
-    than three."""
-    seen = [h for h in tr.history[-4 * HEADING_SAMPLES :] if h[3]][-HEADING_SAMPLES:]
-    fitted = fitted_velocity([h for h in seen if h[0] >= seen[-1][0] - HEADING_FIT_S]) if seen else None
+    """The velocity of ``tr`` fitted to its last sightings (``HEADING_FIT_S``), else to a steady path
+    across the gap before them (``ACROSS_GAP_S``); the filter's where neither has three."""
+    seen = _last_sightings(tr)
+    if not seen:
+        return tr.velocity
+    fitted = fitted_velocity([h for h in seen if h[0] >= seen[-1][0] - HEADING_FIT_S])
+    if fitted is None:
+        fitted = steady_velocity(seen)
     return tr.velocity if fitted is None else fitted
+
+
+def _last_sightings(tr: Track) -> list[Sighting]:
+    """``tr``'s last ``HEADING_SAMPLES`` sightings within ``ACROSS_GAP_S`` of its last, oldest first."""
+    seen: list[Sighting] = []
+    for h in reversed(tr.history):
+        if seen and h[0] < seen[0][0] - ACROSS_GAP_S:
+            break
+        if h[3]:
+            seen.append(h)
+            if len(seen) == HEADING_SAMPLES:
+                break
+    return seen[::-1]
+
+
+def steady_velocity(sightings: list[Sighting]) -> XY | None:
+    """The velocity fitted to ``sightings`` across the longest gap between them, where the ball ran as fast
+    before it (at least two sightings), across it and after it (at least two), to ``STEADY_SPEED``; else
+    None."""
+    if len(sightings) < 4:
+        return None
+    gap = max(range(1, len(sightings)), key=lambda i: sightings[i][0] - sightings[i - 1][0])
+    if gap < 2 or gap > len(sightings) - 2:
+        return None
+    speeds = [
+        _chord_speed(sightings[0], sightings[gap - 1]),
+        _chord_speed(sightings[gap - 1], sightings[gap]),
+        _chord_speed(sightings[gap], sightings[-1]),
+    ]
+    if min(speeds) <= 0.0 or max(speeds) > STEADY_SPEED * min(speeds):
+        return None
+    return fitted_velocity(sightings)
+
+
+def _chord_speed(a: Sighting, b: Sighting) -> float:
+    """The speed (mm/s) of the straight line from sighting ``a`` to the later ``b``."""
+    return math.dist(a[1:3], b[1:3]) / (b[0] - a[0])
 
 
 def fitted_velocity(sightings: list[Sighting]) -> XY | None:

@@ -8,6 +8,7 @@ on the whole test split (docs/dice.md). tests/data/dice_real_cases holds dice th
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from pathlib import Path
 
@@ -58,6 +59,23 @@ def test_arbiter_dice_eval_prints_every_figure_per_set_and_over_all():
     for name in ("topdown-webcam", "oblique-phone", "tray-phone", "all"):
         assert f"{name}: " in result.output and "read right" in result.output
     assert result.output.count("true\\read") == 4 and result.output.count("99% recall") == 4
+
+
+def _unsure_count(photo: Path, unsure_below: str) -> tuple[int, int]:
+    result = CliRunner().invoke(app, ["dice", "read", str(photo), "--json", "--unsure-below", unsure_below])
+    assert result.exit_code == 0, result.output
+    dice_ = json.loads(result.output)["dice"]
+    return len(dice_), sum(d["unsure"] for d in dice_)
+
+
+def test_arbiter_dice_read_reports_more_doubts_as_the_unsure_share_is_raised():
+    photo = PHOTOS / "tray-phone" / "images" / "IMG_20191208_111246.jpg"
+    counts = [_unsure_count(photo, u) for u in ("0", "0.9", "0.999")]
+    found, doubted = [n for n, _ in counts], [u for _, u in counts]
+    assert len(set(found)) == 1  # the same dice, only their doubts differ
+    assert doubted[0] <= doubted[1] < doubted[2]
+    bad = CliRunner().invoke(app, ["dice", "read", str(photo), "--unsure-below", "1.5"])
+    assert bad.exit_code != 0 and "unsure_below must lie in [0, 1]" in bad.output
 
 
 CASES = Path(__file__).parents[1] / "data" / "dice_real_cases"
