@@ -192,17 +192,17 @@ def steady_velocity(sightings: list[Sighting]) -> XY | None:
     if gap < 2 or gap > len(sightings) - 2:
         return None
     speeds = [
-        _chord_speed(sightings[0], sightings[gap - 1]),
-        _chord_speed(sightings[gap - 1], sightings[gap]),
-        _chord_speed(sightings[gap], sightings[-1]),
+        chord_speed(sightings[0], sightings[gap - 1]),
+        chord_speed(sightings[gap - 1], sightings[gap]),
+        chord_speed(sightings[gap], sightings[-1]),
     ]
     if min(speeds) <= 0.0 or max(speeds) > STEADY_SPEED * min(speeds):
         return None
     return fitted_velocity(sightings)
 
 
-def _chord_speed(a: Sighting, b: Sighting) -> float:
-    """The speed (mm/s) of the straight line from sighting ``a`` to the later ``b``."""
+def chord_speed(a: Sighting, b: Sighting) -> float:
+    """The speed (mm/s) of the straight line from sighting ``a`` to the later ``b`` (at a later time)."""
     return math.dist(a[1:3], b[1:3]) / (b[0] - a[0])
 
 

@@ -43,6 +43,7 @@ from .track import (
     Track,
     TrackState,
     TrackView,
+    chord_speed,
     fitted_velocity,
     heading_of,
     new_filter,
@@ -412,8 +413,8 @@ class BallTracker:
         nearest to where ``new`` was first seen, within the gate. That ball takes ``new``'s sightings and
         filter and keeps its own id and look; ``new`` is dropped. None (``new`` stays a new ball) where it is
         slow or no such ball is there."""
-        (t0, x0, y0, _), (t1, x1, y1, _) = new.history[0], new.history[-1]
-        if t1 <= t0 or math.dist((x0, y0), (x1, y1)) / (t1 - t0) < NEW_BALL_MAX_SPEED_MM_S:
+        (t0, x0, y0, _), last = new.history[0], new.history[-1]
+        if last[0] <= t0 or chord_speed(new.history[0], last) < NEW_BALL_MAX_SPEED_MM_S:
             return None
         candidates = []
         for old in self.tracks:
