@@ -19,7 +19,9 @@ import cv2
 import typer
 
 from arbiter import narrate
+from arbiter.contract import Roll
 from cli.common import dice_spec, fail, parse_size
+from cli.match_db import DbOption, ResumeOption, open_recording
 from datasets.dice.real import REAL_ROOT, Convention, RealDataError, build_real
 from datasets.dice.real_clip import SlideshowRecipe, slideshow_clip
 from datasets.dice.render import StillRecipe, ThrowRecipe, render_dataset, throw_clip, write_throw_clip
@@ -28,6 +30,7 @@ from evaluation.dice_bench import bench_dice
 from evaluation.dice_recipes import DiceTrainRecipe, FacesRecipe, FinderRecipe, cost_estimate
 from evaluation.train_dice import SWEEP_FLOOR, TrainingError, rescore, train_dice
 from pipeline.dice import DiceRunOptions, referee_dice_video
+from record.store import RecordError
 from vision.dice import DEFAULT_DICE_MODEL, DiceReader, DiceReaderConfig
 from vision.sources import FrameSource, SourceError
 from vision.yolo import MODELS_DIR, ModelError
@@ -357,8 +360,13 @@ def run_cmd(
     model: ModelOption = None,
     every: Annotated[int, typer.Option(help="Read every Nth frame.")] = 1,
     unsure_below: UnsureOption = UNSURE,
+    db: DbOption = None,
+    resume: ResumeOption = None,
 ) -> None:
-    """Referee a filmed dice game: follow the throws, emit one roll per settled throw, apply the rules."""
+    """Referee a filmed dice game: follow the throws, emit one roll per settled throw, apply the rules.
+    With --db each roll and the referee's decisions on it are recorded as they happen (the match history
+    and reports of the dashboard); --resume goes on with an interrupted match of a video file, replayed
+    from its start (a live camera cannot replay the throws that decided whose turn it is)."""
 
     spec = dice_spec(game)
     try:
@@ -367,23 +375,40 @@ def run_cmd(
         options = DiceRunOptions(model=model, reader=reader, annotate=annotate, every=every)
     except (SourceError, ValueError) as exc:
         fail(str(exc))
+    names = tuple(p.strip() for p in players.split(",") if p.strip())
+    rec, match_options = None, None
+    if db is not None:
+        if resume is not None and src.live:
+            fail(
+                "a live camera cannot replay the throws before it was lost (they say whose turn it is): "
+                "resume a dice match from a video file of it, or start a new match"
+            )
+        rec, header = open_recording(db, resume, spec, names, source, src.live)
+        names, match_options = header.players, dict(header.options)
 
     def on_event(event: object) -> None:
         if isinstance(event, dict):
             what = event.get("kind", event["type"])
             typer.echo(f"  ! {what}: {event.get('die', '')} {event.get('note', event.get('message', ''))}")
-        else:
-            typer.echo("  " + narrate.describe(event))
+            return
+        typer.echo("  " + narrate.describe(event))
+        if rec is not None and isinstance(event, Roll):  # the record's engine makes its own decisions
+            rec.recorder(event)
 
-    names = tuple(p.strip() for p in players.split(",") if p.strip())
     try:
-        result = referee_dice_video(src, spec, names, out, options, on_event=on_event)
-    except (ModelError, ValueError) as exc:
+        result = referee_dice_video(src, spec, names, out, options, match_options, on_event=on_event)
+    except (ModelError, ValueError, RecordError) as exc:
+        if rec is not None:
+            rec.close(finished=False)  # the match stays unfinished: it can be resumed
         fail(str(exc))
     typer.echo(
         f"{result.frames} frames at {result.fps:.1f} fps; {len(result.rolls)} rolls, {len(result.decisions)} "
         f"decisions, {len(result.issues)} issues in {out}"
     )
+    if rec is not None:
+        rec.close(finished=not src.live)  # a live source ends when it is lost: its match reads interrupted
+        cut = ", cut short when the camera was lost" if src.live else ""
+        typer.echo(f"recorded as match {rec.match_id} in {db}{cut}")
 
 
 @app.command("bench")

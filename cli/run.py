@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated
 
@@ -11,15 +10,15 @@ import cv2
 import typer
 from tqdm import tqdm
 
-from arbiter import contract, narrate
-from arbiter.games import GAME_IDS, BilliardsSpec, DiceSpec, GameSpec
+from arbiter import narrate
+from arbiter.games import GAME_IDS, BilliardsSpec, DiceSpec
 from cli import dice
 from cli.common import billiards_spec, fail, game_spec, parse_points, table_size
+from cli.match_db import DbOption, Recording, ResumeOption, open_recording
 from pipeline.billiards import RunOptions, referee_video
 from pipeline.photos import referee_photos
 from pipeline.table_watch import Notice, TableChoice, find_table, notice
-from record.recorder import Recorder, recording
-from record.store import MatchRecord, RecordError
+from record.store import RecordError
 from vision.calibration import CalibrationError
 from vision.overlays import table_overlay
 from vision.sources import FrameSource, SourceError
@@ -41,51 +40,20 @@ FPS_HELP = (
 )
 
 
-@dataclass
-class _Recording:
-    """The match record a run writes into, when ``--db`` asks for one."""
-
-    record: MatchRecord
-    match_id: int
-    recorder: Recorder
-
-
-def _open_recording(db: Path, resume: int | None, spec: GameSpec, names: tuple[str, ...], source: str,
-                    live: bool) -> tuple[_Recording, contract.Match]:  # fmt: skip
-    """Open ``db`` and start (or resume) the match; a file is replayed from its start and what was recorded
-    is skipped, a live source goes on from where the record stopped."""
-    try:
-        record = MatchRecord.open(db)
-        if resume is not None:
-            header = record.header(resume)
-            match_id = resume
-        else:
-            header = contract.Match(game=spec.id, players=names)
-            match_id = record.start_match(header, source=source)
-        offset = (record.resume_point(match_id) or 0.0) if live and resume is not None else 0.0
-        recorder = recording(record, match_id, skip_recorded=not live, t_offset=offset)
-    except (RecordError, KeyError, ValueError) as exc:
-        fail(str(exc))
-    return _Recording(record, match_id, recorder), header
-
-
 def _recording_of(
     db: Path | None, resume: int | None, spec: BilliardsSpec, names: tuple[str, ...], source: str, live: bool,
     size: str | None,
-) -> tuple[_Recording | None, tuple[str, ...], str | None]:  # fmt: skip
+) -> tuple[Recording | None, tuple[str, ...], str | None]:  # fmt: skip
     """The match the run records into (none without ``--db``), its players and the table's size (``size``,
     ``--table``): a resumed match keeps its own players and table, and must be of the game asked for."""
     if db is None:
         return None, names, size
-    rec, header = _open_recording(db, resume, spec, names, source, live)
-    if header.game != spec.id:
-        rec.record.close()
-        fail(f"match {rec.match_id} of {db} is a {header.game} match: resume it with --game {header.game}")
+    rec, header = open_recording(db, resume, spec, names, source, live)
     recorded = (header.table or spec.table.size) if resume is not None else None
     return rec, header.players, _resumed_size(rec, recorded, size)
 
 
-def _resumed_size(rec: _Recording | None, recorded: str | None, size: str | None) -> str | None:
+def _resumed_size(rec: Recording | None, recorded: str | None, size: str | None) -> str | None:
     """The table a run goes on with: a resumed match's own (``--table`` may only repeat it), else ``size``."""
     if recorded is None:
         return size
@@ -112,13 +80,8 @@ def run(
     detector: Annotated[
         str, typer.Option(help="classical (fast) or yolo (the trained network).")
     ] = "classical",
-    db: Annotated[
-        Path | None,
-        typer.Option(envvar="ARBITER_DB", help="Also record the match, with the referee's calls, here."),
-    ] = None,
-    resume: Annotated[
-        int | None, typer.Option(help="Resume this interrupted match of --db (its game and players).")
-    ] = None,
+    db: DbOption = None,
+    resume: ResumeOption = None,
     table: Annotated[str | None, typer.Option(help=TABLE_HELP)] = None,
     corners: Annotated[str | None, typer.Option(help=CORNERS_HELP)] = None,
     fps: Annotated[float | None, typer.Option(help=FPS_HELP, min=0.1)] = None,
@@ -128,10 +91,13 @@ def run(
     is sure; an unsure one is said loudly); --corners or --calibration are the way round it. A cut to
     another camera pauses the events until the table is found again. An image folder (or one image) is
     photos, each refereed on its own (its table, its balls named; --fps: a video's frames instead).
-    With --db every event and the referee's decision on it are recorded as they happen."""
+    With --db every event and the referee's decision on it are recorded as they happen. A dice game is
+    'arbiter dice run' (its own options there)."""
     spec = game_spec(game)
     if isinstance(spec, DiceSpec):  # a camera over a game table: dice are followed, not balls
-        dice.run_cmd(source, spec.id, out, players, annotate, model=None, every=1)
+        _no_table_options(spec, calibration=calibration, corners=corners, table=table, fps=fps,
+                          detector=None if detector == "classical" else detector)  # fmt: skip
+        dice.run_cmd(source, spec.id, out, players, annotate, db=db, resume=resume)
         return
     if not isinstance(spec, BilliardsSpec):
         fail(f"{spec.id} has no camera pipeline yet; referee its event stream with 'arbiter referee'")
@@ -159,6 +125,17 @@ def run(
         typer.echo(f"recorded as match {rec.match_id} in {db}")
 
 
+def _no_table_options(spec: DiceSpec, **given: object) -> None:
+    """Refuse the options of a billiards table given for a dice game, rather than ignore them."""
+    named = [f"--{name}" for name, value in given.items() if value is not None]
+    if named:
+        verb = "is" if len(named) == 1 else "are"
+        fail(
+            f"{', '.join(named)} {verb} for a billiards table; {spec.id} is a dice game, its camera needs no "
+            "table: leave them out (the dice options: 'arbiter dice run --help')"
+        )
+
+
 def _typed(corners: str | None, calibration: Path | None) -> dict[str, tuple[float, float]] | None:
     """The typed corners (``--corners``), refused beside a saved profile (``--calibration``)."""
     typed = parse_points(corners) if corners else None
@@ -181,7 +158,7 @@ def _opened(source: str, fps: float | None, recorded: bool) -> tuple[FrameSource
     return src, photos
 
 
-def _run_billiards(src: FrameSource, options: RunOptions, out: Path, rec: _Recording | None) -> None:
+def _run_billiards(src: FrameSource, options: RunOptions, out: Path, rec: Recording | None) -> None:
     """The pipeline over ``src`` with a progress bar, each event printed and recorded as it comes."""
     bar = tqdm(total=src.frame_count, unit="frame", disable=None, file=sys.stderr)
 
@@ -216,9 +193,7 @@ def _run_billiards(src: FrameSource, options: RunOptions, out: Path, rec: _Recor
         fail(str(exc))
     bar.close()
     if rec is not None:
-        if not result.interrupted:
-            rec.record.finish(rec.match_id)
-        rec.record.close()
+        rec.close(finished=not result.interrupted)
     typer.echo(
         f"{result.frames} frames ({result.bad_frames} unreadable skipped) at {result.fps:.1f} fps; "
         f"{len(result.events)} events in {out / 'events.jsonl'}"
