@@ -207,7 +207,14 @@ def _video_settings(desk: s.Desk, source: str | None, spec: GameSpec) -> dict[st
         table = {"table_size": size, "calibration": profile, "corners": corners}
     elif isinstance(spec, DiceSpec) and desk.reads_dice_from_video:
         annotate = st.checkbox("write the annotated video", True, key="annotate")
+        doubt = st.slider(
+            "doubt a reading whose face holds less than this share of the six faces' chance",
+            0.5, 0.99, s.READER_DOUBT, 0.01, key="unsure_below",
+            help="higher: fewer mistakes pass as sure, more throws are reported for the referee to read "
+            "(docs/dice.md measures the trade)",
+        )  # fmt: skip
         st.caption("dice are read by the trained dice reader; stops, claims and bets go in the Input tab")
+        return {"detector": detector, "annotate": annotate, "unsure_below": doubt}
     else:
         st.info(
             f"{spec.id} is a dice game: this installation does not read dice from video; choose no video."

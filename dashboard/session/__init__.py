@@ -37,7 +37,7 @@ from dashboard.session.corrections import FieldKind, LineField, line_fields, lin
 from dashboard.session.desk import BOOT_S, Desk
 from dashboard.session.inputs import input_kinds, make_input, parse_input_line
 from dashboard.session.override_store import OverrideStore
-from dashboard.session.run import FRAME_EVERY_S, PipelineRun, Progress
+from dashboard.session.run import FRAME_EVERY_S, READER_DOUBT, PipelineRun, Progress
 from dashboard.session.setup import (
     DEFAULT_DB,
     SAMPLE_SHOT,
@@ -80,6 +80,7 @@ __all__ = [
     "DEFAULT_DB",
     "FRAME_EVERY_S",
     "OUT_PLACES",
+    "READER_DOUBT",
     "SAMPLE_SHOT",
     "SAMPLE_VIDEO",
     "SOURCE_KINDS",

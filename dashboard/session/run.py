@@ -27,6 +27,7 @@ from pipeline.dice import DiceRunOptions, draw_dice, referee_dice_video
 from record.store import RecordError
 from tracking.throws import TrackedDie
 from vision.calibration import CalibrationError
+from vision.dice import DiceReaderConfig
 from vision.sources import FrameSource, SourceError
 from vision.yolo import ModelError
 
@@ -63,6 +64,14 @@ class Progress:
     @property
     def active(self) -> bool:
         return self.status in ("starting", "running")
+
+
+READER_DOUBT = DiceReaderConfig().unsure_below  # the dice reader's own doubt, what a match starts with
+
+
+def _reader(setup: Setup) -> DiceReaderConfig:
+    """The dice reader's settings a match asks for: its doubt, where given."""
+    return DiceReaderConfig(unsure_below=READER_DOUBT if setup.unsure_below is None else setup.unsure_below)
 
 
 class _Tap:
@@ -234,7 +243,7 @@ class PipelineRun:
                 self.game,
                 setup.players,
                 self.out,
-                DiceRunOptions(annotate=setup.annotate, max_frames=setup.max_frames),
+                DiceRunOptions(reader=_reader(setup), annotate=setup.annotate, max_frames=setup.max_frames),
                 match_options=dict(setup.options),
                 on_frame=self._on_frame,
                 on_event=self._on_dice_event,

@@ -18,7 +18,16 @@ from typing import Any
 from adjudication.engines import refereed
 from adjudication.referee import Referee
 from arbiter import contract as c
-from arbiter.games import GAME_IDS, BilliardsSpec, GameSpec, OptionKind, OptionSpec, UnknownGameError, game
+from arbiter.games import (
+    GAME_IDS,
+    BilliardsSpec,
+    DiceSpec,
+    GameSpec,
+    OptionKind,
+    OptionSpec,
+    UnknownGameError,
+    game,
+)
 
 DEFAULT_DB = Path("out/arbiter.db")
 SAMPLE_SHOT = Path(__file__).resolve().parents[2] / "samples" / "billiards" / "snooker" / "shot_000"
@@ -161,7 +170,9 @@ class Setup:
 
     ``table_size`` is ``arbiter run --table`` (a size of the game's catalogue; None: the run tells it from
     the balls), ``corners`` is ``--corners`` (the four playing-area corners in frame pixels, clicked or
-    typed; None: the table is found automatically or from ``calibration``)."""
+    typed; None: the table is found automatically or from ``calibration``). ``unsure_below`` is ``arbiter dice
+    run --unsure-below`` (a dice reading whose face holds less of the six faces' chance is unsure, and its
+    throw reported instead of rolled; None: the reader's default)."""
 
     game: str
     players: tuple[str, ...] = ("A", "B")
@@ -172,6 +183,7 @@ class Setup:
     max_frames: int | None = None
     table_size: str | None = None
     corners: Mapping[str, tuple[float, float]] | None = None
+    unsure_below: float | None = None
 
     def header(self) -> c.Match:
         """The match header, checked by the game's engine (unknown or bad options are refused here)."""
@@ -180,6 +192,8 @@ class Setup:
             raise DeskError("give either the corners or a camera profile, not both")
         if self.table_size is not None and not isinstance(spec, BilliardsSpec):
             raise DeskError(f"{self.game} is not played on a billiard table: it has no table size")
+        if self.unsure_below is not None and not isinstance(spec, DiceSpec):
+            raise DeskError(f"{self.game} has no dice to read: it has no reader's doubt")
         try:
             header = c.Match(
                 game=self.game, players=self.players, options=dict(self.options), table=self.table_size

@@ -11,6 +11,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from dashboard import session as s
+from dashboard.session import run as session_run
 from dashboard.session import setup as session_setup
 from tests.dashboard import apptest
 
@@ -117,6 +118,30 @@ def test_a_dice_game_is_refused_a_video_without_the_dice_reader(db, monkeypatch)
     assert any("does not read dice from video" in m for m in apptest.texts(at, "info"))
     at.button(key="start").click().run()
     assert any("does not read dice from video" in m for m in apptest.texts(at, "error"))
+
+
+def test_a_dice_game_from_video_is_read_with_the_doubt_chosen_on_the_page(db, monkeypatch):
+    """The page's doubt reaches the dice reader (the dice pipeline stood in for: the page's wiring only)."""
+    readers = []
+
+    def pipeline(source, spec, players, out, options=None, **_):
+        readers.append(options.reader.unsure_below)
+        return type("Result", (), {"frames": 0, "bad_frames": 0, "fps": 0.0})()
+
+    monkeypatch.setattr(session_setup, "dice_video_available", lambda: True)
+    monkeypatch.setattr(session_run, "referee_dice_video", pipeline)
+    at = _go(apptest.app(), "New match")
+    at.radio(key="source_kind").set_value("sample").run()
+    at.selectbox(key="game").set_value("yacht").run()
+    assert at.slider(key="unsure_below").value == s.READER_DOUBT
+    at.slider(key="unsure_below").set_value(0.97).run()
+    at.button(key="start").click().run()
+    assert not at.exception, at.exception
+    for _ in range(100):
+        if readers:
+            break
+        time.sleep(0.05)
+    assert readers == [0.97]
 
 
 def test_a_match_typed_by_hand_from_setup_to_scoreboard(db):

@@ -19,6 +19,7 @@ from dashboard.session import run as session_run
 from dashboard.session import setup as session_setup
 from tracking.throws import TrackedDie
 from vision.calibration import TableCalibration
+from vision.dice import DiceReaderConfig
 from vision.sources import FrameSource
 
 GAMES = tuple(s.id for s in BILLIARDS_GAMES)
@@ -481,6 +482,12 @@ def test_a_dice_game_needs_the_dice_reader_for_a_video(desk, monkeypatch):
     assert desk.matches() == []
 
 
+def test_only_a_dice_game_takes_the_dice_readers_doubt(desk):
+    with pytest.raises(s.DeskError, match="snooker has no dice to read"):
+        s.Setup(game="snooker", unsure_below=0.95).header()
+    assert s.Setup(game="pig", unsure_below=0.95).header().game == "pig"
+
+
 def test_a_dice_game_from_video_records_the_rolls_and_referees_them(desk, monkeypatch):
     """The dice pipeline (``arbiter dice run``) is stood in for: this checks the desk's wiring only."""
     calls = []
@@ -488,7 +495,7 @@ def test_a_dice_game_from_video_records_the_rolls_and_referees_them(desk, monkey
     def pipeline(
         source, spec, players, out, options=None, match_options=None, on_frame=None, on_event=None, **taps
     ):
-        calls.append((spec.id, tuple(players), dict(match_options or {}), options.annotate))
+        calls.append((spec.id, tuple(players), dict(match_options or {}), options.annotate, options.reader))
         n = 0
         for frame in source:
             n += 1
@@ -506,10 +513,11 @@ def test_a_dice_game_from_video_records_the_rolls_and_referees_them(desk, monkey
         return type("Result", (), {"frames": n, "bad_frames": 0, "fps": 30.0})()
 
     monkeypatch.setattr(session_run, "referee_dice_video", pipeline)
-    match_id = desk.start(s.Setup(game="pig", options={"target": 20}), str(s.SAMPLE_VIDEO))
+    setup = s.Setup(game="pig", options={"target": 20}, unsure_below=0.95)
+    match_id = desk.start(setup, str(s.SAMPLE_VIDEO))
     progress = _wait(desk.run(match_id), 60)
     assert progress.status == "done" and progress.frames == 10, progress
-    assert calls == [("pig", ("A", "B"), {"target": 20}, True)]
+    assert calls == [("pig", ("A", "B"), {"target": 20}, True, DiceReaderConfig(unsure_below=0.95))]
     assert desk.run(match_id).problems == ["the dice reader at t=0.1: a die leans on the rail"]
     _, _, live = desk.run(match_id).latest_frame()
     assert tuple(live[30, 10]) == (0, 220, 0)  # the live view shows the die's box as the run read it
