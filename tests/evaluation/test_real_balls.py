@@ -158,9 +158,13 @@ def test_snooker_colours_under_a_projectors_pictures_are_read_through_the_light_
 ) -> None:
     """The two photos of the small snooker table under six projected pictures, corners typed: each ball read
     through the cloth's colour beside it against the cloth's colour over the bed. Read through the white
-    ball's balance alone, 178 of 191 were named right (93.2 %); now 184."""
+    ball's balance alone, 178 of 191 were named right (93.2 %); then 184; since a dark pixel's faint tint is
+    black (``ClassicalConfig.dark_chroma``), 189: the black under pictures 2 and 6, read as coloured, had
+    made a chain of three misnamed (the green named black, the black brown, the brown red)."""
     chosen = [images["snooker-small-phone-1"], images["snooker-small-phone-2"]]
     report = evaluate_real_balls(chosen, settings=("labelled",), lights=PROJECTED)
     total, n = report.total(lambda r: True, PROJECTED)
     assert n == 12 and total.recall >= 0.95, format_balls_report(report)
-    assert total.colour >= 0.95, format_balls_report(report)
+    assert total.colour >= 0.98, format_balls_report(report)
+    for row in report.rows:
+        assert not {"black->brown", "green->black"} & set(row.misnamed), format_balls_report(report)

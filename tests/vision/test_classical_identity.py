@@ -355,3 +355,22 @@ def test_balls_under_a_light_whose_colour_drifts_over_the_bed_are_read_through_t
 def test_one_light_over_the_whole_bed_is_no_tint() -> None:
     image, places = snooker_under_a_projector(0.0)
     assert misnamed(image, places) == {}
+
+
+def test_a_black_ball_under_a_tinted_light_is_black_and_a_shaded_green_is_green() -> None:
+    """A black ball's face (K, 3, BGR relative to the cloth) under a projector's orange: every pixel faint
+    (luma 0.1-0.2) but saturated (its tint alone); a snooker green with its shaded half as dark but of a
+    strong colour. The faint tint is black (``dark_chroma``); the green's shade stays its colour."""
+    x = FACE[:, 0] / RADIUS
+    level = 0.15 + 0.05 * x
+    black = np.stack([0.4 * level, 0.8 * level, 1.2 * level], axis=1)  # sat 0.67, chroma under 0.16
+    lit = x > 0
+    green = np.where(lit[:, None], [0.25, 0.9, 0.3], [0.05, 0.35, 0.08])  # shaded: chroma 0.3
+    colour = colour_of(np.stack([black, green]))
+    assert colour.shares[0, 0] > 0.9  # black: dark
+    assert colour.shares[1, 2] > 0.9 and colour.has_hue[1]  # green: coloured, shade and all
+    balls = BallSet.for_game(billiards("snooker"), at_rest=True)
+    choice, _ = balls.name(colour)
+    assert [APPEARANCE_CLASSES[balls.cls[c]] for c in choice] == ["black", "green"]
+    before = Colour.measure(np.stack([black]), ClassicalConfig(dark_chroma=0.0), np.ones(1), FACE)
+    assert before.shares[0, 2] > 0.9  # without it, the tint read as the ball's colour

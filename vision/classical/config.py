@@ -124,9 +124,14 @@ class ClassicalConfig:
     # Pixel categories, brightness relative to the cloth: darker than ``dark`` and greyer than
     # ``dark_saturation`` is black (ball body, ink); brighter than ``white_luma`` and greyer than
     # ``white_saturation`` is white (cue ball, stripes' caps, number discs); the rest, if saturated, is
-    # colour. Saturation is (max - min) / max of the channels.
+    # colour. Saturation is (max - min) / max of the channels. A pixel darker than ``dark`` whose colour is
+    # fainter than ``dark_chroma`` ((max - min) of the channels) is black however saturated: a black ball
+    # under a projector's tinted light shows the tint faint but saturated, and read as colour it made the
+    # black a brown, the brown a red and a shaded green the black (a chain of three misnamed under the
+    # assignment's one ball of each colour; the real snooker photos under ``real_balls.PROJECTED``).
     dark: float = 0.45
     dark_saturation: float = 0.6
+    dark_chroma: float = 0.18
     white_luma: float = 0.6
     white_saturation: float = 0.3
     # Blobs whose pixels have not changed since the last frame keep last frame's circles: balls at rest,
@@ -187,10 +192,12 @@ class ClassicalConfig:
             or self.plain_outline < 0
             or self.plain_cluster_outline < 0
             or self.min_glint < 0
+            or self.dark_chroma < 0
             or self.white_luma <= 0
             or self.colour_scale <= 0
         ):
             raise ValueError(
-                "ClassicalConfig.min_edge, min_outline, plain_outline, min_glint and the jaws' thresholds "
-                "must be >= 0, min_tinted_edge between 0 and max_tinted_edge; white_luma, colour_scale > 0"
+                "ClassicalConfig.min_edge, min_outline, plain_outline, min_glint, dark_chroma and the jaws' "
+                "thresholds must be >= 0, min_tinted_edge between 0 and max_tinted_edge; white_luma, "
+                "colour_scale > 0"
             )

@@ -320,7 +320,7 @@ class Colour:
         top = np.maximum(np.maximum(p0, p1), p2)
         chroma = top - np.minimum(np.minimum(p0, p1), p2)
         sat = chroma / np.maximum(top, EPS)
-        dark = body & (luma < cfg.dark) & (sat < cfg.dark_saturation)
+        dark = body & (luma < cfg.dark) & ((sat < cfg.dark_saturation) | (chroma < cfg.dark_chroma))
         white = body & (luma >= cfg.white_luma) & (sat < cfg.white_saturation)
         coloured = body & ~dark & (sat >= cfg.white_saturation)
         counts = np.stack([dark.sum(axis=1), white.sum(axis=1), coloured.sum(axis=1)], axis=1)
