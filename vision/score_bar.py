@@ -34,6 +34,12 @@ BALLS_HIGH = 1.4  # a bar over the cloth is more than this many of the balls' wi
 FILLED = 0.85  # share of the table between the bar's edge and the table's end that is not cloth
 REACH_PX = 2  # working px: the bar reaches this near the table's end in its columns
 PAD_PX = 3.0  # image px the bar is grown by: its edge's blur and the letters' halo
+# Printed matter is no cloth: a pixel this many grey levels off its surroundings (blurred over PRINT_SIGMA
+# image px), averaged onto the working copy. A bar's white letters on its dark ground, averaged so, are as
+# grey as a grey cloth (broadcast 9492's shot 5: the bar over the near end's right half read as cloth in its
+# letters' rows, the bar unfound, and two of its digits followed as balls for the whole shot).
+PRINTED = 25.0
+PRINT_SIGMA = 2.0
 
 
 def bar_over_table(image: np.ndarray, cloth: ClothColourModel, calib: TableCalibration) -> np.ndarray | None:
@@ -58,8 +64,8 @@ def bar_over_table(image: np.ndarray, cloth: ClothColourModel, calib: TableCalib
     inside = cv2.resize((seen > 0).astype(np.uint8), (w, h), interpolation=cv2.INTER_NEAREST)
     inside = cv2.erode(inside, np.ones((3, 3), np.uint8))
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
-    off = ((cloth.mask(lab) == 0) & (inside > 0)).astype(np.uint8)
-    off = cv2.morphologyEx(off, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    not_cloth = _not_cloth(cloth.mask(lab) > 0, _printed(image, (w, h)) > PRINTED) & (inside > 0)
+    off = cv2.morphologyEx(not_cloth.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     n, comps, stats, _ = cv2.connectedComponentsWithStats(off, connectivity=8)
     best: tuple[int, np.ndarray] | None = None
     for c in range(1, n):
@@ -77,6 +83,25 @@ def bar_over_table(image: np.ndarray, cloth: ClothColourModel, calib: TableCalib
         x1 = float(image.shape[1]) if x + cw - 1 >= sides[1] - REACH_PX else (x + cw) / scale + PAD_PX
         best = (area, np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float64))
     return None if best is None else best[1]
+
+
+def _not_cloth(cloth: np.ndarray, printed: np.ndarray) -> np.ndarray:
+    """What is not cloth (bool, working px): off the cloth's colour, or printed matter no stretch of plain
+    cloth touches (a bar's letters, specks of the cloth's grey among them; not the fringe its edge's
+    contrast leaves on the cloth beside it, which would move the bar's edge a working pixel onto the
+    cloth)."""
+    square = np.ones((3, 3), np.uint8)
+    plain = cv2.morphologyEx((cloth & ~printed).astype(np.uint8), cv2.MORPH_OPEN, square)  # no speck
+    beside_plain = cv2.dilate(plain, square) > 0
+    return np.asarray(~cloth | (printed & ~beside_plain))
+
+
+def _printed(image: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    """How far each pixel's grey level is from its surroundings' (blurred over ``PRINT_SIGMA`` px), averaged
+    onto a working copy of ``size`` (w, h): high over letters and lines, near zero over cloth."""
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    detail = np.abs(grey - cv2.GaussianBlur(grey, (0, 0), PRINT_SIGMA))
+    return np.asarray(cv2.resize(detail, size, interpolation=cv2.INTER_AREA))
 
 
 def _bar_rows(part: np.ndarray, inside: np.ndarray) -> tuple[float, float] | None:

@@ -9,6 +9,8 @@ import numpy as np
 import pytest
 
 from arbiter.games import billiards
+from datasets.billiards.look import ScoreBar
+from datasets.billiards.render.graphics import draw_score_bar
 from vision.calibration import calibrate_manual
 from vision.camera_profile import TableCalibration
 from vision.cloth_colour import estimate, working_copy
@@ -125,3 +127,23 @@ def test_apart_the_strip_and_a_bar_are_left_out_as_their_hull_and_alone_as_they_
     assert cv2.pointPolygonTest(hull, (450.0, 650.0), False) > 0  # between them: one polygon round both
     assert unseen_outline(strip, None) == tuple((x, y) for x, y in strip.tolist())
     assert unseen_outline(np.zeros((0, 2)), None) == ()
+
+
+def test_a_see_through_bar_with_large_letters_over_a_grey_cloth_is_found() -> None:
+    """Broadcast 9492's shot 5 (its look: a near-black bar at 0.76 opacity over the near end's right half,
+    white letters most of its height, on a grey cloth). Averaged onto the working copy, its letters' rows
+    are as grey as the cloth; read as cloth, they left a strip no higher than a ball and no bar was found
+    (two of its digits were then followed as balls for the whole shot). The corner's last letters, over the
+    throat's edge, may be left out."""
+    corners = {"bl": (430.0, 707.0), "br": (863.0, 663.0), "tr": (752.0, 18.0), "tl": (411.0, 39.0)}
+    image, calib = table(corners)
+    image[calib.table_mask(image.shape) > 0] = (116, 111, 110)  # the grey cloth
+    draw_score_bar(image, ScoreBar((0.467, 0.903, 0.978, 0.985), (16, 16, 18), 0.76, "EVANS 9 (84) 92 BRAVO"))
+    polygon = found(image, calib)
+    assert polygon is not None
+    area = np.zeros(image.shape[:2], np.uint8)
+    cv2.fillPoly(area, [np.round(calib.outline_px()).astype(np.int32)], 1)
+    truth = np.zeros(image.shape[:2], bool)
+    truth[650:709, 598:1251] = True  # the bar's box in the frame
+    truth &= area > 0
+    assert (covered(polygon, image.shape) & truth).sum() >= 0.8 * truth.sum()
