@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from dataclasses import replace
 
 import pytest
 import yaml
@@ -12,6 +13,7 @@ from dice_fakes import fake_root, webcam_photo
 
 from datasets.dice.real import (
     REAL_ROOT,
+    RELABELLED,
     SETS,
     SPLITS,
     SplitRecipe,
@@ -49,6 +51,28 @@ def test_loading_counts_and_fixes_the_documented_defects(loads):
     assert stem == "five_1" and box.value == 1
     five_1 = next(p for p in loads["topdown-webcam"].photos if p.stem == "five_1")
     assert [b.value for b in five_1.boxes] == [5]
+
+
+@needs_real
+def test_a_label_the_photo_contradicts_takes_the_face_shown_and_the_photo_keeps_its_split(loads):
+    """Three tray dice labelled 2, 2 and 5 show three, three and four pips (``RELABELLED``): loaded as shown,
+    counted, the published face kept beside; the split is made on the published faces, so no photo moves."""
+    tray = loads["tray-phone"]
+    fixed = {(stem, b.published, b.value) for stem, b in tray.relabelled_boxes}
+    assert fixed == {
+        ("IMG_20191208_111246", 2, 3),
+        ("IMG_20191209_095954", 2, 3),
+        ("IMG_20191209_095439", 5, 4),
+    }
+    assert tray.counts()["relabelled_boxes"] == len(RELABELLED) == 3
+    published = replace(tray, photos=tuple(
+        replace(p, boxes=tuple(replace(b, value=b.published or b.value, published=None) for b in p.boxes))
+        for p in tray.photos
+    ))  # fmt: skip
+    recipe = SplitRecipe()
+    as_published = {s: [p.stem for p in ps] for s, ps in split_set(published, recipe).items()}
+    assert {s: [p.stem for p in ps] for s, ps in split_set(tray, recipe).items()} == as_published
+    assert all(stem in as_published["test"] for stem, _ in tray.relabelled_boxes)
 
 
 def test_a_roboflow_copy_belongs_to_the_photo_it_was_made_from():
