@@ -73,6 +73,10 @@ SPREAD = 0.2
 # longer than wide where the short axis was right, 1.25 where it was not, and the real photos' 1.04-1.13.
 # Past SHADED_STRETCH the size is read on the long axes and said to be unsure (``BallMeasure.shaded``).
 SHADED_STRETCH = 1.22
+# A ball's outline is read round it (``outline_scale``) where no other ball lies within this many of the
+# radii expected: rays reach 1.6 of them, and should end on its own rim, not a neighbour's, were it 1.4
+# times as big.
+LONE_APART = 3.5
 
 
 @dataclass(frozen=True)
@@ -113,6 +117,36 @@ def measure_balls(view: np.ndarray, cloth: ClothColourModel, length_px: float) -
         return BallMeasure(None, stretch)
     median = float(np.median(group))
     return BallMeasure(None if median * length_px < MIN_BALL_PX else median, stretch)
+
+
+def outline_scale(image: np.ndarray, centres: np.ndarray, expected: np.ndarray) -> float | None:
+    """How many times bigger the balls' outlines in ``image`` (BGR) are than ``expected`` (N,: the radius in
+    px a calibration expects at each of ``centres``, N x 2 px, where balls were found): the median, over the
+    lone balls (no other within LONE_APART of their expected radii: a rack's rays end on its neighbours'
+    rims) whose ratios agree (``agreeing_sizes``), of half an outline's short axis over the radius expected
+    there. Outlines are read as ``measure_balls`` reads them, in a window round each ball, out to
+    OUTLINE_REACH of the radius expected, so a size up to about 1.5 times it is measured. None with fewer
+    than MIN_BALLS agreeing, or under MAJORITY of the outlines found."""
+    h, w = image.shape[:2]
+    centres = np.asarray(centres, np.float64).reshape(-1, 2)
+    expected = np.broadcast_to(np.asarray(expected, np.float64), len(centres))
+    apart = np.linalg.norm(centres[:, None] - centres[None], axis=2)
+    np.fill_diagonal(apart, np.inf)
+    lone = apart.min(axis=1, initial=np.inf) > LONE_APART * expected
+    ratios = []
+    for (x, y), radius in zip(centres[lone], expected[lone], strict=True):
+        half = math.ceil(OUTLINE_REACH[1] * radius) + 4
+        x0, y0 = max(0, int(x) - half), max(0, int(y) - half)
+        x1, y1 = min(w, int(x) + half + 1), min(h, int(y) + half + 1)
+        if x1 - x0 < 2 * half or y1 - y0 < 2 * half:  # cut by the frame: its outline is not all there
+            continue
+        axes = _outline_axes(_edge_strength(image[y0:y1, x0:x1]), np.array([x - x0, y - y0]), radius)
+        if axes is not None and axes[1] <= MAX_STRETCH * axes[0]:
+            ratios.append(axes[0] / 2 / radius)
+    group = agreeing_sizes(ratios)
+    if len(group) < max(MIN_BALLS, MAJORITY * len(ratios)):
+        return None
+    return float(np.median(group))
 
 
 def _ball_sized(short_axis: float, length_px: float) -> bool:

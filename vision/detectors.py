@@ -68,10 +68,20 @@ class ClassicalOnTable:
         )
         mask = calib.table_mask(image_shape)
         self.inner = ClassicalDetector(
-            spec, radius_px, mask, spots_px=spots_px, at_rest=at_rest, jaws_px=jaws_px
+            spec,
+            radius_px,
+            mask,
+            spots_px=spots_px,
+            at_rest=at_rest,
+            jaws_px=jaws_px,
+            radius_at=self._radius_at,
         )
         self.pins = PinLooks.of(table, calib, image_shape)
         self.last_pins = Pins.none()
+
+    def _radius_at(self, xy_px: np.ndarray) -> np.ndarray:
+        """The radius (px) the calibration expects of a ball whose centre shows at each of ``xy_px``."""
+        return self.calib.radius_px(self.calib.px_to_mm(xy_px, self.radius_mm), self.radius_mm)
 
     @property
     def sees_pins(self) -> bool:

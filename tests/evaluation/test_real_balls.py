@@ -168,3 +168,18 @@ def test_snooker_colours_under_a_projectors_pictures_are_read_through_the_light_
     assert total.colour >= 0.98, format_balls_report(report)
     for row in report.rows:
         assert not {"black->brown", "green->black"} & set(row.misnamed), format_balls_report(report)
+
+
+def test_balls_bigger_than_an_assumed_table_s_are_measured_and_found() -> None:
+    """``arbiter run`` over the wide-angle photo of a small pool table: too oblique to measure its balls,
+    the calibration assumes the game's 9 ft table, whose balls would be 8.2 px in radius there; they are
+    11-12.5 px. Their outlines say so and the detector looks again at their size (``ClassicalDetector``'s
+    first frame): the black in the rack, missed at 8.2 px, is found, and the centres are placed within a
+    sixth of a radius (0.39 of one before)."""
+    image = next(i for i in photos() if i.name == "pool-small-wideangle-lines")
+    report = evaluate_real_balls([image], settings=("photos",), lights=("as shot",))
+    (row,) = report.rows
+    assert row.score is not None
+    line = format_balls_report(report)
+    assert "black" not in row.missed and row.score.recall >= 13 / 14, line
+    assert row.score.centre_error / row.score.matched < 1 / 6, line

@@ -18,7 +18,7 @@ from datasets.billiards.look import Look
 from datasets.billiards.render import TableRenderer
 from datasets.billiards.scene import BallState, SceneSample
 from vision import table_geometry as geo
-from vision.ball_size import measure_balls
+from vision.ball_size import measure_balls, outline_scale
 from vision.cloth_colour import estimate, working_copy
 from vision.table_corners import find_corners
 
@@ -80,6 +80,40 @@ def test_highlights_smaller_than_any_table_s_ball_are_not_counted() -> None:
     assert cloth is not None
     share = measure_balls(view, cloth, length_px=2000.0).share
     assert share is not None and 1 / share == pytest.approx(34.0, rel=0.08)
+
+
+@pytest.mark.parametrize("expected", [0.75, 1.0, 1.25])
+def test_the_outlines_round_found_balls_say_how_big_they_are_against_expected(expected: float) -> None:
+    """Six drawn balls 14.7 px in radius, measured round their centres against a radius 25 % too small, right
+    or 25 % too big (``outline_scale``: what the classical detector checks a calibration's size against)."""
+    view = drawn_table(34.0)
+    r = 1000 / 34.0 / 2
+    centres = np.array([(100, 150), (250, 300), (400, 450), (120, 700), (380, 820), (250, 600)], float)
+    scale = outline_scale(view, centres + 0.7, np.full(6, expected * r))  # centres found a little off
+    assert scale is not None and scale * expected == pytest.approx(1.0, rel=0.06)
+
+
+def test_balls_beside_each_other_or_too_few_say_nothing() -> None:
+    view = drawn_table(34.0)
+    assert outline_scale(view, np.array([[100.0, 150.0]]), np.array([14.0])) is None  # one ball
+    assert outline_scale(view, np.array([[3.0, 3.0], [60.0, 60.0]]), np.full(2, 14.0)) is None  # cut, cloth
+    touching = drawn_table(1000.0)  # no ball drawn: a rack of seven touching ones instead
+    for k in range(7):
+        cv2.circle(touching, (100 + 30 * k, 500), 15, (30, 30, 200), -1, cv2.LINE_AA)
+    rack = np.array([(100 + 30 * k, 500) for k in range(7)], float)
+    assert outline_scale(touching, rack, np.full(7, 15.0)) is None  # a rack's rays end on its neighbours
+
+
+def test_the_radius_expected_at_each_ball_is_what_its_outline_is_measured_against() -> None:
+    """A broadcast's near balls look bigger than its far ones: each is measured against its own."""
+    view = np.full((600, 900, 3), (40, 110, 30), np.uint8)
+    centres = np.array([(150, 100), (450, 100), (750, 100), (150, 450), (450, 450), (750, 450)], float)
+    radii = np.array([8.0, 8.0, 8.0, 16.0, 16.0, 16.0])
+    for (x, y), r in zip(centres, radii, strict=True):
+        cv2.circle(view, (int(x), int(y)), int(r), (30, 30, 200), -1, cv2.LINE_AA)
+    scale = outline_scale(view, centres, radii)
+    assert scale is not None and scale == pytest.approx(1.0, rel=0.06)
+    assert outline_scale(view, centres, np.full(6, 12.0)) is None  # one size for all: they disagree
 
 
 def test_an_empty_table_says_nothing_of_its_size() -> None:

@@ -21,9 +21,9 @@ rack), round (``coherence``: the edge energy on its rim runs along the circle, w
 markers, score-bar letters and sleeves do not) and shiny: every ball shows a glint above its body colour,
 which pocket mouths, sleeves, hands and shadows do not; a lone ball without one (a white whose highlight
 clips, a ball under diffuse light) is kept on its round outline alone. The first frame with a few balls
-checks their size against the calibration's and rebuilds the detector at theirs when it is off. Blobs
-whose pixels have not changed since the last frame keep their circles, so balls at rest, most of a match,
-cost almost nothing.
+checks their size against the calibration's (their fitted radii, and their outlines where those are
+bigger) and rebuilds the detector at theirs when it is off. Blobs whose pixels have not changed since the
+last frame keep their circles, so balls at rest, most of a match, cost almost nothing.
 
 Identity is read from the pixels inside each circle, measured against the cloth brightness next to it
 (both are lit by the same lamp) and, where the game has a white ball, through the white balance the

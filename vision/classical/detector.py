@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 import numbers
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -21,6 +22,7 @@ import cv2
 import numpy as np
 
 from arbiter.games import BilliardsSpec
+from vision.ball_size import outline_scale
 from vision.cloth import ClothModel, Foreground, find_table
 from vision.types import Detections
 
@@ -50,6 +52,11 @@ _PACKED_ROUNDS = 3
 _RESIZE_MIN_BALLS = 3
 _RESIZE_KEEP = (0.95, 1.1)
 _RESIZE_ROUNDS = 2
+# ... and where the fits keep the size given, balls whose outlines are this much bigger than it. Outlines
+# read 2-8 % under the balls' size (renders and real photos, ``vision.ball_size.outline_scale``); one
+# catalogue size misjudged is 1.1-1.2 times, which the calibration measures where it can; past this is a
+# table two sizes or more smaller than the one taken (the game's largest, where nothing measured it).
+_OUTLINED_BIGGER = 1.2
 # The whitest ball's white balance, when no ball is named white, is kept when it names the frame no worse
 # than this (mean colour distance, as a share of the plain naming's): from a white under tinted light it
 # measures 0.88-1.03 on the real photos, from a pink with the white potted ~1.6 on the bundled clip.
@@ -103,6 +110,8 @@ class ClassicalDetector:
     centre is when it stands on each of the table's spots) lets a ball of the cloth's colour be found on a
     spot, where the markings cross its rim. ``jaws_px`` (P x 2, full-image px: the middle of each pocket's
     mouth) lets a ball hanging in a pocket's jaws be found on the part of its outline the cloth shows.
+    ``radius_at`` (full-image px, N x 2 -> N) is the radius the calibration expects at each point, where it
+    varies more (a broadcast's near and far ends): the first frame's balls are checked against it.
     ``at_rest``: the frames are pictures of balls at rest (a folder of photos), where every ball with a spot
     of its own is on the table (``BallSet.for_game``). Call ``detect`` once per frame and in order: the cloth
     model learns from every call and still blobs are recognised from the last frame. ``reset`` after a cut or
@@ -117,6 +126,7 @@ class ClassicalDetector:
         spots_px: np.ndarray | None = None,
         at_rest: bool = False,
         jaws_px: np.ndarray | None = None,
+        radius_at: Callable[[np.ndarray], np.ndarray] | None = None,
     ) -> None:
         config = config or ClassicalConfig()
         self._balls = BallSet.for_game(spec, at_rest)
@@ -139,6 +149,8 @@ class ClassicalDetector:
             np.zeros((0, 2)) if spots_px is None else np.asarray(spots_px, np.float64).reshape(-1, 2)
         )
         self._jaws_px: np.ndarray | None = jaws_px
+        self._radius_at: Callable[[np.ndarray], np.ndarray] | None = radius_at
+        self._given_radius: float = self.radius  # ``radius_at``'s scale; the detector may be rebuilt
         self._pyramid: Pyramid = Pyramid.build(self.radius, config)
         self._geometry: Geometry | None = None
         self._cloth: ClothModel | None = None
@@ -174,10 +186,18 @@ class ClassicalDetector:
     def _resized(self, image: np.ndarray, found: Detections) -> Detections:
         """The first frame with a few balls says how big they really look: when their fitted radii sit at
         the edge of the sizes tried (the calibration's radius is off by more than ~10 %: a wrong table
-        size, a camera height misjudged), the detector is rebuilt at their median radius and looks again."""
+        size, a camera height misjudged), the detector is rebuilt at their median radius and looks again.
+        Where the fits keep the size they were given (a lone ball's ring vote seldom moves it), the balls'
+        outlines are measured (``vision.ball_size.outline_scale``) and the detector rebuilt at theirs when
+        they are bigger than expected: a table too oblique to measure, taken at the game's largest size, a
+        small bar table's balls 1.35 times the radius expected and a black in the rack missed. Only bigger:
+        an outline closes short of a ball whose shaded side meets a cloth of its shade (``ball_size``), but
+        seldom beyond one, and the game's largest size, taken where nothing measured it, errs that way."""
         if len(found) < _RESIZE_MIN_BALLS:
             return found
         ratio = float(np.median(found.radius_px)) / self.radius
+        if _RESIZE_KEEP[0] <= ratio <= _RESIZE_KEEP[1]:
+            ratio = self._outlined_ratio(image, found.xy_px[~found.blurred])
         if _RESIZE_KEEP[0] <= ratio <= _RESIZE_KEEP[1]:
             self._sized = True
             return found
@@ -186,6 +206,15 @@ class ClassicalDetector:
         self._geometry, self._cloth = None, None
         self.reset()
         return self._detect(image)
+
+    def _outlined_ratio(self, image: np.ndarray, xy_px: np.ndarray) -> float:
+        """How many times bigger than expected the balls at ``xy_px`` look by their outlines, where that is
+        past _OUTLINED_BIGGER; else 1."""
+        scaled = self.radius / self._given_radius  # the calibration's radii, as the detector was rebuilt
+        given = self.radius if self._radius_at is None else self._radius_at(xy_px) * scaled
+        expected = np.broadcast_to(np.asarray(given, np.float64), len(xy_px))
+        scale = outline_scale(image, xy_px, expected)
+        return scale if scale is not None and scale > _OUTLINED_BIGGER else 1.0
 
     def _detect(self, image: np.ndarray) -> Detections:
         geo = self._geometry_for(image)
