@@ -183,3 +183,16 @@ def test_balls_bigger_than_an_assumed_table_s_are_measured_and_found() -> None:
     line = format_balls_report(report)
     assert "black" not in row.missed and row.score.recall >= 13 / 14, line
     assert row.score.centre_error / row.score.matched < 1 / 6, line
+
+
+def test_a_white_without_a_glint_in_a_pool_of_light_is_found(images) -> None:
+    """The small snooker table's close-up under a projector's sixth picture: the white, its highlight clipped
+    to its body's level in a warm pool of light, makes one blob with the light round it, and its circle,
+    round as only a ball's (coherence 0.99), has no glint. Missed before, and the pink named white."""
+    image = images["snooker-small-phone-1"]
+    report = evaluate_real_balls([image], settings=("labelled",), lights=("projected picture 6",))
+    (row,) = report.rows
+    assert row.score is not None
+    line = format_balls_report(report)
+    assert "white" not in row.missed and not row.misnamed, line
+    assert row.score.precision == 1.0, line

@@ -20,10 +20,11 @@ A circle is kept when it is covered, outlined all round (or packed between two k
 rack), round (``coherence``: the edge energy on its rim runs along the circle, which pocket nets, printed
 markers, score-bar letters and sleeves do not) and shiny: every ball shows a glint above its body colour,
 which pocket mouths, sleeves, hands and shadows do not; a lone ball without one (a white whose highlight
-clips, a ball under diffuse light) is kept on its round outline alone. The first frame with a few balls
-checks their size against the calibration's (their fitted radii, and their outlines where those are
-bigger) and rebuilds the detector at theirs when it is off. Blobs whose pixels have not changed since the
-last frame keep their circles, so balls at rest, most of a match, cost almost nothing.
+clips, a ball under diffuse light) is kept on its round outline alone, and so is a cluster's circle with no
+other beside it that is as round as only a ball is (a white whose blob took in a pool of light round it).
+The first frame with a few balls checks their size against the calibration's (their fitted radii, and their
+outlines where those are bigger) and rebuilds the detector at theirs when it is off. Blobs whose pixels have
+not changed since the last frame keep their circles, so balls at rest, most of a match, cost almost nothing.
 
 Identity is read from the pixels inside each circle, measured against the cloth brightness next to it
 (both are lit by the same lamp) and, where the game has a white ball, through the white balance the

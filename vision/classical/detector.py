@@ -47,6 +47,7 @@ _SPOT_COVERED = 0.5  # share of a ball's disk round a spot that is not cloth bef
 _PACKED_OUTLINE = 0.5  # share of min_outline a ball packed between two found balls needs
 _TOUCH = (1.7, 2.3)  # radii between the centres of touching balls (perspective, fit error)
 _PACKED_ROUNDS = 3
+_ALONE = 2.6  # radii: a circle with none other closer is no part of a group of touching balls
 # The balls' own size: a frame with this many balls whose median fitted radius is outside this share of
 # the expected one rebuilds the detector at it, at most this often.
 _RESIZE_MIN_BALLS = 3
@@ -389,6 +390,24 @@ class ClassicalDetector:
             & (shiny | round_)
         )
 
+    def _round_alone(self, cand: Candidates, colour: Colour, centre_ok: np.ndarray) -> np.ndarray:
+        """A cluster's circle with no other beside it, as round as only a ball is and outlined all round, on
+        a covered disk: a ball without a glint whose blob took in the light round it (a white under a
+        projector's warm pool, its highlight clipped to its body's level: coherence 0.99, outline 0.36,
+        glint 0.11). Circles of hands, nets and score-bar letters in clusters are no rounder than 0.92."""
+        cfg = self.config
+        apart = np.linalg.norm(cand.xy[:, None] - cand.xy[None], axis=2)
+        np.fill_diagonal(apart, np.inf)
+        alone = apart.min(axis=1, initial=np.inf) > _ALONE * self._pyramid.fine_radius
+        return np.asarray(
+            cand.cluster
+            & alone
+            & centre_ok
+            & (colour.coherence >= cfg.outlined_coherence)
+            & (cand.outline >= cfg.plain_outline)
+            & (cand.coverage >= cfg.min_cluster_coverage)
+        )
+
     def _plain_beside(
         self, cand: Candidates, colour: Colour, covered: np.ndarray, kept: np.ndarray
     ) -> np.ndarray:
@@ -441,6 +460,7 @@ class ClassicalDetector:
             cand.seeded & (colour.glint >= cfg.min_seed_glint) & (cand.outline >= cfg.min_seed_outline)
         )
         keep = plausible & round_ & ((cand.outline >= cfg.min_outline) | seed_outline)
+        keep |= self._round_alone(cand, colour, centre_ok)
         keep |= centre_ok & (cand.coverage >= cfg.min_seed_coverage) & _tinted(cand, colour, cfg)
         # A circle of a cluster, or one looked for on a spot with no blob's circle, has not shown itself a
         # ball by its blob: it needs one colour over its face (not lines and cloth), a face darker than the
