@@ -25,13 +25,13 @@ from scipy.optimize import linear_sum_assignment
 from arbiter.balls import APPEARANCE_CLASSES
 from arbiter.games import BilliardsSpec
 from arbiter.tables import Pocket, TableModel
+from vision.points import nearest_distance
 from vision.types import Detections
 
 from .paths import (
     into_mouth,
     mouth_depth,
     mouths_at,
-    nearest_distance,
     struck_away,
     to_segment,
     where_no_ball_rests,

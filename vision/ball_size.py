@@ -35,6 +35,7 @@ import cv2
 import numpy as np
 
 from vision.cloth_colour import ClothColourModel
+from vision.points import nearest_distance
 
 # Candidates: blobs off the cloth, inside the bed, about round, of a size some table could have.
 BED_MARGIN = 0.03  # share of the width kept clear of the cushions and pockets
@@ -130,9 +131,7 @@ def outline_scale(image: np.ndarray, centres: np.ndarray, expected: np.ndarray) 
     h, w = image.shape[:2]
     centres = np.asarray(centres, np.float64).reshape(-1, 2)
     expected = np.broadcast_to(np.asarray(expected, np.float64), len(centres))
-    apart = np.linalg.norm(centres[:, None] - centres[None], axis=2)
-    np.fill_diagonal(apart, np.inf)
-    lone = apart.min(axis=1, initial=np.inf) > LONE_APART * expected
+    lone = nearest_distance(centres, centres, itself=True) > LONE_APART * expected
     ratios = []
     for (x, y), radius in zip(centres[lone], expected[lone], strict=True):
         half = math.ceil(OUTLINE_REACH[1] * radius) + 4

@@ -24,6 +24,7 @@ import numpy as np
 from arbiter.games import BilliardsSpec
 from vision.ball_size import outline_scale
 from vision.cloth import ClothModel, Foreground, find_table
+from vision.points import nearest_distance
 from vision.types import Detections
 
 from .blobs import StillBlobs, find_blobs, fit_blobs, merged
@@ -396,9 +397,7 @@ class ClassicalDetector:
         projector's warm pool, its highlight clipped to its body's level: coherence 0.99, outline 0.36,
         glint 0.11). Circles of hands, nets and score-bar letters in clusters are no rounder than 0.92."""
         cfg = self.config
-        apart = np.linalg.norm(cand.xy[:, None] - cand.xy[None], axis=2)
-        np.fill_diagonal(apart, np.inf)
-        alone = apart.min(axis=1, initial=np.inf) > _ALONE * self._pyramid.fine_radius
+        alone = nearest_distance(cand.xy, cand.xy, itself=True) > _ALONE * self._pyramid.fine_radius
         return np.asarray(
             cand.cluster
             & alone
@@ -467,10 +466,7 @@ class ClassicalDetector:
         # cloth (its shaded disk; not a projector's bright pool round a spot's white dot), and no other
         # circle beside it (a ball rolling past one on its spot joins their blobs, and pulls the circle).
         shown = cand.seeded & ~cand.cluster & ~cand.looked_for
-        alone = np.zeros(len(cand), bool)
-        for i in np.nonzero(on_spot & ~shown)[0]:  # a few circles on spots
-            apart = np.linalg.norm(np.delete(cand.xy, i, axis=0) - cand.xy[i], axis=1)
-            alone[i] = not len(apart) or apart.min() > _SPOT_CLEAR * self._pyramid.fine_radius
+        alone = nearest_distance(cand.xy, cand.xy, itself=True) > _SPOT_CLEAR * self._pyramid.fine_radius
         keep |= (
             (cand.seeded | cand.cluster)
             & on_spot
