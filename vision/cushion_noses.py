@@ -37,6 +37,10 @@ TILT_GAIN, TILT_STEP = 1.25, 2
 # ... on a side that runs up the image at least this steeply (rows over columns: a long side seen from behind
 # an end), agreed on by this share of the profiles
 RECEDES, TILT_SUPPORT = 0.5, 0.75
+# Where at least this share of a side's PROFILES step the other way from the rest, and one way before some
+# profile and the other after it explains at least ONE_STRETCH of them, those are on another edge
+# (``_one_way``).
+OTHER_EDGE, ONE_STRETCH = 0.25, 0.9
 NOSE_TOL = 0.0015  # RANSAC tolerance of the nose line through the profiles' steps (share of the diagonal)
 # A bright line painted on the cloth (a baulk line, a head string) rises and falls within this many px, the
 # fall at least this share of the rise: no nose, whose step is one way (and whose dark band is a valley).
@@ -144,8 +148,40 @@ def move_to_nose(
     own, agree, support = found
     if support < MIN_NOSE_SUPPORT:
         return replace(side, nose_support=support)
-    pts = base[agree] + offsets[np.clip(own + shift, 0, len(offsets) - 1)[agree]][:, None] * side.inward[None]
+    at = np.clip(own + shift, 0, len(offsets) - 1)
+    agree = _one_way(agree, signed[np.arange(len(at)), at])
+    pts = base[agree] + offsets[at[agree]][:, None] * side.inward[None]
     return replace(_through(side, pts, diag), nose_moved=True, nose_support=support)
+
+
+def _one_way(agree: np.ndarray, step: np.ndarray) -> np.ndarray:
+    """Of the profiles that ``agree`` on the nose, those whose own step (``step``, signed, inward) goes the
+    way most of theirs go, where the rest go the other way along one stretch of the side. A long side seen
+    from behind one end shows its face widening towards the camera: near the far end a profile's strongest
+    step is the face's inner edge onto the bed (dark to bright), nearer the camera the nose's edge onto the
+    face (bright to dark), a few px apart. A line through both is neither: it crosses from one to the other,
+    turned (a broadcast view's long side 2 degrees off, its near corner 15 px out). The steps of one way lie
+    on one edge. A few steps the other way (under OTHER_EDGE of the side's profiles, not only of those that
+    agree: a side seen on a few profiles past a graphic, a cloth leaking onto a rail, tells two edges from
+    noise no better), or ways mixed all along the side, are noise, which the line's RANSAC leaves out: all
+    are kept."""
+    way = np.sign(step[agree])
+    up, down = int((way > 0).sum()), int((way < 0).sum())
+    if min(up, down) < OTHER_EDGE * PROFILES or _split_share(way) < ONE_STRETCH:
+        return agree
+    return np.asarray(agree & (np.sign(step) == (1 if up >= down else -1)))
+
+
+def _split_share(way: np.ndarray) -> float:
+    """The largest share of ``way`` (+1 / -1 in order along a side) that one way before some profile and the
+    other after it explains: 1.0 for two stretches, about a half for ways mixed at random."""
+    n = len(way)
+    if n == 0:
+        return 0.0
+    ups = np.concatenate([[0], np.cumsum(way > 0)])  # ups before each split point
+    downs = np.arange(n + 1) - ups
+    after_up, after_down = ups[-1] - ups, downs[-1] - downs
+    return float(np.maximum(ups + after_down, downs + after_up).max()) / n
 
 
 def _nose_steps(

@@ -100,7 +100,10 @@ def plane_view(quad_px: np.ndarray, image_size: tuple[int, int]) -> PlaneView:
     den = h1[2] * h2[2]
     f2 = -(h1[0] * h2[0] + h1[1] * h2[1]) / den if abs(den) > 1e-12 else -1.0
     diag = float(np.hypot(*image_size))
-    known = 0.2 * diag < math.sqrt(max(f2, 0.0)) < 20 * diag
+    # No camera has a focal length shorter than a fisheye's (FOCAL_SPAN): a broadcast view's ends, nearly
+    # parallel, swing their vanishing point a pixel's worth to one that short, and its aspect turns the
+    # table's long sides short.
+    known = max(0.2 * diag, FOCAL_SPAN[0] * image_size[0]) < math.sqrt(max(f2, 0.0)) < 20 * diag
     f = math.sqrt(f2) if known else image_size[0] / (2 * math.tan(math.radians(PRIOR_HFOV_DEG / 2)))
     k_inv = np.diag([1 / f, 1 / f, 1.0])
     aspect = float(np.linalg.norm(k_inv @ h1) / np.linalg.norm(k_inv @ h2))

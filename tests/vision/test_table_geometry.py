@@ -57,6 +57,17 @@ def test_a_straight_down_view_keeps_its_shape_without_a_focal_length() -> None:
     assert max(view.aspect, 1 / view.aspect) == pytest.approx(2.0, rel=0.01)
 
 
+def test_a_focal_length_shorter_than_any_camera_s_is_not_told() -> None:
+    """A broadcast view behind one end (seed 10000's shot 18): its ends nearly parallel, a pixel swings their
+    vanishing point to a focal length of a quarter of the frame's width, no camera's, whose aspect (0.86)
+    made the long sides short; not told, a typical lens keeps the long sides long."""
+    quad = np.array([[118.7, 599.4], [407.8, 102.3], [882.7, 109.1], [1160.0, 615.8]])
+    view = plane_view(quad, SIZE)
+    assert view.f_px is None
+    named = name_corners(quad, view)
+    assert abs(named["bl"][1] - named["br"][1]) < 20  # an end runs across the view, a long side up it
+
+
 @pytest.mark.parametrize(
     ("quad", "bottom_is"),
     [

@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.cushion_noses import move_to_nose, to_the_bed
+from vision.cushion_noses import _one_way, move_to_nose, to_the_bed
 from vision.table_lines import RANSAC_ITERS, SideFit, flat_run, ransac_line, straightest_k1
 
 CLOTH = (40, 150, 40)  # BGR
@@ -245,3 +245,40 @@ def test_a_side_across_the_view_keeps_to_noses_parallel_to_it() -> None:
     top = np.array([[60, 60], [580, 60], [580, 87], [60, 63]], np.int32)
     cv2.fillPoly(img, [top], tuple(int(v * 0.6) for v in CLOTH))
     assert nose_found(img) is None
+
+
+def test_a_nose_is_read_on_one_edge_where_the_face_widens_along_the_side() -> None:
+    # A long side seen from behind one end (seed 10000's shot 5): its face widens towards the camera, and
+    # along the half where the nose is lit dimly each profile's strongest step is the face's inner edge onto
+    # the bed (dark to bright), along the other the nose's onto the face (bright to dark). A line through
+    # both edges crossed from one to the other, turned 2 degrees, its near corner 15 px out; the steps of
+    # one way lie on one edge.
+    img = np.zeros((720, 1280, 3), np.uint8)
+    img[:] = (40, 70, 110)
+    img[60:, 60:1220] = CLOTH
+    nose_y = 80
+    for col in range(60, 1220):
+        face = round(2.0 + 10.0 * (col - 60) / 1160)  # px: 2 at the far end, 12 at the near one
+        top = 0.75 if col < 640 else 1.6
+        img[60:nose_y, col] = np.clip(np.array(CLOTH) * top, 0, 255).astype(np.uint8)
+        img[nose_y : nose_y + face, col] = (np.array(CLOTH) * 0.5).astype(np.uint8)
+    side = SideFit(np.array([640.0, 60.0]), np.array([1.0, 0.0]), np.array([0.0, 1.0]), 1.0)
+    out = move_to_nose(gray_of(img), side, (np.array([100.0, 60.0]), np.array([1180.0, 60.0])))
+    assert out.nose_moved
+    ys = [float(out.point[1] + (x - out.point[0]) * out.direction[1] / out.direction[0]) for x in (150, 1130)]
+    assert all(abs(y - (nose_y - 0.5)) < 1.0 for y in ys), ys  # on the nose all along, not across to the bed
+
+
+def test_steps_of_both_ways_mixed_along_a_side_are_all_kept() -> None:
+    # Two edges show as two stretches of the side, each its own way; ways mixed all along it, or a few the
+    # other way, are noise for the line's RANSAC, and every profile agreeing on the nose is kept.
+    agree = np.ones(60, bool)
+    two_stretches = np.r_[np.ones(25), -np.ones(35)]
+    assert np.array_equal(_one_way(agree, two_stretches), two_stretches < 0)
+    mixed = np.where(np.arange(60) % 2 == 0, 1.0, -1.0)
+    assert _one_way(agree, mixed).all()
+    few = np.r_[np.ones(5), -np.ones(55)]
+    assert _one_way(agree, few).all()
+    seen_on_few = np.zeros(60, bool)
+    seen_on_few[:25] = True  # a graphic hides the rest of the side: 12 one way, 13 the other are too few
+    assert np.array_equal(_one_way(seen_on_few, np.r_[np.ones(12), -np.ones(48)]), seen_on_few)
