@@ -391,16 +391,18 @@ class ClassicalDetector:
             & (shiny | round_)
         )
 
-    def _round_alone(self, cand: Candidates, colour: Colour, centre_ok: np.ndarray) -> np.ndarray:
+    def _round_alone(
+        self, cand: Candidates, colour: Colour, centre_ok: np.ndarray, apart: np.ndarray
+    ) -> np.ndarray:
         """A cluster's circle with no other beside it, as round as only a ball is and outlined all round, on
         a covered disk: a ball without a glint whose blob took in the light round it (a white under a
         projector's warm pool, its highlight clipped to its body's level: coherence 0.99, outline 0.36,
-        glint 0.11). Circles of hands, nets and score-bar letters in clusters are no rounder than 0.92."""
+        glint 0.11). Circles of hands, nets and score-bar letters in clusters are no rounder than 0.92.
+        ``apart``: each circle's distance to the nearest other, in fine-level radii."""
         cfg = self.config
-        alone = nearest_distance(cand.xy, cand.xy, itself=True) > _ALONE * self._pyramid.fine_radius
         return np.asarray(
             cand.cluster
-            & alone
+            & (apart > _ALONE)
             & centre_ok
             & (colour.coherence >= cfg.outlined_coherence)
             & (cand.outline >= cfg.plain_outline)
@@ -459,14 +461,15 @@ class ClassicalDetector:
             cand.seeded & (colour.glint >= cfg.min_seed_glint) & (cand.outline >= cfg.min_seed_outline)
         )
         keep = plausible & round_ & ((cand.outline >= cfg.min_outline) | seed_outline)
-        keep |= self._round_alone(cand, colour, centre_ok)
+        apart = nearest_distance(cand.xy, cand.xy, itself=True) / self._pyramid.fine_radius  # in radii
+        keep |= self._round_alone(cand, colour, centre_ok, apart)
         keep |= centre_ok & (cand.coverage >= cfg.min_seed_coverage) & _tinted(cand, colour, cfg)
         # A circle of a cluster, or one looked for on a spot with no blob's circle, has not shown itself a
         # ball by its blob: it needs one colour over its face (not lines and cloth), a face darker than the
         # cloth (its shaded disk; not a projector's bright pool round a spot's white dot), and no other
         # circle beside it (a ball rolling past one on its spot joins their blobs, and pulls the circle).
         shown = cand.seeded & ~cand.cluster & ~cand.looked_for
-        alone = nearest_distance(cand.xy, cand.xy, itself=True) > _SPOT_CLEAR * self._pyramid.fine_radius
+        alone = apart > _SPOT_CLEAR
         keep |= (
             (cand.seeded | cand.cluster)
             & on_spot
