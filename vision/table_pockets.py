@@ -61,6 +61,10 @@ class PlacedEnd:
     pockets: tuple[float, float]
 
 
+# The pockets this far apart (shares of the length) put the end askew, though half-way between them: one
+# corner out and the other in (a bar over one corner, a cue across the rest: 0.491 and 0.509 for seed
+# 10000's shot 13, 1.4 % off); on the corners right, a few tenths of a percent.
+ASKEW = 2 * HALF_WAY
 ASKEW_AGREE = 0.06  # the pockets' first reading on each side may differ this much (share of the length)
 ALONG_A_GRAPHIC = 2  # ``weakness`` of a side along a graphic: its line is the graphic's, however near
 
@@ -106,17 +110,24 @@ def on_the_cloth(
     return out[0], out[1]
 
 
+def shape_focal(corners: dict[str, np.ndarray], table: TableModel, size: tuple[int, int]) -> float:
+    """The focal length that gives the corners the catalogue table's shape: the one the middle pockets'
+    parallax is taken back with. Not the corners' vanishing points': a camera behind one end sees the ends
+    nearly parallel, and a pixel swings the focal length they tell from a fisheye's to a zoom's (630 px for
+    a 2,364 px broadcast lens, seed 10000's shot 8), while the table's shape holds it within a few percent.
+    Neither a typical lens's: a broadcast lens is two to three times longer, and its parallax estimate would
+    be wrong by that much."""
+    centre = np.array([size[0] / 2 - 0.5, size[1] / 2 - 0.5])
+    return focal_from_homography(cloth_corners_mm(table), quad_of(corners), centre, prior_focal(size))
+
+
 def corners_focal(
     view: PlaneView, corners: dict[str, np.ndarray], table: TableModel, size: tuple[int, int]
 ) -> float:
-    """The focal length the corners' camera is taken with: the corners' own where their view tells it;
-    else (a camera square behind one end sees the ends parallel: one vanishing point at infinity) the one
-    that gives the catalogue table's shape, rather than a typical lens's: a broadcast lens is two to three
-    times longer, and its parallax estimate would be wrong by that much."""
-    if view.f_px:
-        return view.f_px
-    centre = np.array([size[0] / 2 - 0.5, size[1] / 2 - 0.5])
-    return focal_from_homography(cloth_corners_mm(table), quad_of(corners), centre, prior_focal(size))
+    """The focal length the corners' camera is taken with where the table's shape may not be the
+    catalogue's (a toy table seen from above): the corners' own where their view tells it, else
+    ``shape_focal``."""
+    return view.f_px or shape_focal(corners, table, size)
 
 
 def camera_over(h: np.ndarray, f: float, centre: np.ndarray) -> np.ndarray | None:
@@ -151,14 +162,27 @@ def pockets_on_the_cloth(
 ) -> float | None:
     """Where the middle pockets stand along the table (share of the length from the bottom, their
     parallax taken back) as the corners ``quad_px`` put them; None where they are not seen."""
-    corners = name_corners(quad_px, view)
-    seen = middle_pocket_sides(image, corners, max(view.aspect, 1 / view.aspect))
+    seen = read_pockets(image, name_corners(quad_px, view), table, max(view.aspect, 1 / view.aspect))
+    return None if seen is None else (seen[0] + seen[1]) / 2
+
+
+def read_pockets(
+    image: np.ndarray,
+    corners: dict[str, np.ndarray],
+    table: TableModel,
+    aspect: float,
+    agree: float = POCKET_AGREE,
+) -> tuple[float, float] | None:
+    """Where the middle pockets on the left and right long sides stand along the table (shares of the length
+    from the bottom) as ``corners`` put them: read in their top view (``middle_pocket_sides``), their
+    parallax taken back with those corners' own camera (``shape_focal``: each round of placing an end
+    brings the lens nearer the truth with the end). None where they are not seen."""
+    seen = middle_pocket_sides(image, corners, aspect, agree)
     if seen is None:
         return None
-    centre = np.array([image.shape[1] / 2 - 0.5, image.shape[0] / 2 - 0.5])
-    f = corners_focal(view, corners, table, (image.shape[1], image.shape[0]))
-    left, right = on_the_cloth(seen, corners, table, f, centre)
-    return (left + right) / 2
+    size = (image.shape[1], image.shape[0])
+    centre = np.array([size[0] / 2 - 0.5, size[1] / 2 - 0.5])
+    return on_the_cloth(seen, corners, table, shape_focal(corners, table, size), centre)
 
 
 def _on_side(corners: dict[str, np.ndarray], names: tuple[str, str], share: float) -> np.ndarray:
@@ -190,13 +214,7 @@ def place_end(
         return None
     corners = name_corners(quad_px, view)
     aspect = max(view.aspect, 1 / view.aspect)
-    f = corners_focal(view, corners, table, (image.shape[1], image.shape[0]))
-    centre = np.array([image.shape[1] / 2 - 0.5, image.shape[0] / 2 - 0.5])
-
-    def pockets(c: dict[str, np.ndarray], agree: float = POCKET_AGREE) -> tuple[float, float] | None:
-        seen = middle_pocket_sides(image, c, aspect, agree)
-        return None if seen is None else on_the_cloth(seen, c, table, f, centre)
-
+    size = (image.shape[1], image.shape[0])
     side_of = _end_sides(quad_px, corners)
     if side_of is None:
         return None
@@ -204,31 +222,36 @@ def place_end(
     if replaced is None:
         return None
     kept = "top" if replaced == "bottom" else "bottom"
-    corners = kept_end_at_the_cloth(corners, kept, sides[side_of[kept]], table, f, centre)
+    centre = np.array([size[0] / 2 - 0.5, size[1] / 2 - 0.5])
+    corners = kept_end_at_the_cloth(
+        corners, kept, sides[side_of[kept]], table, shape_focal(corners, table, size), centre
+    )
     # An end found askew (a score bar over half of it) puts the two pockets apart in the corners' top view:
     # they are first read apart, and must agree once that end is placed.
-    seen = pockets(corners)
+    seen = read_pockets(image, corners, table, aspect)
     askew = seen is None
     if askew:
-        seen = pockets(corners, ASKEW_AGREE)
+        seen = read_pockets(image, corners, table, aspect, ASKEW_AGREE)
     if seen is None:
         return None
     weak = weakness(sides[side_of[replaced]])
-    if abs(sum(seen) / 2 - 0.5) <= HALF_WAY and weak < ALONG_A_GRAPHIC:
-        return None  # near enough half-way, and the end has a line of its own: it stands
+    tilted = abs(seen[0] - seen[1]) > ASKEW
+    if abs(sum(seen) / 2 - 0.5) <= HALF_WAY and not tilted and weak < ALONG_A_GRAPHIC:
+        return None  # near enough half-way on both sides, and the end has a line of its own: it stands
     settled = False
     for _ in range(ROUNDS):
         corners = _placed(corners, seen, replaced)
-        again = pockets(corners)
+        again = read_pockets(image, corners, table, aspect)
         if again is None:  # lost in the new top view: the last reading stands (the end is doubtful anyway),
-            settled = not askew  # unless it was read askew: then they must be seen to agree
+            settled = not (askew or tilted)  # unless it was read askew or apart: they must be seen to agree
             break
         seen = again
-    settled = settled or abs(sum(seen) / 2 - 0.5) <= HALF_WAY
+    level = not tilted or abs(seen[0] - seen[1]) <= ASKEW
+    settled = settled or (abs(sum(seen) / 2 - 0.5) <= HALF_WAY and level)
     quad = quad_px.copy()
     for name in ("bl", "br") if replaced == "bottom" else ("tl", "tr"):
         quad[corner_index(quad_px, name_corners(quad_px, view)[name])] = corners[name]
-    if not settled or not shaped_like_a_table(quad, (image.shape[1], image.shape[0])):
+    if not settled or not shaped_like_a_table(quad, size):
         return None
     k = side_of[replaced]
     return PlacedEnd(quad, k, placed_side(quad, k, sides[k]), (float(seen[0]), float(seen[1])))
