@@ -11,9 +11,9 @@ frame or beyond it, whatever the camera's focal length.
 This is used only where it can be trusted: the middle pockets are seen on both long sides at the same place,
 the end kept has a cushion nose of its own (not the frame's edge, not a graphic's), the end replaced has a
 known weakness (cut by the frame, along a graphic, no nose seen) the kept one lacks, and afterwards the
-pockets are half-way within ``HALF_WAY``. An end whose pockets are already within ``HALF_WAY`` stands,
-unless its line is a graphic's edge (a score bar's edge a percent short of the cushion it hides is still
-not the cushion). Everything else stays as found, with its doubts.
+pockets are half-way within ``HALF_WAY``. An end whose pockets are already within ``HALF_WAY``, and within
+``TILT`` of each other, stands, unless its line is a graphic's edge (a score bar's edge a percent short of
+the cushion it hides is still not the cushion). Everything else stays as found, with its doubts.
 """
 
 from __future__ import annotations
@@ -61,10 +61,12 @@ class PlacedEnd:
     pockets: tuple[float, float]
 
 
-# The pockets this far apart (shares of the length) put the end askew, though half-way between them: one
+# The pockets this far apart (shares of the length) put the end tilted, though half-way between them: one
 # corner out and the other in (a bar over one corner, a cue across the rest: 0.491 and 0.509 for seed
-# 10000's shot 13, 1.4 % off); on the corners right, a few tenths of a percent.
-ASKEW = 2 * HALF_WAY
+# 10000's shot 13, 1.4 % off). On corners right they are usually a few tenths of a percent apart, but a
+# projector's picture over an overhead table read 0.503 and 0.488: an end placed for its tilt is kept only
+# where, read again on the corners placed, they agree.
+TILT = 2 * HALF_WAY
 ASKEW_AGREE = 0.06  # the pockets' first reading on each side may differ this much (share of the length)
 ALONG_A_GRAPHIC = 2  # ``weakness`` of a side along a graphic: its line is the graphic's, however near
 
@@ -235,7 +237,7 @@ def place_end(
     if seen is None:
         return None
     weak = weakness(sides[side_of[replaced]])
-    tilted = abs(seen[0] - seen[1]) > ASKEW
+    tilted = abs(seen[0] - seen[1]) > TILT
     if abs(sum(seen) / 2 - 0.5) <= HALF_WAY and not tilted and weak < ALONG_A_GRAPHIC:
         return None  # near enough half-way on both sides, and the end has a line of its own: it stands
     settled = False
@@ -246,7 +248,7 @@ def place_end(
             settled = not (askew or tilted)  # unless it was read askew or apart: they must be seen to agree
             break
         seen = again
-    level = not tilted or abs(seen[0] - seen[1]) <= ASKEW
+    level = not tilted or abs(seen[0] - seen[1]) <= TILT
     settled = settled or (abs(sum(seen) / 2 - 0.5) <= HALF_WAY and level)
     quad = quad_px.copy()
     for name in ("bl", "br") if replaced == "bottom" else ("tl", "tr"):
