@@ -121,6 +121,19 @@ class BallPath:
         self.checked = {Step.WAIT: k, Step.BACK: j}.get(step, j + 1)
         return step, j
 
+    def departure_unread_from(self, window: int, departure_mm: float) -> float:
+        """The last sighting at rest before a sighting off its spot not yet read (inf: none), among its last
+        ``window`` + 2 samples (those ``_scan`` reads a departure from): the departure, and the contact that
+        set it moving, may be timed from then. A ball at rest unseen a few frames (lost in its blur as it
+        was struck) and seen again far off its spot left in that gap."""
+        if self.rest is None:
+            return math.inf
+        s = self.samples
+        for k in range(max(self.checked, len(s) - window - 2, 1), len(s)):
+            if math.dist(s[k][1:], self.rest) > departure_mm:
+                return s[k - 1][0]
+        return math.inf
+
     def still_at(self, k: int) -> None:
         """Sample ``k`` is one more of it at rest: the running mean of its place takes it in."""
         assert self.rest is not None
@@ -240,16 +253,23 @@ def touching(
 
 
 def paths_bound(
-    paths: Iterable[BallPath], t: float, sides: SideConfig, window: int, unfold: UnfoldConfig | None
+    paths: Iterable[BallPath],
+    t: float,
+    sides: SideConfig,
+    window: int,
+    unfold: UnfoldConfig | None,
+    departure_mm: float,
 ) -> float:
     """Release no event before a gentle touch (``TouchWatch.waits_from``), a contact inferred across a gap
-    (``BallPath.gap_unread_from``; without a gap, as the kinks: ``window`` frames behind) or a step of a
-    ball's centre off its spot still awaited (``BallPath.step_from``, for up to twice ``HOLD_S``) may come."""
+    (``BallPath.gap_unread_from``; without a gap, as the kinks: ``window`` frames behind), a departure from
+    rest not yet read (``BallPath.departure_unread_from``) or a step of a ball's centre off its spot still
+    awaited (``BallPath.step_from``, for up to twice ``HOLD_S``) may come."""
     paths = list(paths)
     touches = (p.touch.waits_from(p.samples) for p in paths)
     gaps = (p.gap_unread_from(t, sides, window, unfold) for p in paths)
+    departures = (p.departure_unread_from(window, departure_mm) for p in paths)
     steps = (p.step_from for p in paths if p.step_from is not None and t - p.step_from < 2 * HOLD_S)
-    return min([*touches, *gaps, *steps], default=math.inf) - 1e-6
+    return min([*touches, *gaps, *departures, *steps], default=math.inf) - 1e-6
 
 
 def unread_since(paths: Iterable[BallPath]) -> float:

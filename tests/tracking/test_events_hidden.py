@@ -188,3 +188,31 @@ def test_a_ball_lost_in_its_blur_from_its_strike_is_struck_by_the_ball_that_reac
     contacts = [e for e in out + detector.finish(rows[-1][0], views) if isinstance(e, c.BallBall)]
     assert contacts and contacts[0].balls == ("white", "green"), contacts
     assert abs(contacts[0].t - 0.9635) < 1 / FPS
+
+
+def test_a_contact_read_once_its_struck_ball_is_seen_again_keeps_its_time_in_the_stream():
+    """Broadcast 9475's shot 3: a red drives the brown off its spot, the brown lost in its blur for three
+    frames and then seen far off; a white meets a cushion in those frames. The brown's departure is read
+    only once it is seen again (``window`` + 1 frames on), by when the cushion had been released: the
+    contact was stamped at the cushion's time, 0.07 s late, out of the scorer's reach. The stream now waits
+    for a ball seen off its spot until its departure is read."""
+    fps, speed, t_hit, brown_at = 30.0, 1500.0, 1.0, (1000.0, 1000.0)
+    t_cushion = t_hit + 1.5 / fps  # the white, rolling down the table, meets the bottom cushion
+    frames = []
+    for n in range(120):
+        t = n / fps
+        rx = brown_at[0] - 2 * R - speed * max(t_hit - t, 0.0)  # the red rolls into the brown and stops
+        bx = brown_at[0] + (speed * (t - t_hit) if t > t_hit else 0.0)
+        brown_seen = not t_hit - 0.5 / fps < t < t_hit + 2.5 / fps
+        wy = R + abs(speed * (t - t_cushion))  # the white comes down to the cushion and back up
+        frames.append(
+            [
+                view("red:1", (rx, 1000.0), True, (speed, 0.0) if t < t_hit else (0.0, 0.0)),
+                view("brown", (bx, 1000.0), brown_seen, (speed, 0.0) if t > t_hit else (0.0, 0.0)),
+                view("white", (300.0, wy), True, (0.0, speed if t > t_cushion else -speed)),
+            ]
+        )
+    events = [e for e in run_frames(frames, SPEC, fps) if isinstance(e, (c.BallBall, c.Cushion))]
+    assert [e.t for e in events] == sorted(e.t for e in events)
+    (contact,) = [e for e in events if isinstance(e, c.BallBall)]
+    assert contact.balls == ("red:1", "brown") and abs(contact.t - t_hit) < 1 / fps, events

@@ -31,16 +31,18 @@ Identity is read from the pixels inside each circle, measured against the cloth 
 whitest ball gives (``balance``): the shares of dark, white and coloured pixels (black ball, cue ball, pool
 stripes), the hue and strength of the most saturated ones, and the brightness. Each frame's balls are then
 assigned to the game's classes by a Hungarian assignment that respects how many balls share each look
-(fifteen reds, one of each pool ball), twice: the second time relative to the frame's lighting as the first
-assignment shows it (how much brighter, paler and turned in hue the balls are than their classes), which
-settles look-alikes such as pool 3 and 7 or snooker's brown and red by comparison rather than by absolute
-colour.
+(fifteen reds, one of each pool ball), again relative to the frame's lighting as the assignment before
+shows it (how much brighter, paler and turned in hue the balls are than their classes, a hue expected as the
+frame's balls of near hues show it), from a typical light and from lights turned a little either way, the
+names and light that fit best kept; which settles look-alikes such as pool 3 and 7, snooker's brown and red
+or an orange stripe and a yellow one by comparison rather than by absolute colour.
 
 The package, by stage: ``config`` (every threshold), ``levels`` (the pyramid, the table's geometry, one
 frame as the fits see it), ``kernels`` (the array primitives), ``blobs`` (candidate finding, reuse of still
 blobs), ``isolated`` and ``cluster`` (the circle fits), ``coherence`` (how round an outline is),
 ``balance`` (white balance from the balls), ``identity`` (colour and naming over the game's ball set),
-``detector`` (the class that composes them).
+``lighting`` (the frame's light as the named balls show it), ``colour_memo`` (a still circle's colour kept
+from the frame before), ``detector`` (the class that composes them).
 """
 
 from __future__ import annotations

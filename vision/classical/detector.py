@@ -29,8 +29,9 @@ from vision.types import Detections
 
 from .blobs import StillBlobs, find_blobs, fit_blobs, merged
 from .candidates import Candidates
+from .colour_memo import ColourMemo
 from .config import ClassicalConfig
-from .identity import BallSet, Colour, ColourMemo, balanced
+from .identity import BallSet, Colour, balanced
 from .isolated import fit_isolated
 from .kernels import EPS, bound
 from .levels import Geometry, Pyramid, Scene
