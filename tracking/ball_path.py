@@ -13,6 +13,7 @@ import numpy as np
 from .address_steps import HOLD_S, Step, is_step, read_step
 from .cushion_sides import GAP_FRAMES, Sample, SideConfig, TurnMemo, fit_line, off_line, velocity_before
 from .cushion_touches import TouchWatch
+from .event_config import EventConfig
 from .paths import StruckLine, position_at
 from .unfolding import UnfoldConfig
 
@@ -252,22 +253,15 @@ def touching(
     return best, best_err
 
 
-def paths_bound(
-    paths: Iterable[BallPath],
-    t: float,
-    sides: SideConfig,
-    window: int,
-    unfold: UnfoldConfig | None,
-    departure_mm: float,
-) -> float:
+def paths_bound(paths: Iterable[BallPath], t: float, sides: SideConfig, config: EventConfig) -> float:
     """Release no event before a gentle touch (``TouchWatch.waits_from``), a contact inferred across a gap
-    (``BallPath.gap_unread_from``; without a gap, as the kinks: ``window`` frames behind), a departure from
-    rest not yet read (``BallPath.departure_unread_from``) or a step of a ball's centre off its spot still
-    awaited (``BallPath.step_from``, for up to twice ``HOLD_S``) may come."""
+    (``BallPath.gap_unread_from``; without a gap, as the kinks: ``config.window`` frames behind), a departure
+    from rest not yet read (``BallPath.departure_unread_from``) or a step of a ball's centre off its spot
+    still awaited (``BallPath.step_from``, for up to twice ``HOLD_S``) may come."""
     paths = list(paths)
     touches = (p.touch.waits_from(p.samples) for p in paths)
-    gaps = (p.gap_unread_from(t, sides, window, unfold) for p in paths)
-    departures = (p.departure_unread_from(window, departure_mm) for p in paths)
+    gaps = (p.gap_unread_from(t, sides, config.window, config.unfold) for p in paths)
+    departures = (p.departure_unread_from(config.window, config.departure_mm) for p in paths)
     steps = (p.step_from for p in paths if p.step_from is not None and t - p.step_from < 2 * HOLD_S)
     return min([*touches, *gaps, *departures, *steps], default=math.inf) - 1e-6
 

@@ -151,8 +151,7 @@ class EventDetector:
         self._settle(t, views)
         unread = unread_since(self._paths.values()) - FOUND_MOVING_WITHIN_S  # a strike may come before them
         self._pots.release_into(self._events, self._paths, self.table, now=t)
-        cfg = self.config
-        bound = paths_bound(self._paths.values(), t, self.sides, cfg.window, cfg.unfold, cfg.departure_mm)
+        bound = paths_bound(self._paths.values(), t, self.sides, self.config)
         held = min(self._pots.bound(views, self._paths), bound, unread)
         held = min(held, pending_from, struck_lost_from(self._paths.values(), t, 2 * STRUCK_UNSEEN_S))
         return self._events.release(min(t - self.config.hold_s, held))

@@ -364,7 +364,7 @@ def _camera_from_corners(
     names = named_points(table, cfg.nose_z_mm)
     seen = np.array([corners[k] for k in CORNERS], np.float64)
     xyz = np.array([names[k] for k in CORNERS], np.float64)
-    centre = np.array([w / 2 - 0.5, h / 2 - 0.5])
+    centre = cf.principal_point((w, h))
     theta0 = ef.fit_named(seen, xyz, (w, h), _corner_lens(seen, xyz, centre, found, (w, h)))
     if theta0 is None:
         raise tf.no_table_error("the corners found fit no camera above the table")
@@ -406,7 +406,7 @@ def _corners_at_the_cloth(
     heights = ch.named_side_heights(found.quad_px, found.sides, corners, hidden, table.cushion_height_mm)
     if not any(heights.values()):
         return theta, seen
-    centre = np.array([size[0] / 2 - 0.5, size[1] / 2 - 0.5])
+    centre = cf.principal_point(size)
     px = seen
     for _ in range(ch.ROUNDS):
         px = seen - ch.parallax(theta, centre, xyz, CORNERS, heights, size_mm)
@@ -433,7 +433,7 @@ def _edge_refined(
     outline did not show), and otherwise the corners' camera stays and the calibration is unsure. ``px``:
     the corners at the cloth the corners' camera was fitted to."""
     h, w = image.shape[:2]
-    centre = np.array([w / 2 - 0.5, h / 2 - 0.5])
+    centre = cf.principal_point((w, h))
     try:
         feats = tf.features(image, tf.ClothColour(found.cloth.bgr))
         f_prior = cf.prior_focal((w, h))
@@ -465,7 +465,7 @@ def _auto_from_outline(image: np.ndarray, table: TableModel, cfg: AutoConfig) ->
     through it half a cushion out, the edge fit; raises CalibrationError wherever it fails."""
     h, w = image.shape[:2]
     size = (int(w), int(h))
-    centre = np.array([w / 2 - 0.5, h / 2 - 0.5])
+    centre = cf.principal_point((w, h))
     outline = find_outline(image)
     feats = tf.features(image, outline.cloth)
     f_prior = cf.prior_focal(size)
@@ -533,7 +533,7 @@ def calibrate_manual(
         raise ValueError("every point must be an (x, y) pair of finite pixel coordinates")
     xyz = np.array([names[k] for k in keys], dtype=np.float64)
     size = (w, h)
-    centre = np.array([w / 2 - 0.5, h / 2 - 0.5])
+    centre = cf.principal_point((w, h))
     f_prior = cf.prior_focal(size)
     theta = ef.fit_named(px, xyz, size)
     if theta is None:

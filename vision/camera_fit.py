@@ -274,6 +274,12 @@ def told_focal(
     return f
 
 
+def principal_point(size: tuple[int, int]) -> np.ndarray:
+    """The image's centre (x, y px) for an image of ``size`` (width, height), pixel centres at whole
+    numbers: the principal point every camera here is taken to have."""
+    return np.array([size[0] / 2 - 0.5, size[1] / 2 - 0.5])
+
+
 def prior_focal(image_size: tuple[int, int]) -> float:
     return image_size[0] / 2 / math.tan(math.radians(PRIOR_HFOV_DEG) / 2)
 

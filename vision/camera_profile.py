@@ -22,7 +22,7 @@ import numpy as np
 
 from arbiter.games import billiards
 from arbiter.tables import TableModel
-from vision.camera_fit import CameraParts, backproject, project, split
+from vision.camera_fit import CameraParts, backproject, principal_point, project, split
 from vision.table_verdict import CalibrationVerdict
 
 PROFILE_TYPE = "arbiter.camera_profile"
@@ -84,7 +84,7 @@ class TableCalibration:
 
     @cached_property
     def _centre(self) -> np.ndarray:
-        return np.array([self.image_size[0] / 2 - 0.5, self.image_size[1] / 2 - 0.5])
+        return principal_point(self.image_size)
 
     @property
     def camera_matrix(self) -> np.ndarray:

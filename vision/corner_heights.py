@@ -99,7 +99,7 @@ def faces_seen(
     (the near end's, from behind it) shows no band between nose and bed: a dark band there is the cloth's own
     shading."""
     corners = name_corners(quad_px, view)
-    centre = np.array([size[0] / 2 - 0.5, size[1] / 2 - 0.5])
+    centre = cf.principal_point(size)
     f = corners_focal(view, corners, table, size)
     cam = camera_over(homography(cloth_corners_mm(table), quad_of(corners)), f, centre)
     if cam is None:

@@ -153,7 +153,7 @@ def calibration_of(
         keys = ("bl", "br", "tr", "tl")
         px = cf.project(
             cf.split(theta),
-            np.array([size[0] / 2 - 0.5, size[1] / 2 - 0.5]),
+            cf.principal_point(size),
             np.array([names[k] for k in keys]),
         )
         points = {k: (round(float(p[0]), 3), round(float(p[1]), 3)) for k, p in zip(keys, px, strict=True)}
@@ -203,7 +203,7 @@ def fit_named(
     points' homography where the view is oblique enough to tell (else a typical lens), the pose, then the
     radial terms when there are points enough for them. ``lens`` (f, k1), when a finder measured the
     distortion, is held: four corners cannot tell it. None if no camera above the table fits."""
-    centre = np.array([size[0] / 2 - 0.5, size[1] / 2 - 0.5])
+    centre = cf.principal_point(size)
     f_prior = cf.prior_focal(size)
     free = np.zeros(9, bool)
     free[cf.POSE] = True

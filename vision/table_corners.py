@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 
 from arbiter.tables import TableModel
-from vision.camera_fit import prior_focal
+from vision.camera_fit import principal_point, prior_focal
 from vision.cloth_colour import ClothColourModel, estimate, leak, region, uniformity, working_copy
 from vision.corner_heights import faces_seen
 from vision.cushion_noses import move_to_nose, to_the_bed
@@ -117,7 +117,7 @@ def find_corners(
     if float(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).std()) < MIN_CONTRAST:
         raise no_table_error("the image is one flat colour")
     first = _plain_or_trend(image, ignore, table, flat_runs)
-    centre = np.array([w / 2 - 0.5, h / 2 - 0.5])
+    centre = principal_point((w, h))
     f = prior_focal((w, h))
     k1 = straightest_k1(list(first.sides), centre, f)
     if abs(k1) < MIN_K1:

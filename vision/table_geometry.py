@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 
 from arbiter.tables import TableModel, TableSize
-from vision.camera_fit import undistort
+from vision.camera_fit import principal_point, undistort
 from vision.table_lines import distort, quad_side
 
 CORNER_NAMES = ("bl", "br", "tr", "tl")
@@ -270,7 +270,7 @@ def top_view(
     if k1 == 0.0:
         h = cv2.getPerspectiveTransform(src.astype(np.float32), dst)
         return cv2.warpPerspective(image, h, (width, length))
-    centre = np.array([image.shape[1] / 2 - 0.5, image.shape[0] / 2 - 0.5])
+    centre = principal_point((image.shape[1], image.shape[0]))
     straight = centre + f_px * undistort((src - centre) / f_px, k1, 0.0)
     back = cv2.getPerspectiveTransform(dst, straight.astype(np.float32))
     grid = np.stack(np.meshgrid(np.arange(width, dtype=np.float32), np.arange(length, dtype=np.float32)), -1)

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from arbiter.tables import TableModel
-from vision.camera_fit import focal_from_homography, prior_focal
+from vision.camera_fit import focal_from_homography, principal_point, prior_focal
 from vision.table_geometry import (
     POCKET_AGREE,
     PlaneView,
@@ -119,7 +119,7 @@ def shape_focal(corners: dict[str, np.ndarray], table: TableModel, size: tuple[i
     a 2,364 px broadcast lens, seed 10000's shot 8), while the table's shape holds it within a few percent.
     Neither a typical lens's: a broadcast lens is two to three times longer, and its parallax estimate would
     be wrong by that much."""
-    centre = np.array([size[0] / 2 - 0.5, size[1] / 2 - 0.5])
+    centre = principal_point(size)
     return focal_from_homography(cloth_corners_mm(table), quad_of(corners), centre, prior_focal(size))
 
 
@@ -183,7 +183,7 @@ def read_pockets(
     if seen is None:
         return None
     size = (image.shape[1], image.shape[0])
-    centre = np.array([size[0] / 2 - 0.5, size[1] / 2 - 0.5])
+    centre = principal_point(size)
     return on_the_cloth(seen, corners, table, shape_focal(corners, table, size), centre)
 
 
@@ -224,7 +224,7 @@ def place_end(
     if replaced is None:
         return None
     kept = "top" if replaced == "bottom" else "bottom"
-    centre = np.array([size[0] / 2 - 0.5, size[1] / 2 - 0.5])
+    centre = principal_point(size)
     corners = kept_end_at_the_cloth(
         corners, kept, sides[side_of[kept]], table, shape_focal(corners, table, size), centre
     )
