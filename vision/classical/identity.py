@@ -207,8 +207,7 @@ class BallSet:
         shifts every ball's brightness, colour strength and hue from a typical cloth's); ``looks``: the
         part no light changes (``look_costs``), where already reckoned."""
         lighting = lighting or Lighting()
-        n, p = len(colour.hue), len(self.cls)
-        turn = np.abs(wrapped(colour.hue[:, None] - lighting.turns(n, p) - self.hue[None, :])) / np.pi
+        turn = np.abs(wrapped(colour.hue[:, None] - lighting.turns - self.hue[None, :])) / np.pi
         expected = np.maximum(self.strength[None, :] * math.exp(lighting.strength), EPS)
         strength = np.abs(np.log(np.maximum(colour.strength[:, None], EPS) / expected))
         hued = np.where(colour.has_hue[:, None], _W_HUE * turn + _W_STRENGTH * strength, _W_HUE)

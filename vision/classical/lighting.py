@@ -37,11 +37,11 @@ class Lighting:
     # other balls of hues near that class's say how this camera turns them (``_local_turns``); None: ``hue``
     local: np.ndarray | None = field(default=None, compare=False)
 
-    def turns(self, balls: int, classes: int) -> np.ndarray:
-        """The hue turn (balls, classes) expected of each ball under each class."""
-        if self.local is not None and self.local.shape == (balls, classes):
-            return self.local
-        return np.full((balls, classes), self.hue)
+    @property
+    def turns(self) -> np.ndarray:
+        """The hue turn expected of each ball under each class: (N, P), or one for all where no ball's
+        neighbours say otherwise (a light to start from)."""
+        return np.asarray(self.hue) if self.local is None else self.local
 
     @classmethod
     def fitted(
