@@ -18,7 +18,9 @@ is its own colour a carpet or a wall of a nearby hue comes within it (a real sno
 ramp leaked into the carpet over its top rail and was placed 9.7 % off). Where a plane across the frame
 explains most of the cloth's colour spread (``TREND_GAIN``), the mean follows it (``ClothColourModel.
 ab_slope``, ``chroma_slope``) and the deviations are the cloth's round it; elsewhere the mean is one colour,
-as before.
+as before. A projector's picture tints the cloth by patches no plane follows: as the region grows, a pixel is
+also cloth where its colour is the cloth's found nearby (``_like_the_cloth_nearby``), the colour carried
+smoothly from the region as its lightness is, within a few of the cloth's own deviations from it.
 """
 
 from __future__ import annotations
@@ -42,7 +44,11 @@ MIN_AB_TOL = 4.0  # Lab units the (a*, b*) tolerance never goes below: noise, a 
 MIN_CHROMA_TOL = 0.06
 L_RATIO = (0.45, 1.9)  # lightness relative to the cloth's median still cloth: fall-off, pools of lamp light
 GROW_ROUNDS = 2  # times the region is grown with lightness judged against the cloth found nearby
-GROW_SIGMA = 0.08  # share of the working copy over which the cloth's level is carried outward
+GROW_SIGMA = 0.08  # share of the working copy over which the cloth's level and colour are carried outward
+NEARBY_DEVIATIONS = 2.4  # a pixel within this many of the cloth's deviations from its colour nearby is cloth
+NEARBY_SAMPLES = 8000  # the cloth's pixels its deviations from its colour nearby are measured on, at most
+NEARBY_SHRINK = 4  # the colour nearby is carried on a copy this many times smaller (it is smooth)
+NEARBY_GAIN = 0.8  # ... and judged where it leaves at most this share of the cloth's spread (noise: all)
 NECKED_SHARE = 0.006  # a blob joined to the cloth by a neck under twice this share of the copy is not cloth
 CLOSE_SHARE = 0.02  # closing of the region (share of the working copy): fills chalk lines, balls, a cue
 MIN_SAMPLES = 50  # cloth pixels a model needs
@@ -358,13 +364,43 @@ def _grown(
     if ignore is not None:
         hue &= ignore == 0
     main = _main_component(hue & (ratio > L_RATIO[0]) & (ratio < L_RATIO[1]))
+    core = main.astype(bool)  # the cloth of the model's own colour
     level = lab[..., 0].astype(np.float32)
     for _ in range(GROW_ROUNDS):
         if not main.any():
             break
         local = level / np.maximum(_spread(level, main, shrink), 1.0)
-        main = _main_component(hue & (local > L_RATIO[0]) & (local < L_RATIO[1]), cut_necks)
+        cloth = hue | _like_the_cloth_nearby(lab, main, core, shrink)
+        if ignore is not None:
+            cloth &= ignore == 0
+        main = _main_component(cloth & (local > L_RATIO[0]) & (local < L_RATIO[1]), cut_necks)
     return main
+
+
+def _like_the_cloth_nearby(
+    lab: np.ndarray, grown: np.ndarray, core: np.ndarray, shrink: int = 1
+) -> np.ndarray:
+    """Which pixels of a Lab copy (bool) are of the colour of the cloth found nearby: its (a*, b*) and
+    ``chroma`` carried smoothly from the region ``grown`` (``_spread``, as its lightness is), a pixel within
+    NEARBY_DEVIATIONS of it in either, the deviations those of the ``core``'s pixels (the model's own colour)
+    from it. A projector's picture tints the cloth by patches that no plane across the frame follows (the grey
+    9 ft table's left end under a red patch fell out of its region, and its side was fitted askew); the step
+    to a rail's or a carpet's colour is one no smooth carry follows."""
+    out = np.zeros(lab.shape[:2], bool)
+    if not core.any():
+        return out
+    colour = np.concatenate([lab[..., 1:3].astype(np.float32), chroma(lab)], axis=-1)
+    rest = colour - _spread(colour, grown, shrink * NEARBY_SHRINK)
+    step = max(1, int(core.sum()) // NEARBY_SAMPLES)
+    own, own_colour = rest[core][::step], colour[core][::step]
+    for channels, floor in ((slice(0, 2), MIN_AB_TOL), (slice(2, 4), MIN_CHROMA_TOL)):
+        one_colour = own_colour[:, channels] - np.median(own_colour[:, channels], axis=0)
+        if _area(own[:, channels], floor) > NEARBY_GAIN * _area(one_colour, floor):
+            continue  # the colour nearby explains little of the cloth's spread: noise, a busy scene
+        icov = np.linalg.inv(_residual_cov(own[:, channels], floor)).astype(np.float32)
+        d = rest[..., channels]
+        out |= np.einsum("...i,ij,...j->...", d, icov, d) < NEARBY_DEVIATIONS**2
+    return out
 
 
 def _main_component(mask: np.ndarray, cut_necks: bool = False) -> np.ndarray:
@@ -400,25 +436,31 @@ def _without_necked(main: np.ndarray) -> np.ndarray:
 
 
 def _spread(level: np.ndarray, where: np.ndarray, shrink: int = 1) -> np.ndarray:
-    """``level`` known on ``where``, carried smoothly over the whole image (normalised convolution), on a
-    copy ``shrink`` times smaller where that is enough (the result is smooth; a wide blur costs its width)."""
-    h, w = level.shape
+    """``level`` (H x W, or H x W x C for up to four channels) known on ``where``, carried smoothly over the
+    whole image (normalised convolution), on a copy ``shrink`` times smaller where that is enough (the result
+    is smooth; a wide blur costs its width)."""
+    h, w = level.shape[:2]
     sigma = GROW_SIGMA * max(h, w) / shrink
     den: np.ndarray = where.astype(np.float32)
-    num: np.ndarray = level * den
+    num: np.ndarray = level * (den if level.ndim == 2 else den[..., None])
     if shrink > 1:
         size = (max(1, w // shrink), max(1, h // shrink))
         num = cv2.resize(num, size, interpolation=cv2.INTER_AREA)
         den = cv2.resize(den, size, interpolation=cv2.INTER_AREA)
-    out = cv2.GaussianBlur(num, (0, 0), sigma) / np.maximum(cv2.GaussianBlur(den, (0, 0), sigma), 1e-6)
+    den = np.maximum(cv2.GaussianBlur(den, (0, 0), sigma), 1e-6)
+    out = cv2.GaussianBlur(num, (0, 0), sigma) / (den if level.ndim == 2 else den[..., None])
     return np.asarray(out if shrink == 1 else cv2.resize(out, (w, h), interpolation=cv2.INTER_LINEAR))
 
 
 def uniformity(small: np.ndarray, model: ClothColourModel, where: np.ndarray) -> float:
-    """The share of a region's pixels whose colour is the cloth's (a table's region is ~0.9 and more: one
-    dye, balls and markings on it; a busy scene's or noise's much less)."""
+    """The share of a region's pixels whose colour is the cloth's, or the cloth's found nearby within the
+    region (``_like_the_cloth_nearby``: a projector's patches), a table's region ~0.9 and more (one dye,
+    balls and markings on it), a busy scene's or noise's much less."""
     inside = where > 0
     if not inside.any():
         return 0.0
-    dist, _ = model.distance(cv2.cvtColor(small, cv2.COLOR_BGR2LAB))
-    return float(np.mean(dist[inside] < MAX_MAHALANOBIS))
+    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
+    dist, _ = model.distance(lab)
+    hue = dist < MAX_MAHALANOBIS
+    cloth = hue | _like_the_cloth_nearby(lab, inside, inside & hue)
+    return float(np.mean(cloth[inside]))
