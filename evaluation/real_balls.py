@@ -23,7 +23,8 @@ ramp, what a projector over the table does to every ball and the cloth alike), s
 here is lit that way and the hidden set is: in the ``labelled`` setting, and in the ``photos`` setting with
 the table found automatically in the lit photo, as a run over such photos finds it; and under a projector's
 pictures (``PROJECTED``: a light whose colour changes over the bed, each channel's gain a smooth random
-field drawn from a seed) in those two settings.
+field drawn from a seed) and its interfaces (``INTERFACE``: sharp-edged lines, rings and panels of coloured
+light, what a projector drawing a game's aims and scores over the table adds) in those two settings.
 
 A detection is a ball found when its centre lies within half a diameter (one radius) of a labelled ball,
 one to one (Hungarian on the distance). Precision is over every detection; on a render a detection of a
@@ -79,6 +80,10 @@ LIGHTS: Mapping[str, tuple[tuple[float, float, float], tuple[float, float, float
 # of PROJECTED_CELLS cells down the image, smoothly interpolated and scaled to reach 1; one seed a picture.
 PROJECTED = tuple(f"projected picture {k}" for k in range(1, 7))
 PROJECTED_STRENGTH, PROJECTED_CELLS = 0.35, 6
+# A projector drawing a game's interface over the table: INTERFACE_SHAPES lines, rings and panels of light,
+# each of one colour (every channel brightened by up to INTERFACE_LIGHT), sharp-edged, placed from a seed.
+INTERFACE = tuple(f"projected interface {k}" for k in range(1, 7))
+INTERFACE_SHAPES, INTERFACE_LIGHT = 6, 0.8
 START = Path(__file__).with_name("real_balls_start.json")
 _POOL_FAMILY = ("yellow", "blue", "red", "purple", "orange", "green", "maroon", "black")
 _JUDGED_SETS = ("snooker", "pool", "pyramid")  # label ball sets whose ids the game's classes can name
@@ -198,9 +203,11 @@ def _match(truth: np.ndarray, radius: np.ndarray, xy: np.ndarray) -> tuple[np.nd
 
 
 def lit(pixels: np.ndarray, light: str) -> np.ndarray:
-    """The image under one of ``LIGHTS`` or ``PROJECTED``."""
+    """The image under one of ``LIGHTS``, ``PROJECTED`` or ``INTERFACE``."""
     if light in PROJECTED:
         return _lit_by(pixels, projected_gains(pixels.shape[:2], PROJECTED.index(light)))
+    if light in INTERFACE:
+        return _lit_by(pixels, interface_gains(pixels.shape[:2], INTERFACE.index(light)))
     ramp = LIGHTS[light]
     if ramp is None:
         return pixels
@@ -218,6 +225,28 @@ def projected_gains(shape: tuple[int, int], seed: int) -> np.ndarray:
     field: np.ndarray = cv2.resize(cells.astype(np.float32), (w, h), interpolation=cv2.INTER_CUBIC)
     field /= max(float(np.abs(field).max()), 1e-6)
     return np.asarray(np.exp(PROJECTED_STRENGTH * field))
+
+
+def interface_gains(shape: tuple[int, int], seed: int) -> np.ndarray:
+    """Per-pixel, per-channel gains (H, W, 3) of a projector's interface (``INTERFACE``) over an image of
+    ``shape``: 1 where it draws nothing, sizes in shares of the image's height."""
+    h, w = shape
+    rng = np.random.default_rng([seed, 1])
+    gains = np.ones((h, w, 3), np.float32)
+    for _ in range(INTERFACE_SHAPES):
+        colour = (1.0 + rng.uniform(0.0, INTERFACE_LIGHT, 3)).tolist()
+        kind = int(rng.integers(3))
+        x, y = int(rng.uniform(0.1, 0.9) * w), int(rng.uniform(0.1, 0.9) * h)
+        width = max(1, int(rng.uniform(0.006, 0.02) * h))
+        if kind == 0:  # a line: an aim, a path
+            end = (int(rng.uniform(0.1, 0.9) * w), int(rng.uniform(0.1, 0.9) * h))
+            cv2.line(gains, (x, y), end, colour, width)
+        elif kind == 1:  # a ring round a ball or a target
+            cv2.circle(gains, (x, y), int(rng.uniform(0.03, 0.12) * h), colour, width)
+        else:  # a panel: a score, a menu
+            corner = (x + int(rng.uniform(0.05, 0.2) * w), y + int(rng.uniform(0.05, 0.2) * h))
+            cv2.rectangle(gains, (x, y), corner, colour, -1)
+    return gains
 
 
 def _lit_by(pixels: np.ndarray, gains: np.ndarray) -> np.ndarray:
@@ -309,13 +338,13 @@ def _run(image: TableImage, pixels: np.ndarray, setting: str, light: str, auto: 
 def evaluate_real_balls(
     images: Iterable[TableImage] | None = None,
     settings: Iterable[str] = SETTINGS,
-    lights: Iterable[str] = (*LIGHTS, *PROJECTED),
+    lights: Iterable[str] = (*LIGHTS, *PROJECTED, *INTERFACE),
     on_row: Callable[[BallRow], None] | None = None,
 ) -> RealBallsReport:
     """The detector on every image with labelled balls (default: the real photos, then the renders), in
     each setting; the real photos also under each light (the labelled, photos and camera settings; a
-    projector's pictures, the labelled and photos settings), the automatic calibration found in the lit
-    photo. The camera setting takes the looks under ``LIGHTS`` as one camera's photos."""
+    projector's pictures and interfaces, the labelled and photos settings), the automatic calibration found
+    in the lit photo. The camera setting takes the looks under ``LIGHTS`` as one camera's photos."""
     chosen = [i for i in (tuple(images) if images is not None else photos() + renders()) if i.balls]
     settings, lights = tuple(settings), tuple(lights)
     rows = []
@@ -335,7 +364,7 @@ def evaluate_real_balls(
             for light in looks:
                 if light != "as shot" and setting not in LIT_SETTINGS:
                     continue
-                if light in PROJECTED and setting == "camera":
+                if light in (*PROJECTED, *INTERFACE) and setting == "camera":
                     continue
                 auto = shared if setting == "camera" else autos
                 row = _run(image, pixels, setting, light, auto.get(light, "not asked"))
@@ -358,6 +387,7 @@ def _as_one_camera(autos: Mapping[str, Auto]) -> dict[str, Auto]:
 _SUMMED_LIGHTS: tuple[tuple[str, tuple[str, ...]], ...] = (
     *((light, (light,)) for light in LIGHTS),
     ("projected pictures", PROJECTED),
+    ("projected interfaces", INTERFACE),
 )
 # Groups the report sums: name, and which rows.
 _Pick = Callable[[BallRow], bool]

@@ -12,11 +12,13 @@ import pytest
 from arbiter.games import billiards
 from datasets.billiards.real import TableImage, photos
 from evaluation.real_balls import (
+    INTERFACE,
     PROJECTED,
     BallScore,
     RealBallsReport,
     evaluate_real_balls,
     format_balls_report,
+    interface_gains,
     projected_gains,
     score_detections,
     sized_table,
@@ -166,6 +168,17 @@ def test_a_projectors_picture_is_a_smooth_light_of_changing_colour_the_same_for_
     spread = np.log(gains).reshape(-1, 3).std(axis=0)
     assert (spread > 0.05).all()  # each channel changes over the picture, each its own way
     assert not np.allclose(np.log(gains[..., 0]), np.log(gains[..., 1]), atol=0.05)
+
+
+def test_a_projectors_interface_is_sharp_shapes_of_added_light_the_same_for_a_seed() -> None:
+    gains = interface_gains((360, 640), 0)
+    assert gains.shape == (360, 640, 3) and np.array_equal(gains, interface_gains((360, 640), 0))
+    assert gains.min() >= 1.0 and gains.max() > 1.0  # a projector adds light, it takes none away
+    drawn = (gains > 1.0).any(axis=2)
+    assert 0.005 < drawn.mean() < 0.5  # shapes over the table, most of it as it was
+    steps = np.abs(np.diff(gains, axis=1)).max(axis=2)
+    assert steps.max() > 0.1  # sharp-edged, not a smooth field
+    assert len(INTERFACE) == 6 and not np.array_equal(gains, interface_gains((360, 640), 1))
 
 
 def test_snooker_colours_under_a_projectors_pictures_are_read_through_the_light_where_each_ball_lies(
