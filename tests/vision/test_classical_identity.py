@@ -396,6 +396,7 @@ def turned_by_the_camera(
         marks=np.where(balls.coloured[rows], 0.1, 0.0),
         rim=np.zeros(n, bool),
         disc=np.zeros(n),
+        hollow=np.zeros(n, bool),
     )
 
 
@@ -463,6 +464,7 @@ def test_of_two_lights_that_name_a_frame_the_one_that_fits_it_better_is_kept() -
         marks=np.where(np.arange(n) == 2, 0.0, 0.1),  # the cue ball's face is plain
         rim=from_rim.astype(bool),
         disc=disc,
+        hollow=np.zeros(n, bool),
     )
     choice, _ = balls.name(colour)
     assert [APPEARANCE_CLASSES[balls.cls[c]] for c in choice] == [

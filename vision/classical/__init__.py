@@ -22,6 +22,7 @@ markers, score-bar letters and sleeves do not) and shiny: every ball shows a gli
 which pocket mouths, sleeves, hands and shadows do not; a lone ball without one (a white whose highlight
 clips, a ball under diffuse light) is kept on its round outline alone, and so is a cluster's circle with no
 other beside it that is as round as only a ball is (a white whose blob took in a pool of light round it).
+A hollow circle, bare cloth inside a brighter band, is a ring of light a projector drew, no ball (``rings``).
 The first frame with a few balls checks their size against the calibration's (their fitted radii, and their
 outlines where those are bigger) and rebuilds the detector at theirs when it is off. Blobs whose pixels have
 not changed since the last frame keep their circles, so balls at rest, most of a match, cost almost nothing.
@@ -41,8 +42,9 @@ The package, by stage: ``config`` (every threshold), ``levels`` (the pyramid, th
 frame as the fits see it), ``kernels`` (the array primitives), ``blobs`` (candidate finding, reuse of still
 blobs), ``isolated`` and ``cluster`` (the circle fits), ``coherence`` (how round an outline is),
 ``balance`` (white balance from the balls), ``identity`` (colour and naming over the game's ball set),
-``lighting`` (the frame's light as the named balls show it), ``colour_memo`` (a still circle's colour kept
-from the frame before), ``detector`` (the class that composes them).
+``lighting`` (the frame's light as the named balls show it), ``rings`` (a ring of light is no ball),
+``colour_memo`` (a still circle's colour kept from the frame before), ``detector`` (the class that composes
+them).
 """
 
 from __future__ import annotations

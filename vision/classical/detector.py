@@ -325,6 +325,7 @@ class ClassicalDetector:
         keep, min_cov = self._balls_among(cand, colour, centre_ok, self._on_a_spot(xy_full))
         keep |= self._in_jaws(cand, colour, centre_ok & geo.in_jaws(xy_full, self._jaw_reach))
         keep |= self._plain_beside(cand, colour, centre_ok & (cand.coverage >= min_cov), keep)
+        keep &= ~colour.hollow  # a ring of light drawn round bare cloth (``rings``)
         self.last_candidates = {
             "xy_px": xy_full,
             "coverage": cand.coverage,

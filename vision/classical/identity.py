@@ -31,6 +31,7 @@ from .config import ClassicalConfig
 from .kernels import EPS, LUMA, bound
 from .levels import RIM_REACH, Scene
 from .lighting import Lighting, hue_nearness, wrapped
+from .rings import hollow
 
 _MIN_PIXELS = 3  # fewest coloured pixels a hue is read from
 # A pixel's hue counts fully below this raw level of its brightest channel, and not at all at full scale
@@ -301,8 +302,21 @@ class Colour:
     marks: np.ndarray  # (N,) print on the face: brightness off its smooth shading (``markings``)
     rim: np.ndarray  # (N,) bool: hue and strength read from the rim (``with_rim``), not the face
     disc: np.ndarray  # (N,) share of the face white in its middle alone (a number disc facing up), else 0
+    hollow: np.ndarray  # (N,) bool: a ring of light round bare cloth (``rings.hollow``), no ball
 
-    _FIELDS = ("shares", "hue", "strength", "light", "has_hue", "glint", "coherence", "marks", "rim", "disc")
+    _FIELDS = (
+        "shares",
+        "hue",
+        "strength",
+        "light",
+        "has_hue",
+        "glint",
+        "coherence",
+        "marks",
+        "rim",
+        "disc",
+        "hollow",
+    )
 
     def subset(self, index: np.ndarray) -> Colour:
         return Colour(*(getattr(self, f)[index] for f in self._FIELDS))
@@ -357,7 +371,8 @@ class Colour:
         has_hue = strong.sum(axis=1) >= _MIN_PIXELS
         rim = np.zeros(len(px), bool)
         disc = _disc(white, offsets, counts.sum(axis=1))
-        return cls(shares, hue, strength, light, has_hue, glint, coherence, marks, rim, disc)
+        ring = hollow(px, offsets, cloth)
+        return cls(shares, hue, strength, light, has_hue, glint, coherence, marks, rim, disc, ring)
 
 
 def _disc(white: np.ndarray, offsets: np.ndarray, face: np.ndarray) -> np.ndarray:
