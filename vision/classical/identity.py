@@ -18,7 +18,7 @@ colour beside it.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 
 import numpy as np
 from scipy.optimize import linear_sum_assignment
@@ -304,26 +304,12 @@ class Colour:
     disc: np.ndarray  # (N,) share of the face white in its middle alone (a number disc facing up), else 0
     hollow: np.ndarray  # (N,) bool: a ring of light round bare cloth (``rings.hollow``), no ball
 
-    _FIELDS = (
-        "shares",
-        "hue",
-        "strength",
-        "light",
-        "has_hue",
-        "glint",
-        "coherence",
-        "marks",
-        "rim",
-        "disc",
-        "hollow",
-    )
-
     def subset(self, index: np.ndarray) -> Colour:
-        return Colour(*(getattr(self, f)[index] for f in self._FIELDS))
+        return Colour(*(getattr(self, f.name)[index] for f in fields(self)))
 
     @classmethod
     def concat(cls, parts: list[Colour]) -> Colour:
-        return cls(*(np.concatenate([getattr(p, f) for p in parts]) for f in cls._FIELDS))
+        return cls(*(np.concatenate([getattr(p, f.name) for p in parts]) for f in fields(cls)))
 
     @classmethod
     def measure(
