@@ -24,7 +24,9 @@ here is lit that way and the hidden set is: in the ``labelled`` setting, and in 
 the table found automatically in the lit photo, as a run over such photos finds it; and under a projector's
 pictures (``PROJECTED``: a light whose colour changes over the bed, each channel's gain a smooth random
 field drawn from a seed) and its interfaces (``INTERFACE``: sharp-edged lines, rings and panels of coloured
-light, what a projector drawing a game's aims and scores over the table adds) in those two settings.
+light, what a projector drawing a game's aims and scores over the table adds) in those two settings; and as
+a camera exposing brighter than the photo was (``EXPOSED``: every channel times a gain, clipped at the
+sensor's white: bright balls first, then a pale cloth), in the same two.
 
 A detection is a ball found when its centre lies within half a diameter (one radius) of a labelled ball,
 one to one (Hungarian on the distance). Precision is over every detection; on a render a detection of a
@@ -84,6 +86,10 @@ PROJECTED_STRENGTH, PROJECTED_CELLS = 0.35, 6
 # each of one colour (every channel brightened by up to INTERFACE_LIGHT), sharp-edged, placed from a seed.
 INTERFACE = tuple(f"projected interface {k}" for k in range(1, 7))
 INTERFACE_SHAPES, INTERFACE_LIGHT = 6, 0.8
+# A camera exposing for a room darker than the table (a projector's bright bed, auto-exposure on the dark
+# room round it): every channel times the gain, clipped at the sensor's white.
+EXPOSURES: Mapping[str, float] = {"over-exposed 1.3": 1.3, "over-exposed 1.5": 1.5, "over-exposed 1.7": 1.7}
+EXPOSED = tuple(EXPOSURES)
 START = Path(__file__).with_name("real_balls_start.json")
 _POOL_FAMILY = ("yellow", "blue", "red", "purple", "orange", "green", "maroon", "black")
 _JUDGED_SETS = ("snooker", "pool", "pyramid")  # label ball sets whose ids the game's classes can name
@@ -203,7 +209,9 @@ def _match(truth: np.ndarray, radius: np.ndarray, xy: np.ndarray) -> tuple[np.nd
 
 
 def lit(pixels: np.ndarray, light: str) -> np.ndarray:
-    """The image under one of ``LIGHTS``, ``PROJECTED`` or ``INTERFACE``."""
+    """The image under one of ``LIGHTS``, ``PROJECTED``, ``INTERFACE`` or ``EXPOSED``."""
+    if light in EXPOSURES:
+        return _lit_by(pixels, np.full(3, EXPOSURES[light], np.float32))
     if light in PROJECTED:
         return _lit_by(pixels, projected_gains(pixels.shape[:2], PROJECTED.index(light)))
     if light in INTERFACE:
@@ -338,7 +346,7 @@ def _run(image: TableImage, pixels: np.ndarray, setting: str, light: str, auto: 
 def evaluate_real_balls(
     images: Iterable[TableImage] | None = None,
     settings: Iterable[str] = SETTINGS,
-    lights: Iterable[str] = (*LIGHTS, *PROJECTED, *INTERFACE),
+    lights: Iterable[str] = (*LIGHTS, *PROJECTED, *INTERFACE, *EXPOSED),
     on_row: Callable[[BallRow], None] | None = None,
 ) -> RealBallsReport:
     """The detector on every image with labelled balls (default: the real photos, then the renders), in
@@ -364,7 +372,7 @@ def evaluate_real_balls(
             for light in looks:
                 if light != "as shot" and setting not in LIT_SETTINGS:
                     continue
-                if light in (*PROJECTED, *INTERFACE) and setting == "camera":
+                if light in (*PROJECTED, *INTERFACE, *EXPOSED) and setting == "camera":
                     continue
                 auto = shared if setting == "camera" else autos
                 row = _run(image, pixels, setting, light, auto.get(light, "not asked"))
@@ -388,6 +396,7 @@ _SUMMED_LIGHTS: tuple[tuple[str, tuple[str, ...]], ...] = (
     *((light, (light,)) for light in LIGHTS),
     ("projected pictures", PROJECTED),
     ("projected interfaces", INTERFACE),
+    ("over-exposed", EXPOSED),
 )
 # Groups the report sums: name, and which rows.
 _Pick = Callable[[BallRow], bool]

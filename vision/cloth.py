@@ -19,6 +19,7 @@ import cv2
 import numpy as np
 
 _SUM3 = np.ones((1, 3), np.float32)  # cv2.transform kernel: sum of the three channels
+_WHITE = 255.0  # the sensor's top level, each channel
 _INIT_SAMPLES = 20_000  # pixels sampled for the first, global cloth colour (median): plenty, and fast
 _INIT_PASSES = 2  # re-estimations of the field from scratch: the first drops balls, the second settles
 _MIN_COLOUR = 1.0  # 8-bit levels: keeps ratios finite on a black frame
@@ -40,6 +41,12 @@ class ClothConfig:
     # Brighter than the cloth by this factor: white, ivory and pink balls, highlights. Lamps' pools of light
     # are in the field already; too low and chalk marks and worn patches become foreground.
     bright: float = 1.35
+    # ... or, where the cloth is exposed so bright that the sensor's white is less than ``bright`` times
+    # it (a pale cloth, a camera exposing for a dark room), this share of the way from the cloth to white:
+    # there every ball brighter than the cloth is clipped near white, and ``bright`` would find none.
+    headroom: float = 0.5
+    # ... but never less than this brighter: the cloth's own grain and noise.
+    min_bright: float = 1.06
     # Darker than this share of the cloth is foreground even in the cloth's hue (black ball, pocket
     # holes). Contact shadows keep >= 0.35 of the light, so going above ~0.3 turns shadows into balls.
     dark: float = 0.3
@@ -60,8 +67,13 @@ class ClothConfig:
     def __post_init__(self) -> None:
         if not 0.0 < self.chroma < 1.0:
             raise ValueError(f"ClothConfig.chroma must be in (0, 1), got {self.chroma}")
-        if self.bright <= 1.0:
-            raise ValueError(f"ClothConfig.bright must be > 1 (brighter than the cloth), got {self.bright}")
+        if not 1.0 < self.min_bright <= self.bright:
+            raise ValueError(
+                f"ClothConfig needs 1 < min_bright <= bright (brighter than the cloth), got "
+                f"min_bright={self.min_bright}, bright={self.bright}"
+            )
+        if not 0.0 < self.headroom <= 1.0:
+            raise ValueError(f"ClothConfig.headroom must be in (0, 1], got {self.headroom}")
         if not 0.0 < self.dark < self.shadow < 1.0:
             raise ValueError(
                 f"ClothConfig needs 0 < dark < shadow < 1 (got dark={self.dark}, shadow={self.shadow})"
@@ -87,17 +99,26 @@ class Foreground:
     cloth: np.ndarray  # H x W uint8, 1 = lit cloth
 
 
-def classify(image: np.ndarray, field: np.ndarray, field_sq: np.ndarray, cfg: ClothConfig) -> Foreground:
+def classify(
+    image: np.ndarray,
+    field: np.ndarray,
+    field_sq: np.ndarray,
+    cfg: ClothConfig,
+    bright: np.ndarray | None = None,
+) -> Foreground:
     """Classify ``image`` (H x W x 3 float32) against the cloth ``field`` (same shape) whose channel sum
-    of squares is ``field_sq`` (H x W). A handful of OpenCV passes."""
+    of squares is ``field_sq`` (H x W), and whose ``field_bright_scale`` is ``bright`` where already
+    known. A handful of OpenCV passes."""
     dot = cv2.transform(cv2.multiply(image, field), _SUM3)
     sq = cv2.transform(cv2.multiply(image, image), _SUM3)
     inv = 1.0 / field_sq
     ratio = cv2.multiply(dot, inv)
     # |I|^2 - (I.B)^2 / |B|^2 is the squared part of I orthogonal to the cloth colour.
     chroma = cv2.sqrt(cv2.multiply(np.maximum(sq - cv2.multiply(dot, ratio), 0.0), inv))
+    if bright is None:
+        bright = field_bright_scale(field, field_sq, cfg)
     # One score: the largest of the three tests, each scaled so that its threshold is 1.
-    score = cv2.max(chroma * (1.0 / cfg.chroma), (ratio - 1.0) * (1.0 / (cfg.bright - 1.0)))
+    score = cv2.max(chroma * (1.0 / cfg.chroma), cv2.multiply(ratio - 1.0, bright))
     score = cv2.max(score, (1.0 - ratio) * (1.0 / (1.0 - cfg.dark)))
     mask = (score >= 1.0).view(np.uint8)
     cloth = ((ratio >= cfg.shadow) & (score < 1.0)).view(np.uint8)
@@ -119,6 +140,7 @@ class ClothModel:
         self._grid: np.ndarray | None = None  # gh x gw x 3 float32, cloth colour per cell
         self._field = np.zeros((h, w, 3), np.float32)
         self._field_sq = np.ones((h, w), np.float32)
+        self._bright = np.full((h, w), 1.0 / (config.bright - 1.0), np.float32)
         self._level = 1.0
         self._typical = np.ones(3, np.float32)
         self._cells_on_table = cv2.resize(self._mask, self._grid_size, interpolation=cv2.INTER_AREA) > 0
@@ -158,7 +180,7 @@ class ClothModel:
         the field from scratch (global median colour, then cell by cell); later frames blend in slowly."""
         if self._grid is None:
             self._initialise(image)
-        fg = classify(image, self._field, self._field_sq, self.config)
+        fg = classify(image, self._field, self._field_sq, self.config, self._bright)
         self._frames += 1
         if self._frames % self.config.learn_every == 0:
             self._learn(image, cv2.bitwise_and(fg.cloth, self._mask), self.config.update_rate)
@@ -172,8 +194,13 @@ class ClothModel:
         self._grid = np.empty((gh, gw, 3), np.float32)
         self._grid[:] = np.maximum(colour, _MIN_COLOUR)
         self._render()
-        for _ in range(_INIT_PASSES):
-            fg = classify(image, self._field, self._field_sq, self.config)
+        # The first guess is one colour over the whole bed, so its first pass is against ``bright`` alone,
+        # however bright the cloth: a lamp's pool 1.2-1.3 times the rest is cloth to learn, where the
+        # sensor's room would call it foreground and leave the field dark there. The passes after it, the
+        # field near, leave out what the room says is brighter than the cloth (a clipped white ball).
+        plain = np.full_like(self._bright, 1.0 / (self.config.bright - 1.0))
+        for k in range(_INIT_PASSES):
+            fg = classify(image, self._field, self._field_sq, self.config, plain if k == 0 else self._bright)
             self._learn(image, cv2.bitwise_and(fg.cloth, self._mask), 1.0)
 
     def _learn(self, image: np.ndarray, cloth: np.ndarray, rate: float) -> None:
@@ -206,9 +233,25 @@ class ClothModel:
         h, w = self._mask.shape
         self._field = np.asarray(cv2.resize(self._grid, (w, h), interpolation=cv2.INTER_LINEAR), np.float32)
         self._field_sq = np.asarray(cv2.transform(cv2.multiply(self._field, self._field), _SUM3), np.float32)
+        self._bright = field_bright_scale(self._field, self._field_sq, self.config)
         self._level = float(np.sqrt((self._grid * self._grid).sum(axis=2).mean()))
         cells = self._grid[self._cells_on_table] if self._cells_on_table.any() else self._grid.reshape(-1, 3)
         self._typical = np.median(cells, axis=0).astype(np.float32)
+
+
+def field_bright_scale(field: np.ndarray, field_sq: np.ndarray, cfg: ClothConfig) -> np.ndarray:
+    """``bright_scale`` at every pixel of a cloth ``field`` (H x W x 3) whose channel sum of squares is
+    ``field_sq``: the sensor's white along the cloth colour is 255 times the field's channel sum over it."""
+    white = cv2.divide(cv2.transform(field, _SUM3), field_sq, scale=_WHITE)
+    return bright_scale(white, cfg)
+
+
+def bright_scale(white: np.ndarray, cfg: ClothConfig) -> np.ndarray:
+    """1 over how much brighter than the cloth a pixel must be to be foreground, given ``white``, the
+    ratio along the cloth colour the sensor's white reaches: ``cfg.bright``, or where the cloth is too
+    bright for that, ``cfg.headroom`` of the way to white (never under ``cfg.min_bright``)."""
+    limit = np.clip(1.0 + cfg.headroom * (white - 1.0), cfg.min_bright, cfg.bright)
+    return np.asarray(1.0 / (limit - 1.0), np.float32)
 
 
 def score_patches(patch: np.ndarray, colour: np.ndarray, cfg: ClothConfig) -> tuple[np.ndarray, np.ndarray]:
@@ -221,7 +264,8 @@ def score_patches(patch: np.ndarray, colour: np.ndarray, cfg: ClothConfig) -> tu
     dot = p0 * colour[:, 0, None, None] + p1 * colour[:, 1, None, None] + p2 * colour[:, 2, None, None]
     ratio = dot * inv
     chroma = np.sqrt(np.maximum(p0 * p0 + p1 * p1 + p2 * p2 - dot * ratio, 0.0) * inv)
-    score = np.maximum(chroma * (1.0 / cfg.chroma), (ratio - 1.0) * (1.0 / (cfg.bright - 1.0)))
+    white = _WHITE * colour.sum(axis=1)[:, None, None] * inv
+    score = np.maximum(chroma * (1.0 / cfg.chroma), (ratio - 1.0) * bright_scale(white, cfg))
     return np.maximum(score, (1.0 - ratio) * (1.0 / (1.0 - cfg.dark))), ratio
 
 

@@ -29,7 +29,7 @@ from vision.calibration import calibrate_auto
 from vision.camera_profile import TableCalibration
 from vision.classical import ClassicalConfig, ClassicalDetector
 from vision.classical.streaks import StreakConfig
-from vision.cloth import ClothConfig
+from vision.cloth import ClothConfig, ClothModel, classify, score_patches
 from vision.detectors import build_detector
 
 W, H = 960, 540
@@ -60,6 +60,8 @@ SNOOKER = billiards("snooker")
         {"min_jaw_outline": -0.1},
         {"jaw_reach": -1.0},
         {"min_glint": -1.0},
+        {"glint_room": -0.5},
+        {"glint_room_colour": 1.5},
         {"min_coherence": 1.0},
         {"min_cluster_coherence": 0.0},
         {"plain_outline": -0.1},
@@ -78,6 +80,9 @@ def test_bad_detector_settings_raise(kwargs) -> None:
     [
         {"chroma": 0.0},
         {"bright": 0.9},
+        {"min_bright": 1.0},  # no brighter than the cloth
+        {"min_bright": 1.5},  # above bright
+        {"headroom": 0.0},
         {"dark": 0.9},  # darker than the shadow bound
         {"cell_px": 1},
         {"min_cell_share": 0.0},
@@ -88,6 +93,42 @@ def test_bad_detector_settings_raise(kwargs) -> None:
 def test_bad_cloth_settings_raise(kwargs) -> None:
     with pytest.raises(ValueError):
         ClothConfig(**kwargs)
+
+
+def test_a_ball_brighter_than_a_bright_cloth_is_foreground_as_far_as_the_sensor_lets_it_be() -> None:
+    """A pale cloth exposed near the sensor's top (215 of 255 in every channel) leaves a white only 1.19
+    times brighter than it, short of ``ClothConfig.bright`` (1.35): a clipped white was cloth. It is
+    foreground now, half the way to white being enough; the cloth's grain is not, and on a cloth with room
+    above it (120) nothing changes: 1.2 times the cloth is still cloth."""
+    cfg = ClothConfig()
+    for level, pixel, foreground in (
+        (215.0, 255.0, True),  # a clipped white on a bright cloth
+        (215.0, 222.0, False),  # the cloth's grain (1.03 times)
+        (120.0, 144.0, False),  # 1.2 times a cloth with room: not enough, as ever
+        (120.0, 170.0, True),  # 1.42 times it
+    ):
+        image = np.full((4, 4, 3), pixel, np.float32)
+        field = np.full((4, 4, 3), level, np.float32)
+        fg = classify(image, field, np.full((4, 4), 3 * level * level, np.float32), cfg)
+        assert bool(fg.mask.all()) is foreground, (level, pixel)
+        score, _ = score_patches(image[None], field[:1, 0], cfg)
+        assert bool((score >= 1.0).all()) is foreground, (level, pixel)
+
+
+def test_a_bright_cloth_learns_its_lamps_pool_and_still_finds_a_clipped_white() -> None:
+    """A pale cloth exposed at 190 of 255, a lamp's pool over a quarter of it 1.24 times brighter, a white
+    ball clipped at 255 (1.34 times the cloth) elsewhere. The white is foreground (the sensor's room: 1.17
+    times the cloth is enough here), and the pool is cloth: learnt from the first guess against ``bright``
+    alone, not called foreground by the room and left out of the field."""
+    h, w = 120, 200
+    image = np.full((h, w, 3), 190.0, np.float32)
+    image[10:60, 20:90] = 235.0  # the lamp's pool
+    yy, xx = np.mgrid[:h, :w]
+    white = (xx - 150) ** 2 + (yy - 90) ** 2 <= 2.5**2
+    image[white] = 255.0
+    fg = ClothModel(np.ones((h, w), np.uint8), ClothConfig()).update(image)
+    assert fg.mask[white].all(), "the clipped white is cloth"
+    assert not fg.mask[15:55, 25:85].any(), "the lamp's pool is foreground"
 
 
 @pytest.mark.parametrize(

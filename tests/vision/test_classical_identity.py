@@ -11,10 +11,12 @@ import cv2
 import numpy as np
 import pytest
 
+import vision.classical.colour as colour_reading
 from arbiter.balls import APPEARANCE_CLASSES
 from arbiter.games import billiards
-from vision.classical import ClassicalConfig, ClassicalDetector, identity
-from vision.classical.identity import BallSet, Colour, headroom, markings, with_rim
+from vision.classical import ClassicalConfig, ClassicalDetector
+from vision.classical.colour import Colour, headroom, markings, with_rim
+from vision.classical.identity import BallSet
 from vision.classical.kernels import LUMA, disk_offsets, ring_offsets
 
 RADIUS = 12.0
@@ -348,7 +350,7 @@ def test_balls_under_a_light_whose_colour_drifts_over_the_bed_are_read_through_t
     are read through it. Lit alike, the brown under the light's red end reads red."""
     image, places = snooker_under_a_projector(0.3)
     assert misnamed(image, places) == {}
-    monkeypatch.setattr(identity, "cloth_tint", lambda cloth, typical: np.ones((len(cloth), 3)))
+    monkeypatch.setattr(colour_reading, "cloth_tint", lambda cloth, typical: np.ones((len(cloth), 3)))
     assert misnamed(image, places) == {(550, 110): "red"}
 
 
@@ -397,6 +399,7 @@ def turned_by_the_camera(
         rim=np.zeros(n, bool),
         disc=np.zeros(n),
         hollow=np.zeros(n, bool),
+        room=np.full(n, np.inf),
     )
 
 
@@ -465,6 +468,7 @@ def test_of_two_lights_that_name_a_frame_the_one_that_fits_it_better_is_kept() -
         rim=from_rim.astype(bool),
         disc=disc,
         hollow=np.zeros(n, bool),
+        room=np.full(n, np.inf),
     )
     choice, _ = balls.name(colour)
     assert [APPEARANCE_CLASSES[balls.cls[c]] for c in choice] == [

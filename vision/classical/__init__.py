@@ -41,7 +41,8 @@ or an orange stripe and a yellow one by comparison rather than by absolute colou
 The package, by stage: ``config`` (every threshold), ``levels`` (the pyramid, the table's geometry, one
 frame as the fits see it), ``kernels`` (the array primitives), ``blobs`` (candidate finding, reuse of still
 blobs), ``isolated`` and ``cluster`` (the circle fits), ``coherence`` (how round an outline is),
-``balance`` (white balance from the balls), ``identity`` (colour and naming over the game's ball set),
+``balance`` (white balance from the balls), ``colour`` (what a circle's pixels say: shares, hue, strength,
+print, glint and the room the sensor's white leaves it), ``identity`` (naming over the game's ball set),
 ``lighting`` (the frame's light as the named balls show it), ``rings`` (a ring of light is no ball),
 ``colour_memo`` (a still circle's colour kept from the frame before), ``detector`` (the class that composes
 them).

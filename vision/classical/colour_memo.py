@@ -1,14 +1,14 @@
 """The colours of the circles a frame's balls are found in, kept from the frame before where a circle did not
 move: a ball at rest keeps its measurement, and only the circles that changed are read again
-(``identity.measured``)."""
+(``colour.measured``)."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from .coherence import ring_coherence
+from .colour import Colour, measured
 from .config import ClassicalConfig
-from .identity import Colour, measured
 from .levels import Scene
 
 

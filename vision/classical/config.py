@@ -90,6 +90,12 @@ class ClassicalConfig:
     # Every ball is shiny: its brightest pixel must stand this far (cloth brightnesses) above its median.
     # Pocket mouths, sleeves, hands and shadows stay below ~0.25; the dullest balls reach ~0.5.
     min_glint: float = 0.35
+    # ... or this share of the room its face leaves below the sensor's white, where that is less: a ball lit
+    # near full scale (a bright exposure, a pale cloth) has its highlight clipped to its body's level. Only
+    # for a face this much coloured: clipped yellows in a rack are all colour, a score bar's white letters
+    # (as clipped, and as round as a ball in a cluster: coherence 0.82-0.87) a fifth.
+    glint_room: float = 0.5
+    glint_room_colour: float = 0.5
     # The outline must be a circle: the share of the edge energy on the ring that runs along it
     # (``coherence``: 1 for a circle, 0.5 for edges in every direction). Lone balls score >= 0.72 even
     # green on green; pocket mouths, markers and sleeves that pass the other tests 0.45-0.7. In a cluster
@@ -192,12 +198,13 @@ class ClassicalConfig:
             or self.plain_outline < 0
             or self.plain_cluster_outline < 0
             or self.min_glint < 0
+            or not (self.glint_room >= 0 and 0 <= self.glint_room_colour <= 1)
             or self.dark_chroma < 0
             or self.white_luma <= 0
             or self.colour_scale <= 0
         ):
             raise ValueError(
-                "ClassicalConfig.min_edge, min_outline, plain_outline, min_glint, dark_chroma and the jaws' "
-                "thresholds must be >= 0, min_tinted_edge between 0 and max_tinted_edge; white_luma, "
-                "colour_scale > 0"
+                "ClassicalConfig.min_edge, min_outline, plain_outline, min_glint, glint_room, dark_chroma "
+                "and the jaws' thresholds must be >= 0, min_tinted_edge between 0 and max_tinted_edge, "
+                "glint_room_colour between 0 and 1; white_luma, colour_scale > 0"
             )

@@ -29,9 +29,10 @@ from vision.types import Detections
 
 from .blobs import StillBlobs, find_blobs, fit_blobs, merged
 from .candidates import Candidates
+from .colour import Colour, balanced
 from .colour_memo import ColourMemo
 from .config import ClassicalConfig
-from .identity import BallSet, Colour, balanced
+from .identity import BallSet
 from .isolated import fit_isolated
 from .kernels import EPS, bound
 from .levels import Geometry, Pyramid, Scene
@@ -71,6 +72,15 @@ def _touching(xy: np.ndarray, radius: float) -> np.ndarray:
     d = np.linalg.norm(xy[:, None, :] - xy[None, :, :], axis=2)
     touching: np.ndarray = (d >= _TOUCH[0] * radius) & (d <= _TOUCH[1] * radius)
     return touching
+
+
+def shows_glint(colour: Colour, cfg: ClassicalConfig) -> np.ndarray:
+    """Which balls show a ball's glint (``min_glint``), or where the exposure leaves a coloured face too near
+    the sensor's white for that (a yellow lit to full scale), ``glint_room`` of the room it leaves. A face
+    mostly white has no such allowance (``glint_room_colour``): a score bar's white letters are as clipped,
+    and a white ball without a glint is kept by its outline (``plain_coherence``)."""
+    room = np.where(colour.shares[:, 2] >= cfg.glint_room_colour, colour.room, np.inf)
+    return np.asarray(colour.glint >= np.minimum(cfg.min_glint, cfg.glint_room * room))
 
 
 def _tinted(cand: Candidates, colour: Colour, cfg: ClassicalConfig) -> np.ndarray:
@@ -383,7 +393,7 @@ class ClassicalDetector:
         corner's jaws on a dark cloth: glint 0.82, coherence 0.9)."""
         cfg = self.config
         shiny = (colour.glint >= cfg.min_seed_glint) & (colour.coherence >= cfg.min_cluster_coherence)
-        round_ = (colour.glint >= cfg.min_glint) & (colour.coherence >= cfg.plain_cluster_coherence)
+        round_ = shows_glint(colour, cfg) & (colour.coherence >= cfg.plain_cluster_coherence)
         return np.asarray(
             in_jaws
             & cand.cluster
@@ -456,7 +466,7 @@ class ClassicalDetector:
         plain = (
             ~cand.cluster & (colour.coherence >= cfg.plain_coherence) & (cand.outline >= cfg.plain_outline)
         )
-        plausible &= (colour.glint >= cfg.min_glint) | plain
+        plausible &= shows_glint(colour, cfg) | plain
         plausible &= colour.coherence >= cfg.min_coherence
         round_ = ~cand.cluster | (colour.coherence >= cfg.min_cluster_coherence)
         seed_outline = (
