@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 import numpy as np
 
@@ -19,8 +19,6 @@ class Candidates:
     seeded: np.ndarray  # (N,) bool, judged as a ball of the cloth's colour: a glint, or a lone blob of it
     radius: np.ndarray  # (N,) fitted radius, fine-level pixels
     looked_for: np.ndarray  # (N,) bool, fitted on a spot where no blob gave a circle (``_with_spot_seeds``)
-
-    _FIELDS = ("xy", "coverage", "edge", "outline", "cluster", "seeded", "radius", "looked_for")
 
     @classmethod
     def empty(cls) -> Candidates:
@@ -39,8 +37,8 @@ class Candidates:
         return len(self.xy)
 
     def subset(self, index: np.ndarray) -> Candidates:
-        return Candidates(*(getattr(self, f)[index] for f in self._FIELDS))
+        return Candidates(*(getattr(self, f.name)[index] for f in fields(self)))
 
     @classmethod
     def concat(cls, parts: list[Candidates]) -> Candidates:
-        return cls(*(np.concatenate([getattr(p, f) for p in parts]) for f in cls._FIELDS))
+        return cls(*(np.concatenate([getattr(p, f.name) for p in parts]) for f in fields(cls)))
