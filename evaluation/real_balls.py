@@ -372,8 +372,8 @@ def evaluate_real_balls(
             for light in looks:
                 if light != "as shot" and setting not in LIT_SETTINGS:
                     continue
-                if light in (*PROJECTED, *INTERFACE, *EXPOSED) and setting == "camera":
-                    continue
+                if setting == "camera" and light not in LIGHTS:
+                    continue  # one camera's looks are those under ``LIGHTS`` (``shared``)
                 auto = shared if setting == "camera" else autos
                 row = _run(image, pixels, setting, light, auto.get(light, "not asked"))
                 rows.append(row)
